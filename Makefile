@@ -1,0 +1,33 @@
+# Makefile - the two commands of the README, and a few conveniences.
+#   make demo   set up, build, and run the digits example end to end
+#   make test   set up, build, and run every test (what CI runs)
+BUILD ?= build
+JOBS ?= $(shell nproc)
+CMAKE_FLAGS ?= -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
+  -DLLVM_USE_LINKER=lld
+
+.PHONY: all setup configure build demo test unit lit e2e clean
+
+all: build
+
+setup:
+	./scripts/setup.sh
+
+configure: setup
+	@[ -f $(BUILD)/build.ninja ] || cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
+
+build: configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	./examples/digits/run_demo.sh $(BUILD)/bin $(BUILD)/demo
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+unit lit e2e: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -L $@
+
+clean:
+	rm -rf $(BUILD)

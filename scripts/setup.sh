@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# setup.sh - install the Debian 12 packages onnxc builds, tests and runs with.
+# Installs only what is missing; needs root (or sudo) when something is.
+set -euo pipefail
+packages=(
+  # Toolchain: LLVM/MLIR 19, clang, lld, Ninja, ccache, CMake.
+  llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools clang-19 lld-19
+  cmake ninja-build ccache
+  # Libraries.
+  libprotobuf-dev protobuf-compiler libcli11-dev libfmt-dev libspdlog-dev catch2
+  # Models and test data.
+  python3-onnx python3-numpy python3-torch python3-torchvision python3-sklearn
+  # AArch64 cross build and runs.
+  qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+    missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#packages[@]} packages present"
+  exit 0
+fi
+echo "setup: installing ${missing[*]}"
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo=sudo
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q
+$sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
