@@ -1,0 +1,91 @@
+/*===- RuntimeInternal.h - Private declarations shared by the runtime ----===*
+ *
+ * Not installed: the pieces of the runtime that its .c files share (the
+ * tensor layout, error reporting, atomic file writes). Everything here is
+ * prefixed `onnxc` so that it cannot clash with the symbols of the program
+ * the runtime archive is linked into.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef ONNXC_RUNTIME_INTERNAL_H
+#define ONNXC_RUNTIME_INTERNAL_H
+
+#include "onnxc_runtime.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the onnxc runtime assumes a little-endian target"
+#endif
+
+_Static_assert(sizeof(void *) == 8, "the model ABI assumes 64-bit pointers");
+
+#if defined(__GNUC__)
+#define ONNXC_PRINTF(fmtIdx, argIdx)                                           \
+  __attribute__((format(printf, fmtIdx, argIdx)))
+#else
+#define ONNXC_PRINTF(fmtIdx, argIdx)
+#endif
+
+struct onnxc_tensor {
+  int32_t dtype;
+  int32_t rank;
+  int64_t dims[ONNXC_MAX_RANK];
+  int64_t numel;
+  size_t nbytes;
+  /// Where element 0 lives.
+  void *data;
+  /// What onnxc_tensor_free passes to free(); NULL for wrapped tensors.
+  void *allocation;
+  /// Owned; NULL means "".
+  char *name;
+};
+
+/// Formats the thread's last error message and returns `status`.
+onnxc_status onnxcSetError(onnxc_status status, const char *fmt, ...)
+    ONNXC_PRINTF(2, 3);
+
+/// Prints `dims` as "[2,3,4]" into `buf`, truncating if needed.
+void onnxcFormatDims(char *buf, size_t size, int32_t rank, const int64_t *dims);
+
+/// True if `dtype` is a dtype tensors can hold (known and not string).
+bool onnxcDtypeIsNumeric(int32_t dtype);
+
+/// Checks dtype, rank and dims and computes the element count and byte
+/// size. Sets the last error and returns its status on failure.
+onnxc_status onnxcCheckShape(int32_t dtype, int32_t rank, const int64_t *dims,
+                             int64_t *numel, size_t *nbytes);
+
+/// A tensor that takes ownership of `allocation` (freed with free()) and
+/// whose element 0 is at `data`. On failure the allocation is not freed.
+onnxc_tensor *onnxcTensorAdopt(int32_t dtype, int32_t rank, const int64_t *dims,
+                               void *data, void *allocation);
+
+/// Writes the `numParts` byte ranges to a new temporary file next to `path`
+/// and returns its name in `*tmpPath` (malloc'd), for the caller to rename()
+/// into place or unlink. Nothing is left behind on failure.
+onnxc_status onnxcWriteTemp(const char *path, const void *const *parts,
+                            const size_t *sizes, int numParts, char **tmpPath);
+
+/// Renames `tmpPath` to `path`, unlinking `tmpPath` on failure.
+onnxc_status onnxcCommitTemp(const char *tmpPath, const char *path);
+
+/// Encodes the fields of a TensorProto that precede the raw bytes of
+/// `tensor`: dims, data_type, name and the raw_data key and length. The
+/// result is malloc'd; the raw data itself follows it in the file.
+onnxc_status onnxcEncodePbHeader(const onnxc_tensor *tensor, const char *name,
+                                 unsigned char **header, size_t *headerSize);
+
+/// Writes `tensor` as a TensorProto to a temporary file next to `path`.
+onnxc_status onnxcWritePbTemp(const onnxc_tensor *tensor, const char *path,
+                              const char *name, char **tmpPath);
+
+/// Checks that `model` is a usable version 1 model descriptor.
+onnxc_status onnxcCheckModel(const onnxc_model_desc *model);
+
+/// Sets the pool that onnxc_current_threadpool() returns on this thread and
+/// returns the previous one.
+onnxc_threadpool *onnxcSetCurrentThreadpool(onnxc_threadpool *pool);
+
+#endif /* ONNXC_RUNTIME_INTERNAL_H */

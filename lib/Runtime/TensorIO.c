@@ -1,0 +1,1020 @@
+/*===- TensorIO.c - Reading and writing tensors as .pb and .npy files ----===*
+ *
+ * .pb files hold one ONNX TensorProto, decoded here straight from the
+ * protobuf wire format (no protobuf library). .npy files follow numpy's
+ * format versions 1.0 to 3.0; we write 1.0.
+ *
+ *===----------------------------------------------------------------------===*/
+#define _POSIX_C_SOURCE 200809L
+
+#include "RuntimeInternal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/*===----------------------------------------------------------------------===
+ * Files.
+ *===----------------------------------------------------------------------===*/
+
+/// Reads all of `path` into a malloc'd buffer (one spare byte at the end).
+static onnxc_status readFile(const char *path, unsigned char **data,
+                             size_t *size) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return onnxcSetError(ONNXC_ERROR_IO, "cannot read '%s': %s", path,
+                         strerror(errno));
+  struct stat st;
+  size_t capacity = 4096;
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+    capacity = (size_t)st.st_size + 1;
+  unsigned char *buf = malloc(capacity);
+  if (!buf) {
+    close(fd);
+    return onnxcSetError(ONNXC_ERROR_OUT_OF_MEMORY,
+                         "out of memory reading '%s'", path);
+  }
+  size_t used = 0;
+  for (;;) {
+    if (used == capacity) {
+      unsigned char *bigger =
+          capacity < SIZE_MAX / 2 ? realloc(buf, capacity * 2) : NULL;
+      if (!bigger) {
+        free(buf);
+        close(fd);
+        return onnxcSetError(ONNXC_ERROR_OUT_OF_MEMORY,
+                             "out of memory reading '%s'", path);
+      }
+      buf = bigger;
+      capacity *= 2;
+    }
+    ssize_t n = read(fd, buf + used, capacity - used);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0) {
+      int err = errno;
+      free(buf);
+      close(fd);
+      return onnxcSetError(ONNXC_ERROR_IO, "cannot read '%s': %s", path,
+                           strerror(err));
+    }
+    if (n == 0)
+      break;
+    used += (size_t)n;
+  }
+  close(fd);
+  *data = buf;
+  *size = used;
+  return ONNXC_OK;
+}
+
+onnxc_status onnxcWriteTemp(const char *path, const void *const *parts,
+                            const size_t *sizes, int numParts, char **tmpPath) {
+  static atomic_uint counter;
+  *tmpPath = NULL;
+  if (!path || !*path)
+    return onnxcSetError(ONNXC_ERROR_INVALID_ARGUMENT, "empty output path");
+  // A hidden name in the same directory: ".BASE.tmp.PID.N".
+  const char *slash = strrchr(path, '/');
+  size_t dirLen = slash ? (size_t)(slash - path) + 1 : 0;
+  size_t tmpSize = strlen(path) + 64;
+  char *tmp = malloc(tmpSize);
+  if (!tmp)
+    return onnxcSetError(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
+  int fd = -1;
+  for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
+    snprintf(tmp, tmpSize, "%.*s.%s.tmp.%ld.%u", (int)dirLen, path,
+             path + dirLen, (long)getpid(), atomic_fetch_add(&counter, 1u));
+    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0 && errno != EEXIST)
+      break;
+  }
+  if (fd < 0) {
+    int err = errno;
+    free(tmp);
+    return onnxcSetError(ONNXC_ERROR_IO, "cannot write '%s': %s", path,
+                         strerror(err));
+  }
+  for (int i = 0; i < numParts; ++i) {
+    const unsigned char *p = parts[i];
+    size_t left = sizes[i];
+    while (left > 0) {
+      ssize_t n = write(fd, p, left);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0) {
+        int err = n < 0 ? errno : EIO;
+        close(fd);
+        unlink(tmp);
+        free(tmp);
+        return onnxcSetError(ONNXC_ERROR_IO, "cannot write '%s': %s", path,
+                             strerror(err));
+      }
+      p += n;
+      left -= (size_t)n;
+    }
+  }
+  if (close(fd) != 0) {
+    int err = errno;
+    unlink(tmp);
+    free(tmp);
+    return onnxcSetError(ONNXC_ERROR_IO, "cannot write '%s': %s", path,
+                         strerror(err));
+  }
+  *tmpPath = tmp;
+  return ONNXC_OK;
+}
+
+onnxc_status onnxcCommitTemp(const char *tmpPath, const char *path) {
+  if (rename(tmpPath, path) == 0)
+    return ONNXC_OK;
+  int err = errno;
+  unlink(tmpPath);
+  return onnxcSetError(ONNXC_ERROR_IO, "cannot write '%s': %s", path,
+                       strerror(err));
+}
+
+/*===----------------------------------------------------------------------===
+ * TensorProto decoding.
+ *===----------------------------------------------------------------------===*/
+
+/// Sets a format error about `path` and returns its status.
+static onnxc_status pbError(const char *path, const char *fmt, ...)
+    ONNXC_PRINTF(2, 3);
+static onnxc_status pbError(const char *path, const char *fmt, ...) {
+  char detail[512];
+  va_list args;
+  va_start(args, fmt);
+  vsnprintf(detail, sizeof(detail), fmt, args);
+  va_end(args);
+  return onnxcSetError(ONNXC_ERROR_FORMAT,
+                       "'%s' is not a valid TensorProto: %s", path, detail);
+}
+
+/// A growable array of 64-bit values, used for the repeated fields.
+typedef struct {
+  uint64_t *items;
+  size_t count;
+  size_t capacity;
+} U64Vec;
+
+static bool vecPush(U64Vec *vec, uint64_t value) {
+  if (vec->count == vec->capacity) {
+    size_t capacity = vec->capacity ? vec->capacity * 2 : 16;
+    uint64_t *items = realloc(vec->items, capacity * sizeof(uint64_t));
+    if (!items)
+      return false;
+    vec->items = items;
+    vec->capacity = capacity;
+  }
+  vec->items[vec->count++] = value;
+  return true;
+}
+
+/// Decodes a varint in [*pos, end). Returns 0 on success, 1 if the input ends
+/// first, 2 if it is longer than 10 bytes.
+static int readVarint(const unsigned char *data, size_t end, size_t *pos,
+                      uint64_t *value) {
+  uint64_t result = 0;
+  for (unsigned shift = 0; shift < 70; shift += 7) {
+    if (*pos >= end)
+      return 1;
+    unsigned char byte = data[(*pos)++];
+    if (shift < 64)
+      result |= (uint64_t)(byte & 0x7f) << shift;
+    if (!(byte & 0x80)) {
+      *value = result;
+      return 0;
+    }
+  }
+  return 2;
+}
+
+static uint64_t loadLE(const unsigned char *p, unsigned bytes) {
+  uint64_t value = 0;
+  for (unsigned i = 0; i < bytes; ++i)
+    value |= (uint64_t)p[i] << (8 * i);
+  return value;
+}
+
+/// The repeated numeric fields of TensorProto that can carry data.
+enum {
+  FieldFloat,
+  FieldInt32,
+  FieldInt64,
+  FieldDouble,
+  FieldUint64,
+  NumDataFields
+};
+
+static const char *const dataFieldNames[NumDataFields] = {
+    "float_data", "int32_data", "int64_data", "double_data", "uint64_data"};
+
+/// The data field that holds values of `dtype` when raw_data is not used.
+static int dataFieldFor(int32_t dtype) {
+  switch (dtype) {
+  case ONNXC_DTYPE_FLOAT:
+    return FieldFloat;
+  case ONNXC_DTYPE_INT32:
+  case ONNXC_DTYPE_INT16:
+  case ONNXC_DTYPE_INT8:
+  case ONNXC_DTYPE_UINT16:
+  case ONNXC_DTYPE_UINT8:
+  case ONNXC_DTYPE_BOOL:
+  case ONNXC_DTYPE_FLOAT16:
+  case ONNXC_DTYPE_BFLOAT16:
+    return FieldInt32;
+  case ONNXC_DTYPE_INT64:
+    return FieldInt64;
+  case ONNXC_DTYPE_DOUBLE:
+    return FieldDouble;
+  default:
+    return FieldUint64;
+  }
+}
+
+typedef struct {
+  U64Vec dims;
+  U64Vec values[NumDataFields];
+  uint64_t dataType;
+  const unsigned char *raw;
+  size_t rawSize;
+  bool hasRaw;
+  const unsigned char *name;
+  size_t nameSize;
+} PbTensor;
+
+static void pbTensorClear(PbTensor *pb) {
+  free(pb->dims.items);
+  for (int i = 0; i < NumDataFields; ++i)
+    free(pb->values[i].items);
+}
+
+/// Appends the value(s) of one repeated numeric field occurrence: a single
+/// scalar of wire type `wireType`, or a packed run in [begin, end).
+static onnxc_status pbAppend(const char *path, U64Vec *vec, unsigned field,
+                             const char *fieldName, unsigned wireType,
+                             unsigned scalarType, uint64_t scalar,
+                             const unsigned char *data, size_t begin,
+                             size_t end, size_t keyPos) {
+  if (wireType == scalarType) {
+    if (!vecPush(vec, scalar))
+      return onnxcSetError(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
+    return ONNXC_OK;
+  }
+  if (wireType != 2)
+    return pbError(path, "field %u (%s) has wire type %u at byte %zu", field,
+                   fieldName, wireType, keyPos);
+  if (scalarType == 0) {
+    size_t pos = begin;
+    while (pos < end) {
+      size_t at = pos;
+      uint64_t value;
+      int rc = readVarint(data, end, &pos, &value);
+      if (rc != 0)
+        return pbError(path, "%s varint at byte %zu",
+                       rc == 1 ? "truncated" : "overlong", at);
+      if (!vecPush(vec, value))
+        return onnxcSetError(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    return ONNXC_OK;
+  }
+  unsigned width = scalarType == 5 ? 4 : 8;
+  if ((end - begin) % width != 0)
+    return pbError(path,
+                   "packed field %u (%s) at byte %zu has %zu bytes, not a "
+                   "multiple of %u",
+                   field, fieldName, keyPos, end - begin, width);
+  for (size_t pos = begin; pos < end; pos += width)
+    if (!vecPush(vec, loadLE(data + pos, width)))
+      return onnxcSetError(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
+  return ONNXC_OK;
+}
+
+/// Decodes the fields of a TensorProto into `pb`.
+static onnxc_status pbParse(const char *path, const unsigned char *data,
+                            size_t size, PbTensor *pb) {
+  size_t pos = 0;
+  while (pos < size) {
+    size_t keyPos = pos;
+    uint64_t key;
+    int rc = readVarint(data, size, &pos, &key);
+    if (rc != 0)
+      return pbError(path, "%s varint at byte %zu",
+                     rc == 1 ? "truncated" : "overlong", keyPos);
+    uint64_t field = key >> 3;
+    unsigned wireType = (unsigned)(key & 7);
+    if (field == 0 || field > 0x1fffffff)
+      return pbError(path, "invalid field number %llu at byte %zu",
+                     (unsigned long long)field, keyPos);
+    uint64_t scalar = 0;
+    size_t begin = pos, end = pos;
+    switch (wireType) {
+    case 0: {
+      size_t at = pos;
+      rc = readVarint(data, size, &pos, &scalar);
+      if (rc != 0)
+        return pbError(path, "%s varint at byte %zu",
+                       rc == 1 ? "truncated" : "overlong", at);
+      break;
+    }
+    case 1:
+    case 5: {
+      unsigned width = wireType == 1 ? 8 : 4;
+      if (size - pos < width)
+        return pbError(path, "truncated field %llu at byte %zu",
+                       (unsigned long long)field, keyPos);
+      scalar = loadLE(data + pos, width);
+      pos += width;
+      break;
+    }
+    case 2: {
+      size_t at = pos;
+      uint64_t length;
+      rc = readVarint(data, size, &pos, &length);
+      if (rc != 0)
+        return pbError(path, "%s varint at byte %zu",
+                       rc == 1 ? "truncated" : "overlong", at);
+      if (length > size - pos)
+        return pbError(path,
+                       "field %llu at byte %zu has length %llu but only %zu "
+                       "bytes remain",
+                       (unsigned long long)field, keyPos,
+                       (unsigned long long)length, size - pos);
+      begin = pos;
+      pos += (size_t)length;
+      end = pos;
+      break;
+    }
+    case 3:
+    case 4:
+      return pbError(path, "unsupported group (wire type %u) at byte %zu",
+                     wireType, keyPos);
+    default:
+      return pbError(path, "invalid wire type %u at byte %zu", wireType,
+                     keyPos);
+    }
+
+    onnxc_status status = ONNXC_OK;
+    switch (field) {
+    case 1:
+      status = pbAppend(path, &pb->dims, 1, "dims", wireType, 0, scalar, data,
+                        begin, end, keyPos);
+      break;
+    case 2:
+      if (wireType != 0)
+        return pbError(path, "field 2 (data_type) has wire type %u at byte %zu",
+                       wireType, keyPos);
+      pb->dataType = scalar;
+      break;
+    case 3:
+      return onnxcSetError(ONNXC_ERROR_UNSUPPORTED,
+                           "'%s': segmented tensors are not supported", path);
+    case 4:
+      status = pbAppend(path, &pb->values[FieldFloat], 4, "float_data",
+                        wireType, 5, scalar, data, begin, end, keyPos);
+      break;
+    case 5:
+      status = pbAppend(path, &pb->values[FieldInt32], 5, "int32_data",
+                        wireType, 0, scalar, data, begin, end, keyPos);
+      break;
+    case 6:
+      return onnxcSetError(ONNXC_ERROR_UNSUPPORTED,
+                           "'%s': string tensors are not supported", path);
+    case 7:
+      status = pbAppend(path, &pb->values[FieldInt64], 7, "int64_data",
+                        wireType, 0, scalar, data, begin, end, keyPos);
+      break;
+    case 8:
+    case 9:
+      if (wireType != 2)
+        return pbError(path, "field %llu (%s) has wire type %u at byte %zu",
+                       (unsigned long long)field,
+                       field == 8 ? "name" : "raw_data", wireType, keyPos);
+      if (field == 8) {
+        pb->name = data + begin;
+        pb->nameSize = end - begin;
+      } else {
+        pb->raw = data + begin;
+        pb->rawSize = end - begin;
+        pb->hasRaw = true;
+      }
+      break;
+    case 10:
+      status = pbAppend(path, &pb->values[FieldDouble], 10, "double_data",
+                        wireType, 1, scalar, data, begin, end, keyPos);
+      break;
+    case 11:
+      status = pbAppend(path, &pb->values[FieldUint64], 11, "uint64_data",
+                        wireType, 0, scalar, data, begin, end, keyPos);
+      break;
+    case 13:
+      return onnxcSetError(ONNXC_ERROR_UNSUPPORTED,
+                           "'%s': external data is not supported", path);
+    case 14:
+      if (wireType == 0 && scalar == 1)
+        return onnxcSetError(ONNXC_ERROR_UNSUPPORTED,
+                             "'%s': external data is not supported", path);
+      break;
+    default:
+      // doc_string, metadata_props and fields from later ONNX versions.
+      break;
+    }
+    if (status != ONNXC_OK)
+      return status;
+  }
+  return ONNXC_OK;
+}
+
+/// Stores `values` (as a typed field holds them) into `out` as `dtype`.
+static void storeValues(int32_t dtype, const uint64_t *values, size_t count,
+                        void *out) {
+  for (size_t i = 0; i < count; ++i) {
+    uint64_t v = values[i];
+    switch (onnxc_dtype_size(dtype)) {
+    case 1: {
+      uint8_t x = dtype == ONNXC_DTYPE_BOOL ? (v != 0) : (uint8_t)v;
+      memcpy((uint8_t *)out + i, &x, 1);
+      break;
+    }
+    case 2: {
+      uint16_t x = (uint16_t)v;
+      memcpy((uint16_t *)out + i, &x, 2);
+      break;
+    }
+    case 4: {
+      uint32_t x = (uint32_t)v;
+      memcpy((uint32_t *)out + i, &x, 4);
+      break;
+    }
+    default:
+      memcpy((uint64_t *)out + i, &v, 8);
+      break;
+    }
+  }
+}
+
+/// Builds the tensor of a .pb file; `buf` is consumed either way.
+static onnxc_tensor *readPb(const char *path, unsigned char *buf, size_t size) {
+  PbTensor pb;
+  memset(&pb, 0, sizeof(pb));
+  onnxc_tensor *tensor = NULL;
+  char *name = NULL;
+  if (pbParse(path, buf, size, &pb) != ONNXC_OK)
+    goto done;
+
+  if (pb.dataType == 0) {
+    pbError(path, "missing data_type");
+    goto done;
+  }
+  int32_t dtype = pb.dataType > INT32_MAX ? -1 : (int32_t)pb.dataType;
+  if (dtype == ONNXC_DTYPE_STRING) {
+    onnxcSetError(ONNXC_ERROR_UNSUPPORTED,
+                  "'%s': string tensors are not supported", path);
+    goto done;
+  }
+  if (!onnxcDtypeIsNumeric(dtype)) {
+    onnxcSetError(ONNXC_ERROR_UNSUPPORTED,
+                  "'%s': data_type %llu is not supported", path,
+                  (unsigned long long)pb.dataType);
+    goto done;
+  }
+  if (pb.dims.count > ONNXC_MAX_RANK) {
+    onnxcSetError(ONNXC_ERROR_UNSUPPORTED,
+                  "'%s': rank %zu exceeds the maximum of %d", path,
+                  pb.dims.count, ONNXC_MAX_RANK);
+    goto done;
+  }
+  int32_t rank = (int32_t)pb.dims.count;
+  int64_t dims[ONNXC_MAX_RANK];
+  for (int32_t i = 0; i < rank; ++i) {
+    dims[i] = (int64_t)pb.dims.items[i];
+    if (dims[i] < 0) {
+      pbError(path, "dim %d is negative (%lld)", (int)i, (long long)dims[i]);
+      goto done;
+    }
+  }
+  int64_t numel;
+  size_t nbytes;
+  if (onnxcCheckShape(dtype, rank, dims, &numel, &nbytes) != ONNXC_OK) {
+    char detail[256];
+    snprintf(detail, sizeof(detail), "%s", onnxc_last_error());
+    pbError(path, "%s", detail);
+    goto done;
+  }
+  char shape[256];
+  onnxcFormatDims(shape, sizeof(shape), rank, dims);
+
+  // The name points into `buf`, which may become the tensor's data.
+  if (pb.nameSize) {
+    name = malloc(pb.nameSize + 1);
+    if (!name) {
+      onnxcSetError(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
+      goto done;
+    }
+    memcpy(name, pb.name, pb.nameSize);
+    name[pb.nameSize] = '\0';
+  }
+
+  // Exactly one place holds the data, unless there is none to hold.
+  int source = -1;
+  const char *sourceName = "raw_data";
+  if (pb.hasRaw)
+    source = NumDataFields;
+  for (int i = 0; i < NumDataFields; ++i) {
+    if (pb.values[i].count == 0)
+      continue;
+    if (source >= 0) {
+      pbError(path, "both %s and %s hold data", sourceName, dataFieldNames[i]);
+      goto done;
+    }
+    source = i;
+    sourceName = dataFieldNames[i];
+  }
+
+  if (source == NumDataFields) {
+    if (pb.rawSize != nbytes) {
+      pbError(path, "raw_data has %zu bytes but %s %s needs %zu", pb.rawSize,
+              onnxc_dtype_name(dtype), shape, nbytes);
+      goto done;
+    }
+    // Reuse the file buffer for the data.
+    memmove(buf, pb.raw, nbytes);
+    unsigned char *data = realloc(buf, nbytes ? nbytes : 1);
+    if (data)
+      buf = data;
+    tensor = onnxcTensorAdopt(dtype, rank, dims, buf, buf);
+  } else {
+    if (source >= 0 && source != dataFieldFor(dtype)) {
+      pbError(path, "%s cannot hold %s values", sourceName,
+              onnxc_dtype_name(dtype));
+      goto done;
+    }
+    size_t count = source >= 0 ? pb.values[source].count : 0;
+    if (source < 0 && numel > 0) {
+      pbError(path, "has no data but %s %s needs %lld values",
+              onnxc_dtype_name(dtype), shape, (long long)numel);
+      goto done;
+    }
+    if (count != (uint64_t)numel) {
+      pbError(path, "%s has %zu values but %s %s needs %lld", sourceName, count,
+              onnxc_dtype_name(dtype), shape, (long long)numel);
+      goto done;
+    }
+    tensor = onnxc_tensor_create(dtype, rank, dims);
+    if (tensor && count)
+      storeValues(dtype, pb.values[source].items, count, tensor->data);
+  }
+  if (tensor) {
+    tensor->name = name;
+    name = NULL;
+    if (tensor->allocation == buf)
+      buf = NULL;
+  }
+
+done:
+  pbTensorClear(&pb);
+  free(name);
+  free(buf);
+  return tensor;
+}
+
+/*===----------------------------------------------------------------------===
+ * .npy decoding.
+ *===----------------------------------------------------------------------===*/
+
+static const char npyMagic[6] = {'\x93', 'N', 'U', 'M', 'P', 'Y'};
+
+static onnxc_status npyError(const char *path, const char *fmt, ...)
+    ONNXC_PRINTF(2, 3);
+static onnxc_status npyError(const char *path, const char *fmt, ...) {
+  char detail[512];
+  va_list args;
+  va_start(args, fmt);
+  vsnprintf(detail, sizeof(detail), fmt, args);
+  va_end(args);
+  return onnxcSetError(ONNXC_ERROR_FORMAT, "'%s' is not a valid .npy file: %s",
+                       path, detail);
+}
+
+/// A cursor over the Python dict literal of a .npy header.
+typedef struct {
+  const char *p;
+  const char *end;
+} NpyCursor;
+
+static void skipSpace(NpyCursor *c) {
+  while (c->p < c->end &&
+         (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r'))
+    ++c->p;
+}
+
+static bool consume(NpyCursor *c, char ch) {
+  skipSpace(c);
+  if (c->p < c->end && *c->p == ch) {
+    ++c->p;
+    return true;
+  }
+  return false;
+}
+
+/// Parses a quoted string into `out` (truncated to `size`).
+static bool parseString(NpyCursor *c, char *out, size_t size) {
+  skipSpace(c);
+  if (c->p >= c->end || (*c->p != '\'' && *c->p != '"'))
+    return false;
+  char quote = *c->p++;
+  size_t n = 0;
+  while (c->p < c->end && *c->p != quote) {
+    if (n + 1 < size)
+      out[n++] = *c->p;
+    ++c->p;
+  }
+  if (c->p >= c->end)
+    return false;
+  ++c->p;
+  out[n] = '\0';
+  return true;
+}
+
+static bool parseWord(NpyCursor *c, const char *word) {
+  skipSpace(c);
+  size_t len = strlen(word);
+  if ((size_t)(c->end - c->p) < len || memcmp(c->p, word, len) != 0)
+    return false;
+  c->p += len;
+  return true;
+}
+
+/// Maps a little-endian or byte-order-free numpy descr to a dtype; returns
+/// ONNXC_DTYPE_UNDEFINED if unsupported and sets *bigEndian for '>' descrs.
+static int32_t dtypeFromDescr(const char *descr, bool *bigEndian) {
+  *bigEndian = false;
+  char order = '|';
+  if (*descr == '<' || *descr == '>' || *descr == '|' || *descr == '=')
+    order = *descr++;
+  static const struct {
+    const char *code;
+    int32_t dtype;
+  } table[] = {{"f2", ONNXC_DTYPE_FLOAT16}, {"f4", ONNXC_DTYPE_FLOAT},
+               {"f8", ONNXC_DTYPE_DOUBLE},  {"i1", ONNXC_DTYPE_INT8},
+               {"i2", ONNXC_DTYPE_INT16},   {"i4", ONNXC_DTYPE_INT32},
+               {"i8", ONNXC_DTYPE_INT64},   {"u1", ONNXC_DTYPE_UINT8},
+               {"u2", ONNXC_DTYPE_UINT16},  {"u4", ONNXC_DTYPE_UINT32},
+               {"u8", ONNXC_DTYPE_UINT64},  {"b1", ONNXC_DTYPE_BOOL},
+               {"?", ONNXC_DTYPE_BOOL}};
+  for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); ++i) {
+    if (strcmp(descr, table[i].code) != 0)
+      continue;
+    if (order == '>' && onnxc_dtype_size(table[i].dtype) > 1) {
+      *bigEndian = true;
+      return ONNXC_DTYPE_UNDEFINED;
+    }
+    return table[i].dtype;
+  }
+  return ONNXC_DTYPE_UNDEFINED;
+}
+
+/// Builds the tensor of a .npy file; `buf` is consumed either way.
+static onnxc_tensor *readNpy(const char *path, unsigned char *buf,
+                             size_t size) {
+  onnxc_tensor *tensor = NULL;
+  if (size < 10) {
+    npyError(path, "truncated header");
+    goto done;
+  }
+  unsigned major = buf[6], minor = buf[7];
+  size_t headerStart, headerLen;
+  if (major == 1) {
+    headerStart = 10;
+    headerLen = (size_t)loadLE(buf + 8, 2);
+  } else if (major == 2 || major == 3) {
+    if (size < 12) {
+      npyError(path, "truncated header");
+      goto done;
+    }
+    headerStart = 12;
+    headerLen = (size_t)loadLE(buf + 8, 4);
+  } else {
+    onnxcSetError(ONNXC_ERROR_UNSUPPORTED,
+                  "'%s': .npy format version %u.%u is not supported", path,
+                  major, minor);
+    goto done;
+  }
+  if (headerLen > size - headerStart) {
+    npyError(path, "header of %zu bytes is truncated", headerLen);
+    goto done;
+  }
+
+  NpyCursor c = {(const char *)buf + headerStart,
+                 (const char *)buf + headerStart + headerLen};
+  char descr[64] = "";
+  int fortran = -1;
+  bool hasDescr = false, hasShape = false;
+  int32_t rank = 0;
+  int64_t dims[ONNXC_MAX_RANK];
+  if (!consume(&c, '{')) {
+    npyError(path, "header is not a dict");
+    goto done;
+  }
+  while (!consume(&c, '}')) {
+    char key[32];
+    if (!parseString(&c, key, sizeof(key)) || !consume(&c, ':')) {
+      npyError(path, "malformed header");
+      goto done;
+    }
+    if (strcmp(key, "descr") == 0) {
+      skipSpace(&c);
+      if (c.p < c.end && *c.p == '[') {
+        onnxcSetError(ONNXC_ERROR_UNSUPPORTED,
+                      "'%s': structured .npy dtypes are not supported", path);
+        goto done;
+      }
+      if (!parseString(&c, descr, sizeof(descr))) {
+        npyError(path, "malformed descr");
+        goto done;
+      }
+      hasDescr = true;
+    } else if (strcmp(key, "fortran_order") == 0) {
+      if (parseWord(&c, "True")) {
+        fortran = 1;
+      } else if (parseWord(&c, "False")) {
+        fortran = 0;
+      } else {
+        npyError(path, "malformed fortran_order");
+        goto done;
+      }
+    } else if (strcmp(key, "shape") == 0) {
+      if (!consume(&c, '(')) {
+        npyError(path, "malformed shape");
+        goto done;
+      }
+      while (!consume(&c, ')')) {
+        skipSpace(&c);
+        int64_t dim = 0;
+        int digits = 0;
+        while (c.p < c.end && *c.p >= '0' && *c.p <= '9') {
+          if (dim > (INT64_MAX - 9) / 10) {
+            npyError(path, "dim too large in shape");
+            goto done;
+          }
+          dim = dim * 10 + (*c.p++ - '0');
+          ++digits;
+        }
+        if (c.p < c.end && *c.p == 'L')
+          ++c.p;
+        if (!digits) {
+          npyError(path, "malformed shape");
+          goto done;
+        }
+        if (rank == ONNXC_MAX_RANK) {
+          onnxcSetError(ONNXC_ERROR_UNSUPPORTED,
+                        "'%s': rank exceeds the maximum of %d", path,
+                        ONNXC_MAX_RANK);
+          goto done;
+        }
+        dims[rank++] = dim;
+        if (!consume(&c, ',')) {
+          if (!consume(&c, ')')) {
+            npyError(path, "malformed shape");
+            goto done;
+          }
+          break;
+        }
+      }
+      hasShape = true;
+    } else {
+      npyError(path, "unexpected key '%s' in header", key);
+      goto done;
+    }
+    if (!consume(&c, ',')) {
+      if (!consume(&c, '}')) {
+        npyError(path, "malformed header");
+        goto done;
+      }
+      break;
+    }
+  }
+  if (!hasDescr || !hasShape || fortran < 0) {
+    npyError(path, "header lacks '%s'",
+             !hasDescr   ? "descr"
+             : !hasShape ? "shape"
+                         : "fortran_order");
+    goto done;
+  }
+  bool bigEndian;
+  int32_t dtype = dtypeFromDescr(descr, &bigEndian);
+  if (bigEndian) {
+    onnxcSetError(ONNXC_ERROR_UNSUPPORTED,
+                  "'%s': big-endian .npy data ('%s') is not supported", path,
+                  descr);
+    goto done;
+  }
+  if (dtype == ONNXC_DTYPE_UNDEFINED) {
+    onnxcSetError(ONNXC_ERROR_UNSUPPORTED,
+                  "'%s': .npy dtype '%s' is not supported", path, descr);
+    goto done;
+  }
+  int64_t numel;
+  size_t nbytes;
+  if (onnxcCheckShape(dtype, rank, dims, &numel, &nbytes) != ONNXC_OK) {
+    char detail[256];
+    snprintf(detail, sizeof(detail), "%s", onnxc_last_error());
+    npyError(path, "%s", detail);
+    goto done;
+  }
+  // Fortran and C order agree when at most one dim exceeds 1.
+  int bigDims = 0;
+  for (int32_t i = 0; i < rank; ++i)
+    bigDims += dims[i] > 1;
+  if (fortran == 1 && bigDims > 1) {
+    onnxcSetError(ONNXC_ERROR_UNSUPPORTED,
+                  "'%s': fortran_order True is not supported", path);
+    goto done;
+  }
+  size_t dataStart = headerStart + headerLen;
+  if (size - dataStart != nbytes) {
+    char shape[256];
+    onnxcFormatDims(shape, sizeof(shape), rank, dims);
+    npyError(path, "has %zu bytes of data but %s %s needs %zu",
+             size - dataStart, onnxc_dtype_name(dtype), shape, nbytes);
+    goto done;
+  }
+  memmove(buf, buf + dataStart, nbytes);
+  unsigned char *data = realloc(buf, nbytes ? nbytes : 1);
+  if (data)
+    buf = data;
+  tensor = onnxcTensorAdopt(dtype, rank, dims, buf, buf);
+  if (tensor)
+    buf = NULL;
+
+done:
+  free(buf);
+  return tensor;
+}
+
+/*===----------------------------------------------------------------------===
+ * Public entry points.
+ *===----------------------------------------------------------------------===*/
+
+onnxc_tensor *onnxc_tensor_read(const char *path) {
+  if (!path) {
+    onnxcSetError(ONNXC_ERROR_INVALID_ARGUMENT, "path is null");
+    return NULL;
+  }
+  unsigned char *buf = NULL;
+  size_t size = 0;
+  if (readFile(path, &buf, &size) != ONNXC_OK)
+    return NULL;
+  if (size >= sizeof(npyMagic) && memcmp(buf, npyMagic, sizeof(npyMagic)) == 0)
+    return readNpy(path, buf, size);
+  return readPb(path, buf, size);
+}
+
+static size_t putVarint(unsigned char *out, uint64_t value) {
+  size_t n = 0;
+  while (value >= 0x80) {
+    out[n++] = (unsigned char)(value | 0x80);
+    value >>= 7;
+  }
+  out[n++] = (unsigned char)value;
+  return n;
+}
+
+onnxc_status onnxcEncodePbHeader(const onnxc_tensor *tensor, const char *name,
+                                 unsigned char **header, size_t *headerSize) {
+  size_t nameLen = name ? strlen(name) : 0;
+  // Each key is one byte; each varint at most 10.
+  size_t capacity = (size_t)tensor->rank * 11 + 11 + (11 + nameLen) + 11;
+  unsigned char *out = malloc(capacity);
+  if (!out)
+    return onnxcSetError(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
+  size_t n = 0;
+  // dims is not declared packed in onnx.proto (proto2): one key per dim.
+  for (int32_t i = 0; i < tensor->rank; ++i) {
+    out[n++] = 0x08;
+    n += putVarint(out + n, (uint64_t)tensor->dims[i]);
+  }
+  out[n++] = 0x10;
+  n += putVarint(out + n, (uint64_t)tensor->dtype);
+  if (nameLen) {
+    out[n++] = 0x42;
+    n += putVarint(out + n, nameLen);
+    memcpy(out + n, name, nameLen);
+    n += nameLen;
+  }
+  out[n++] = 0x4a;
+  n += putVarint(out + n, tensor->nbytes);
+  *header = out;
+  *headerSize = n;
+  return ONNXC_OK;
+}
+
+onnxc_status onnxcWritePbTemp(const onnxc_tensor *tensor, const char *path,
+                              const char *name, char **tmpPath) {
+  *tmpPath = NULL;
+  if (!tensor || !path)
+    return onnxcSetError(ONNXC_ERROR_INVALID_ARGUMENT,
+                         "tensor or path is null");
+  unsigned char *header;
+  size_t headerSize;
+  onnxc_status status = onnxcEncodePbHeader(
+      tensor, name ? name : onnxc_tensor_name(tensor), &header, &headerSize);
+  if (status != ONNXC_OK)
+    return status;
+  const void *parts[2] = {header, tensor->data};
+  size_t sizes[2] = {headerSize, tensor->nbytes};
+  status = onnxcWriteTemp(path, parts, sizes, 2, tmpPath);
+  free(header);
+  return status;
+}
+
+onnxc_status onnxc_tensor_write_pb(const onnxc_tensor *tensor, const char *path,
+                                   const char *name) {
+  char *tmp;
+  onnxc_status status = onnxcWritePbTemp(tensor, path, name, &tmp);
+  if (status != ONNXC_OK)
+    return status;
+  status = onnxcCommitTemp(tmp, path);
+  free(tmp);
+  return status;
+}
+
+/// The numpy descr of `dtype`, or NULL if numpy has none.
+static const char *npyDescr(int32_t dtype) {
+  switch (dtype) {
+  case ONNXC_DTYPE_FLOAT:
+    return "<f4";
+  case ONNXC_DTYPE_DOUBLE:
+    return "<f8";
+  case ONNXC_DTYPE_FLOAT16:
+    return "<f2";
+  case ONNXC_DTYPE_INT8:
+    return "|i1";
+  case ONNXC_DTYPE_UINT8:
+    return "|u1";
+  case ONNXC_DTYPE_BOOL:
+    return "|b1";
+  case ONNXC_DTYPE_INT16:
+    return "<i2";
+  case ONNXC_DTYPE_UINT16:
+    return "<u2";
+  case ONNXC_DTYPE_INT32:
+    return "<i4";
+  case ONNXC_DTYPE_UINT32:
+    return "<u4";
+  case ONNXC_DTYPE_INT64:
+    return "<i8";
+  case ONNXC_DTYPE_UINT64:
+    return "<u8";
+  default:
+    return NULL;
+  }
+}
+
+onnxc_status onnxc_tensor_write_npy(const onnxc_tensor *tensor,
+                                    const char *path) {
+  if (!tensor || !path)
+    return onnxcSetError(ONNXC_ERROR_INVALID_ARGUMENT,
+                         "tensor or path is null");
+  const char *descr = npyDescr(tensor->dtype);
+  if (!descr)
+    return onnxcSetError(ONNXC_ERROR_UNSUPPORTED,
+                         "cannot write '%s': %s has no .npy dtype", path,
+                         onnxc_dtype_name(tensor->dtype));
+  // Version 1.0: magic, version, u16 header length, then the dict padded
+  // with spaces and a newline so that the data starts 64-byte aligned.
+  char header[1024];
+  int n = snprintf(header + 10, sizeof(header) - 10,
+                   "{'descr': '%s', 'fortran_order': False, 'shape': (", descr);
+  for (int32_t i = 0; i < tensor->rank; ++i)
+    n += snprintf(header + 10 + n, sizeof(header) - 10 - (size_t)n, "%s%lld%s",
+                  i ? " " : "", (long long)tensor->dims[i],
+                  tensor->rank == 1 || i + 1 < tensor->rank ? "," : "");
+  n += snprintf(header + 10 + n, sizeof(header) - 10 - (size_t)n, "), }");
+  size_t total = 10 + (size_t)n + 1;
+  size_t padded = (total + 63) / 64 * 64;
+  memset(header + 10 + n, ' ', padded - total);
+  header[padded - 1] = '\n';
+  memcpy(header, npyMagic, sizeof(npyMagic));
+  header[6] = 1;
+  header[7] = 0;
+  header[8] = (char)((padded - 10) & 0xff);
+  header[9] = (char)((padded - 10) >> 8);
+
+  const void *parts[2] = {header, tensor->data};
+  size_t sizes[2] = {padded, tensor->nbytes};
+  char *tmp;
+  onnxc_status status = onnxcWriteTemp(path, parts, sizes, 2, &tmp);
+  if (status != ONNXC_OK)
+    return status;
+  status = onnxcCommitTemp(tmp, path);
+  free(tmp);
+  return status;
+}

@@ -1,0 +1,190 @@
+/*===- onnxc_runtime.h - Public C API of the onnxc runtime ---------------===*
+ *
+ * The thin runtime that compiled onnxc models link against. Plain C11: this
+ * header compiles as C and as C++, and includes only standard C headers.
+ *
+ * Three layers:
+ *   1. The model ABI (onnxc_model_desc): what a compiled model object exports.
+ *   2. Tensors and tensor I/O (.pb ONNX TensorProto, .npy).
+ *   3. Sessions: validated runs of a model, with a thread pool per session.
+ * Errors are reported as onnxc_status codes plus a thread-local message
+ * (onnxc_last_error()).
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef ONNXC_RUNTIME_H
+#define ONNXC_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*===------------------------------------------------------------------------===
+ * Element types: the values of ONNX's TensorProto.DataType.
+ *===------------------------------------------------------------------------===*/
+typedef enum onnxc_dtype {
+  ONNXC_DTYPE_UNDEFINED = 0,
+  ONNXC_DTYPE_FLOAT = 1,
+  ONNXC_DTYPE_UINT8 = 2,
+  ONNXC_DTYPE_INT8 = 3,
+  ONNXC_DTYPE_UINT16 = 4,
+  ONNXC_DTYPE_INT16 = 5,
+  ONNXC_DTYPE_INT32 = 6,
+  ONNXC_DTYPE_INT64 = 7,
+  ONNXC_DTYPE_STRING = 8,
+  ONNXC_DTYPE_BOOL = 9,
+  ONNXC_DTYPE_FLOAT16 = 10,
+  ONNXC_DTYPE_DOUBLE = 11,
+  ONNXC_DTYPE_UINT32 = 12,
+  ONNXC_DTYPE_UINT64 = 13,
+  ONNXC_DTYPE_BFLOAT16 = 16
+} onnxc_dtype;
+
+/*===------------------------------------------------------------------------===
+ * Model ABI (version 1): emitted by onnx-compile into the model object.
+ *
+ * The entry function takes the inputs as MLIR ranked memref descriptors and
+ * fills one descriptor per output. A descriptor of rank r is a sequence of
+ * 3 + 2r 64-bit words:
+ *     [0] allocated pointer   (the pointer to pass to free())
+ *     [1] aligned pointer     (where element 0 lives, before the offset)
+ *     [2] offset              (in elements)
+ *     [3 .. 3+r)              sizes
+ *     [3+r .. 3+2r)           strides (in elements)
+ * `inputs` is an array of num_inputs pointers, each to one descriptor.
+ * `outputs` points to the descriptors of all outputs laid out back to back
+ * (output k starts after the 3 + 2 r_j words of every output j < k).
+ * Output buffers are freshly allocated with malloc() by the model: the caller
+ * owns them and releases each with free(allocated). Input buffers are only read.
+ *===------------------------------------------------------------------------===*/
+#define ONNXC_ABI_VERSION 1
+
+typedef struct onnxc_tensor_sig {
+  const char *name;              /* the ONNX graph input/output name */
+  int32_t dtype;                 /* onnxc_dtype */
+  int32_t rank;
+  const int64_t *dims;           /* rank entries; -1 marks a dynamic dim */
+  const char *const *dim_params; /* rank entries; a name or NULL, or NULL */
+} onnxc_tensor_sig;
+
+typedef void (*onnxc_entry_fn)(void *const *inputs, void *outputs);
+
+typedef struct onnxc_model_desc {
+  uint32_t abi_version; /* ONNXC_ABI_VERSION */
+  const char *name;     /* the model (graph) name */
+  int32_t num_inputs;
+  int32_t num_outputs;
+  const onnxc_tensor_sig *inputs;
+  const onnxc_tensor_sig *outputs;
+  onnxc_entry_fn entry;
+} onnxc_model_desc;
+
+/*===------------------------------------------------------------------------===
+ * Errors.
+ *===------------------------------------------------------------------------===*/
+typedef enum onnxc_status {
+  ONNXC_OK = 0,
+  ONNXC_ERROR_INVALID_ARGUMENT = 1, /* wrong count, dtype or shape */
+  ONNXC_ERROR_IO = 2,               /* file cannot be read or written */
+  ONNXC_ERROR_FORMAT = 3,           /* malformed .pb or .npy */
+  ONNXC_ERROR_UNSUPPORTED = 4,      /* e.g. string tensors, big-endian .npy */
+  ONNXC_ERROR_OUT_OF_MEMORY = 5,
+  ONNXC_ERROR_INTERNAL = 6
+} onnxc_status;
+
+/* The message of the last error on this thread ("" if none). */
+const char *onnxc_last_error(void);
+/* The status of the last error on this thread (ONNXC_OK if none): how
+ * functions that return a pointer report what kind of error they hit. */
+onnxc_status onnxc_last_status(void);
+/* Name of a dtype as numpy spells it ("float32", "int64", "bool", ...). */
+const char *onnxc_dtype_name(int32_t dtype);
+/* Size of one element in bytes; 0 for unknown or string. */
+size_t onnxc_dtype_size(int32_t dtype);
+
+/*===------------------------------------------------------------------------===
+ * Tensors: dense, row-major, owning or borrowing their data.
+ *===------------------------------------------------------------------------===*/
+#define ONNXC_MAX_RANK 16
+
+typedef struct onnxc_tensor onnxc_tensor;
+
+/* A zero-filled tensor. NULL on error. */
+onnxc_tensor *onnxc_tensor_create(int32_t dtype, int32_t rank,
+                                  const int64_t *dims);
+/* A tensor over caller-owned `data` (not copied, never freed by the runtime). */
+onnxc_tensor *onnxc_tensor_wrap(int32_t dtype, int32_t rank,
+                                const int64_t *dims, void *data);
+void onnxc_tensor_free(onnxc_tensor *tensor);
+
+int32_t onnxc_tensor_dtype(const onnxc_tensor *tensor);
+int32_t onnxc_tensor_rank(const onnxc_tensor *tensor);
+const int64_t *onnxc_tensor_dims(const onnxc_tensor *tensor);
+int64_t onnxc_tensor_numel(const onnxc_tensor *tensor);
+size_t onnxc_tensor_nbytes(const onnxc_tensor *tensor);
+void *onnxc_tensor_data(const onnxc_tensor *tensor);
+/* The tensor's name (from a .pb file or set by the caller); "" if none. */
+const char *onnxc_tensor_name(const onnxc_tensor *tensor);
+onnxc_status onnxc_tensor_set_name(onnxc_tensor *tensor, const char *name);
+
+/* Reads a .pb (ONNX TensorProto) or .npy file, chosen by content. */
+onnxc_tensor *onnxc_tensor_read(const char *path);
+/* Writes a TensorProto (raw_data) named `name` (NULL: the tensor's name).
+ * The file is written under a temporary name and renamed into place. */
+onnxc_status onnxc_tensor_write_pb(const onnxc_tensor *tensor, const char *path,
+                                   const char *name);
+onnxc_status onnxc_tensor_write_npy(const onnxc_tensor *tensor,
+                                    const char *path);
+
+/*===------------------------------------------------------------------------===
+ * Thread pool.
+ *===------------------------------------------------------------------------===*/
+typedef struct onnxc_threadpool onnxc_threadpool;
+typedef void (*onnxc_range_fn)(void *ctx, int64_t begin, int64_t end);
+
+/* A pool of `num_threads` workers including the caller (<= 0: all cores). */
+onnxc_threadpool *onnxc_threadpool_create(int num_threads);
+void onnxc_threadpool_destroy(onnxc_threadpool *pool);
+int onnxc_threadpool_size(const onnxc_threadpool *pool);
+/* Splits [0, n) into contiguous chunks and runs fn on each, blocking until
+ * all are done. A NULL pool runs fn(ctx, 0, n) on the caller. */
+void onnxc_parallel_for(onnxc_threadpool *pool, int64_t n, onnxc_range_fn fn,
+                        void *ctx);
+/* The pool of the session whose model is running on this thread (set by
+ * onnxc_session_run around the entry call), or NULL: compiled models pass it
+ * to onnxc_parallel_for. Chunks that run on workers see NULL, so nested
+ * parallel loops run serially. */
+onnxc_threadpool *onnxc_current_threadpool(void);
+
+/*===------------------------------------------------------------------------===
+ * Sessions.
+ *===------------------------------------------------------------------------===*/
+typedef struct onnxc_session onnxc_session;
+
+/* A session over a compiled model; num_threads <= 0 means all cores. */
+onnxc_session *onnxc_session_create(const onnxc_model_desc *model,
+                                    int num_threads);
+void onnxc_session_free(onnxc_session *session);
+const onnxc_model_desc *onnxc_session_model(const onnxc_session *session);
+/* The session's thread pool (owned by the session). */
+onnxc_threadpool *onnxc_session_threadpool(const onnxc_session *session);
+
+/* Checks `inputs` against the signature (count, dtype, rank, static dims and
+ * equal sizes for dims sharing a dim_param), runs the model, and stores
+ * num_outputs new tensors (named after the graph outputs) in `outputs`; the
+ * caller frees them with onnxc_tensor_free. On error nothing is stored. */
+onnxc_status onnxc_session_run(onnxc_session *session,
+                               onnxc_tensor *const *inputs, int32_t num_inputs,
+                               onnxc_tensor **outputs);
+
+/* The standalone executable's main, given the model it was linked with:
+ *   OUT [--output-dir DIR] [--threads T] [--bench N] [--info] [INPUT ...] */
+int onnxc_main(const onnxc_model_desc *model, int argc, char **argv);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ONNXC_RUNTIME_H */

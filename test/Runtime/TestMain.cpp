@@ -1,0 +1,4 @@
+//===- TestMain.cpp - Catch2 main of the runtime unit tests ---------------===//
+
+#define CATCH_CONFIG_MAIN
+#include <catch2/catch.hpp>
