@@ -1,0 +1,118 @@
+//===- ONNXDialect.cpp - onnx dialect registration and shared helpers -----===//
+
+#include "dialects/ONNX/IR/ONNXOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+using namespace onnxc::onnx;
+
+#include "dialects/ONNX/IR/ONNXDialect.cpp.inc"
+
+void ONNXDialect::initialize() { registerONNXDialectOperations(this); }
+
+Operation *ONNXDialect::materializeConstant(OpBuilder &builder, Attribute value,
+                                            Type type, Location loc) {
+  auto elements = dyn_cast<ElementsAttr>(value);
+  if (!elements || elements.getType() != type)
+    return nullptr;
+  return builder.create<ConstantOp>(loc, elements);
+}
+
+bool onnxc::onnx::areCompatibleTypes(TypeRange lhs, TypeRange rhs) {
+  if (lhs.size() != rhs.size())
+    return false;
+  for (auto [l, r] : llvm::zip(lhs, rhs)) {
+    if (l == r)
+      continue;
+    auto lt = dyn_cast<TensorType>(l);
+    auto rt = dyn_cast<TensorType>(r);
+    if (!lt || !rt || lt.getElementType() != rt.getElementType() ||
+        failed(verifyCompatibleShape(lt, rt)))
+      return false;
+  }
+  return true;
+}
+
+Type onnxc::onnx::getElementType(MLIRContext *ctx, int64_t onnxDType) {
+  Builder b(ctx);
+  switch (onnxDType) {
+  case 1:
+    return b.getF32Type();
+  case 2:
+    return IntegerType::get(ctx, 8, IntegerType::Unsigned);
+  case 3:
+    return b.getI8Type();
+  case 4:
+    return IntegerType::get(ctx, 16, IntegerType::Unsigned);
+  case 5:
+    return b.getI16Type();
+  case 6:
+    return b.getI32Type();
+  case 7:
+    return b.getI64Type();
+  case 9:
+    return b.getI1Type();
+  case 10:
+    return b.getF16Type();
+  case 11:
+    return b.getF64Type();
+  case 12:
+    return IntegerType::get(ctx, 32, IntegerType::Unsigned);
+  case 13:
+    return IntegerType::get(ctx, 64, IntegerType::Unsigned);
+  case 16:
+    return b.getBF16Type();
+  default:
+    return nullptr;
+  }
+}
+
+std::optional<int64_t> onnxc::onnx::getONNXDType(Type type) {
+  if (type.isF32())
+    return 1;
+  if (type.isF16())
+    return 10;
+  if (type.isF64())
+    return 11;
+  if (type.isBF16())
+    return 16;
+  auto intType = dyn_cast<IntegerType>(type);
+  if (!intType)
+    return std::nullopt;
+  bool isUnsigned = intType.isUnsigned();
+  switch (intType.getWidth()) {
+  case 1:
+    return isUnsigned ? std::nullopt : std::optional<int64_t>(9);
+  case 8:
+    return isUnsigned ? 2 : 3;
+  case 16:
+    return isUnsigned ? 4 : 5;
+  case 32:
+    return isUnsigned ? 12 : 6;
+  case 64:
+    return isUnsigned ? 13 : 7;
+  default:
+    return std::nullopt;
+  }
+}
+
+DenseElementsAttr onnxc::onnx::getDenseConstant(Value value) {
+  auto constant = value.getDefiningOp<ConstantOp>();
+  if (!constant)
+    return nullptr;
+  return dyn_cast<DenseElementsAttr>(constant.getValue());
+}
+
+std::optional<SmallVector<int64_t>>
+onnxc::onnx::getConstantIntValues(Value value) {
+  auto dense = dyn_cast_or_null<DenseIntElementsAttr>(getDenseConstant(value));
+  if (!dense)
+    return std::nullopt;
+  SmallVector<int64_t> result;
+  for (const APInt &v : dense.getValues<APInt>())
+    result.push_back(v.getBitWidth() == 1 ? v.getZExtValue() : v.getSExtValue());
+  return result;
+}

@@ -1,0 +1,54 @@
+//===- ONNXOps.h - The onnx dialect and its ops -----------------*- C++ -*-===//
+//
+// Declares the onnx dialect, its ops, and the helpers that the importer,
+// exporter, passes and lowerings share (ONNX data type codes, constant reads).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ONNXC_DIALECTS_ONNX_IR_ONNXOPS_H
+#define ONNXC_DIALECTS_ONNX_IR_ONNXOPS_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include <optional>
+
+namespace onnxc::onnx {
+
+/// True when each pair of types has the same element type and compatible
+/// shapes (a `?` dim or an unranked tensor matches anything).
+bool areCompatibleTypes(mlir::TypeRange lhs, mlir::TypeRange rhs);
+
+/// The MLIR element type of an ONNX `TensorProto.DataType` code, or null for
+/// codes the dialect does not model (strings, complex, float8).
+mlir::Type getElementType(mlir::MLIRContext *ctx, int64_t onnxDType);
+
+/// The ONNX `TensorProto.DataType` code of an element type, if it has one.
+std::optional<int64_t> getONNXDType(mlir::Type elementType);
+
+/// The integer values of `value` when it is a small onnx.Constant of integers.
+std::optional<llvm::SmallVector<int64_t>> getConstantIntValues(mlir::Value value);
+
+/// The value of `value` when it is an onnx.Constant with dense (not resource)
+/// contents.
+mlir::DenseElementsAttr getDenseConstant(mlir::Value value);
+
+/// True if `value` is the `none` of onnx.NoValue.
+inline bool isNoValue(mlir::Value value) {
+  return llvm::isa<mlir::NoneType>(value.getType());
+}
+
+} // namespace onnxc::onnx
+
+#include "dialects/ONNX/IR/ONNXDialect.h.inc"
+
+#define GET_OP_CLASSES
+#include "dialects/ONNX/IR/ONNXOps.h.inc"
+
+#endif // ONNXC_DIALECTS_ONNX_IR_ONNXOPS_H

@@ -1,0 +1,11 @@
+//===- ONNXOps.td - The onnx dialect's ops -----------------*- tablegen -*-===//
+
+#ifndef ONNXC_DIALECTS_ONNX_IR_ONNXOPS_TD
+#define ONNXC_DIALECTS_ONNX_IR_ONNXOPS_TD
+
+include "dialects/ONNX/IR/ONNXDialect.td"
+include "dialects/ONNX/IR/ops/Math.td"
+include "dialects/ONNX/IR/ops/NN.td"
+include "dialects/ONNX/IR/ops/Tensor.td"
+
+#endif // ONNXC_DIALECTS_ONNX_IR_ONNXOPS_TD

@@ -1,0 +1,107 @@
+//===- ShapeHelpers.h - Shared pieces of onnx result type inference -*- C++ -*-===//
+
+#ifndef ONNXC_DIALECTS_ONNX_IR_SHAPEHELPERS_H
+#define ONNXC_DIALECTS_ONNX_IR_SHAPEHELPERS_H
+
+#include "dialects/ONNX/IR/ONNXOps.h"
+
+#include "mlir/Dialect/Traits.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/TypeUtilities.h"
+
+namespace onnxc::onnx {
+
+/// `axis` in [-rank, rank) made non-negative, or nullopt when out of range.
+inline std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank) {
+  if (axis < -rank || axis >= rank)
+    return std::nullopt;
+  return axis < 0 ? axis + rank : axis;
+}
+
+} // namespace onnxc::onnx
+
+namespace onnxc::onnx::detail {
+
+/// Reports `'onnx.<op>' op <msg>` at `loc` (if any) and fails.
+template <typename... Args>
+mlir::LogicalResult opError(std::optional<mlir::Location> loc,
+                            llvm::StringRef opName, Args &&...args) {
+  return mlir::emitOptionalError(loc, "'onnx.", opName, "' op ",
+                                 std::forward<Args>(args)...);
+}
+
+/// True when two dims are both static and differ.
+inline bool dimsDiffer(int64_t a, int64_t b) {
+  return !mlir::ShapedType::isDynamic(a) && !mlir::ShapedType::isDynamic(b) &&
+         a != b;
+}
+
+/// Multiplies sizes, giving `?` if any is `?`.
+inline int64_t productOfDims(llvm::ArrayRef<int64_t> dims) {
+  int64_t result = 1;
+  for (int64_t d : dims) {
+    if (mlir::ShapedType::isDynamic(d))
+      return mlir::ShapedType::kDynamic;
+    result *= d;
+  }
+  return result;
+}
+
+/// The numpy broadcast of the shapes of `types` with `elementType`, an
+/// unranked tensor if any is unranked; fails on incompatible static dims.
+mlir::LogicalResult inferBroadcastType(std::optional<mlir::Location> loc,
+                                       llvm::StringRef opName,
+                                       mlir::TypeRange types,
+                                       mlir::Type elementType,
+                                       llvm::SmallVectorImpl<mlir::Type> &result);
+
+} // namespace onnxc::onnx::detail
+
+#endif // ONNXC_DIALECTS_ONNX_IR_SHAPEHELPERS_H
+
+namespace onnxc::onnx {
+
+/// The resolved geometry of a convolution or pooling window over the spatial
+/// dims: explicit begin/end pads (auto_pad applied), strides, dilations.
+struct WindowGeometry {
+  llvm::SmallVector<int64_t> kernel, strides, dilations, padsBegin, padsEnd;
+  llvm::SmallVector<int64_t> outputSpatial; // `?` where the input dim is `?`
+};
+
+/// Resolves kernel, strides, dilations and pads of a windowed op over
+/// `inputSpatial` (dims may be `?`; auto_pad SAME_* then leaves the pads and
+/// the output `?`). Fails with a diagnostic on malformed attributes.
+mlir::LogicalResult
+resolveWindow(std::optional<mlir::Location> loc, llvm::StringRef opName,
+              llvm::ArrayRef<int64_t> inputSpatial, llvm::ArrayRef<int64_t> kernel,
+              std::optional<llvm::ArrayRef<int64_t>> strides,
+              std::optional<llvm::ArrayRef<int64_t>> dilations,
+              std::optional<llvm::ArrayRef<int64_t>> pads,
+              llvm::StringRef autoPad, bool ceilMode, WindowGeometry &geometry);
+
+} // namespace onnxc::onnx
+
+namespace onnxc::onnx {
+
+/// Clamps a Slice's `start`/`end` over a dim of static size `dim` as the ONNX
+/// spec says; returns the first index and the element count.
+std::pair<int64_t, int64_t> resolveSlice(int64_t dim, int64_t start,
+                                         int64_t end, int64_t step);
+
+/// The constant starts/ends/axes/steps of a Slice with its axes normalized,
+/// or nullopt if any is not a constant.
+struct SliceParams {
+  llvm::SmallVector<int64_t> starts, ends, axes, steps;
+};
+std::optional<SliceParams> getConstantSliceParams(mlir::Value starts,
+                                                  mlir::Value ends,
+                                                  mlir::Value axes,
+                                                  mlir::Value steps,
+                                                  int64_t rank);
+
+/// The sorted, normalized, constant axes of a reduction or Squeeze/Unsqueeze
+/// (`rank` is the rank they index); nullopt if not constant or invalid.
+std::optional<llvm::SmallVector<int64_t>> getNormalizedAxes(mlir::Value axes,
+                                                            int64_t rank);
+
+} // namespace onnxc::onnx

@@ -1,0 +1,179 @@
+//===- NN.td - onnx neural-network ops ---------------------*- tablegen -*-===//
+
+#ifndef ONNXC_DIALECTS_ONNX_IR_OPS_NN_TD
+#define ONNXC_DIALECTS_ONNX_IR_OPS_NN_TD
+
+def ONNX_MatMulOp : ONNX_InferredOp<"MatMul"> {
+  let summary = "matrix product with numpy semantics";
+  let description = [{
+    Models the ONNX `MatMul` operator (opsets 9 to 13), like `numpy.matmul`:
+    1-D operands are promoted to matrices and the promoted dim removed again,
+    leading (batch) dims broadcast.
+
+    ```mlir
+    %y = onnx.MatMul %a, %b : (tensor<2x4x8xf32>, tensor<8x16xf32>) -> tensor<2x4x16xf32>
+    ```
+  }];
+  let arguments = (ins ONNX_NumericTensor:$A, ONNX_NumericTensor:$B);
+  let results = (outs ONNX_NumericTensor:$Y);
+}
+
+def ONNX_GemmOp : ONNX_InferredOp<"Gemm"> {
+  let summary = "general matrix multiply: alpha * A' B' + beta * C";
+  let description = [{
+    Models the ONNX `Gemm` operator (opsets 7 to 13): `Y = alpha * A' * B' +
+    beta * C` where `A'` is `A` transposed when `transA` is 1 (likewise `B'`),
+    and `C` (optional) broadcasts unidirectionally to `[M, N]`.
+
+    ```mlir
+    %y = onnx.Gemm %a, %b, %c {transB = 1 : i64} : (tensor<1x64xf32>, tensor<10x64xf32>, tensor<10xf32>) -> tensor<1x10xf32>
+    ```
+  }];
+  let arguments = (ins ONNX_NumericTensor:$A, ONNX_NumericTensor:$B,
+                       ONNX_OptTensor:$C,
+                       DefaultValuedAttr<F32Attr, "1.0">:$alpha,
+                       DefaultValuedAttr<F32Attr, "1.0">:$beta,
+                       DefaultValuedAttr<I64Attr, "0">:$transA,
+                       DefaultValuedAttr<I64Attr, "0">:$transB);
+  let results = (outs ONNX_NumericTensor:$Y);
+}
+
+def ONNX_ConvOp : ONNX_InferredOp<"Conv"> {
+  let summary = "2-D grouped convolution (cross-correlation)";
+  let description = [{
+    Models the ONNX `Conv` operator (opsets 1 to 11) for 2-D images in NCHW:
+    input `X [N, C, H, W]`, weights `W [M, C/group, kH, kW]`, optional bias
+    `B [M]`. `pads` is `[top, left, bottom, right]`; `auto_pad` is NOTSET,
+    SAME_UPPER, SAME_LOWER or VALID.
+
+    ```mlir
+    %y = onnx.Conv %x, %w, %b {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
+    ```
+  }];
+  let arguments = (ins ONNX_FloatTensor:$X, ONNX_FloatTensor:$W,
+                       ONNX_OptTensor:$B,
+                       DefaultValuedStrAttr<StrAttr, "NOTSET">:$auto_pad,
+                       OptionalAttr<DenseI64ArrayAttr>:$dilations,
+                       DefaultValuedAttr<I64Attr, "1">:$group,
+                       OptionalAttr<DenseI64ArrayAttr>:$kernel_shape,
+                       OptionalAttr<DenseI64ArrayAttr>:$pads,
+                       OptionalAttr<DenseI64ArrayAttr>:$strides);
+  let results = (outs ONNX_FloatTensor:$Y);
+}
+
+/// A 2-D pooling op over NCHW input.
+class ONNX_PoolOp<string mnemonic, string what, dag extraAttrs>
+    : ONNX_InferredOp<mnemonic> {
+  let summary = "2-D " # what # " pooling";
+  let description = [{
+    Models the ONNX `}] # mnemonic # [{` operator (opsets 7 to 19) for 2-D
+    images in NCHW: the }] # what # [{ of each `kernel_shape` window.
+    `pads` is `[top, left, bottom, right]`; `ceil_mode` rounds the output size up.
+
+    ```mlir
+    %y = onnx.}] # mnemonic # [{ %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x8x8x8xf32>) -> tensor<1x8x4x4xf32>
+    ```
+  }];
+  let arguments = !con((ins ONNX_FloatTensor:$X,
+                       DefaultValuedStrAttr<StrAttr, "NOTSET">:$auto_pad,
+                       DefaultValuedAttr<I64Attr, "0">:$ceil_mode,
+                       DenseI64ArrayAttr:$kernel_shape,
+                       OptionalAttr<DenseI64ArrayAttr>:$pads,
+                       OptionalAttr<DenseI64ArrayAttr>:$strides), extraAttrs);
+  let results = (outs ONNX_FloatTensor:$Y);
+}
+
+def ONNX_MaxPoolOp : ONNX_PoolOp<"MaxPool", "maximum",
+    (ins OptionalAttr<DenseI64ArrayAttr>:$dilations,
+         DefaultValuedAttr<I64Attr, "0">:$storage_order)>;
+def ONNX_AveragePoolOp : ONNX_PoolOp<"AveragePool", "average",
+    (ins DefaultValuedAttr<I64Attr, "0">:$count_include_pad,
+         OptionalAttr<DenseI64ArrayAttr>:$dilations)>;
+
+def ONNX_GlobalAveragePoolOp : ONNX_InferredOp<"GlobalAveragePool"> {
+  let summary = "average over all spatial dims";
+  let description = [{
+    Models the ONNX `GlobalAveragePool` operator (opset 1): the mean over every
+    dim after the first two, kept as size-1 dims.
+
+    ```mlir
+    %y = onnx.GlobalAveragePool %x : (tensor<1x512x7x7xf32>) -> tensor<1x512x1x1xf32>
+    ```
+  }];
+  let arguments = (ins ONNX_FloatTensor:$X);
+  let results = (outs ONNX_FloatTensor:$Y);
+}
+
+def ONNX_BatchNormalizationOp : ONNX_InferredOp<"BatchNormalization"> {
+  let summary = "batch normalization in inference mode";
+  let description = [{
+    Models the ONNX `BatchNormalization` operator (opsets 9 to 15) in inference
+    mode: `Y = (X - mean) / sqrt(var + epsilon) * scale + B` per channel (dim 1).
+    Training mode (`training_mode = 1` or extra outputs) is rejected.
+
+    ```mlir
+    %y = onnx.BatchNormalization %x, %s, %b, %m, %v : (tensor<1x4x8x8xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
+    ```
+  }];
+  let arguments = (ins ONNX_FloatTensor:$X, ONNX_FloatTensor:$scale,
+                       ONNX_FloatTensor:$B, ONNX_FloatTensor:$input_mean,
+                       ONNX_FloatTensor:$input_var,
+                       DefaultValuedAttr<F32Attr, "1.0e-5">:$epsilon,
+                       DefaultValuedAttr<F32Attr, "0.9">:$momentum,
+                       DefaultValuedAttr<I64Attr, "0">:$training_mode);
+  let results = (outs ONNX_FloatTensor:$Y);
+}
+
+def ONNX_SoftmaxOp : ONNX_InferredOp<"Softmax"> {
+  let summary = "softmax along one axis";
+  let description = [{
+    Models the ONNX `Softmax` operator (opset 13 semantics): the normalized
+    exponential along `axis`. Opsets 1 to 12 (which flatten to 2-D at `axis`)
+    are imported as this op when `axis` is the last dim.
+
+    ```mlir
+    %y = onnx.Softmax %x {axis = -1 : i64} : (tensor<2x10xf32>) -> tensor<2x10xf32>
+    ```
+  }];
+  let arguments = (ins ONNX_FloatTensor:$input,
+                       DefaultValuedAttr<I64Attr, "-1">:$axis);
+  let results = (outs ONNX_FloatTensor:$output);
+}
+
+def ONNX_LayerNormalizationOp : ONNX_InferredOp<"LayerNormalization"> {
+  let summary = "layer normalization over the trailing dims from `axis`";
+  let description = [{
+    Models the ONNX `LayerNormalization` operator (opset 17):
+    `Y = (X - mean) / sqrt(var + epsilon) * Scale + B`, mean and variance over
+    dims `axis..rank-1`. Only the first output `Y` is modelled.
+
+    ```mlir
+    %y = onnx.LayerNormalization %x, %s, %b {axis = -1 : i64} : (tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+    ```
+  }];
+  let arguments = (ins ONNX_FloatTensor:$X, ONNX_FloatTensor:$Scale,
+                       ONNX_OptTensor:$B,
+                       DefaultValuedAttr<I64Attr, "-1">:$axis,
+                       DefaultValuedAttr<F32Attr, "1.0e-5">:$epsilon,
+                       DefaultValuedAttr<I64Attr, "1">:$stash_type);
+  let results = (outs ONNX_FloatTensor:$Y);
+}
+
+def ONNX_DropoutOp : ONNX_InferredOp<"Dropout"> {
+  let summary = "dropout in inference mode (the identity)";
+  let description = [{
+    Models the ONNX `Dropout` operator (opsets 7 to 13) for inference: `output`
+    is `data` and the optional `mask` is all true. A `training_mode` input
+    that is not a constant false is rejected by the lowering.
+
+    ```mlir
+    %y, %m = onnx.Dropout %x, %none, %none : (tensor<4xf32>, none, none) -> (tensor<4xf32>, tensor<4xi1>)
+    ```
+  }];
+  let arguments = (ins ONNX_Tensor:$data, ONNX_OptTensor:$ratio,
+                       ONNX_OptTensor:$training_mode,
+                       OptionalAttr<I64Attr>:$seed);
+  let results = (outs ONNX_Tensor:$output, ONNX_BoolTensor:$mask);
+}
+
+#endif // ONNXC_DIALECTS_ONNX_IR_OPS_NN_TD
