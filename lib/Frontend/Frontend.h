@@ -1,0 +1,41 @@
+//===- Frontend.h - ONNX model import and export ----------------*- C++ -*-===//
+//
+// The public API of lib/Frontend: an ONNX ModelProto (binary .onnx, or the
+// protobuf text format in .onnxtxt/.textproto/.pbtxt) to an onnx-dialect
+// module and back. Errors go through MLIR diagnostics and name the file, the
+// node (name and op type) and what is wrong.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ONNXC_LIB_FRONTEND_FRONTEND_H
+#define ONNXC_LIB_FRONTEND_FRONTEND_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace onnxc {
+
+/// The name of the function that holds an imported graph.
+inline constexpr llvm::StringLiteral kMainGraphName = "main_graph";
+
+struct ImportOptions {
+  /// Pinned shapes of graph inputs (`--input-shape NAME=2x3`), by input name.
+  llvm::StringMap<llvm::SmallVector<int64_t>> inputShapes;
+};
+
+/// Imports the model at `path`. The module has one func.func @main_graph
+/// whose arguments carry `onnx.name` (and `onnx.dim_params`) and whose
+/// results carry `onnx.name`; module attributes keep the opset imports, the
+/// IR version, the producer and the graph name.
+mlir::OwningOpRef<mlir::ModuleOp> importONNXModel(llvm::StringRef path,
+                                                  mlir::MLIRContext *context,
+                                                  const ImportOptions &options);
+
+/// Writes `module` as an ONNX model to `path` (via a temporary file that is
+/// renamed into place). Ops are written in the form of the module's opset.
+mlir::LogicalResult exportONNXModel(mlir::ModuleOp module, llvm::StringRef path);
+
+} // namespace onnxc
+
+#endif // ONNXC_LIB_FRONTEND_FRONTEND_H

@@ -1,0 +1,74 @@
+//===- FrontendInternal.h - Pieces shared by the importer files -*- C++ -*-===//
+
+#ifndef ONNXC_LIB_FRONTEND_FRONTENDINTERNAL_H
+#define ONNXC_LIB_FRONTEND_FRONTENDINTERNAL_H
+
+#include "onnx/onnx.pb.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <functional>
+
+namespace onnxc::frontend {
+
+/// The oldest and newest default-domain opsets the importer accepts.
+inline constexpr int64_t kMinOpset = 7;
+inline constexpr int64_t kMaxOpset = 21;
+
+/// Turns a TensorProto into an elements attribute. Large raw data is moved
+/// out of `tensor` into a dense resource (no copy); external data is mapped
+/// from its file next to the model (`modelDir`). Fails with a message in
+/// `error`.
+mlir::FailureOr<mlir::ElementsAttr>
+convertTensor(::onnx::TensorProto &tensor, llvm::StringRef modelDir,
+              mlir::MLIRContext *context, std::string &error);
+
+/// Fills `out` (dims, data_type, raw_data) from an elements attribute.
+mlir::LogicalResult fillTensorProto(mlir::ElementsAttr attr,
+                                    ::onnx::TensorProto &out, std::string &error);
+
+/// One node being imported: its converted inputs (a `none` value for a
+/// missing optional input) and attributes, and where to build.
+struct NodeContext {
+  mlir::OpBuilder &builder;
+  mlir::Location loc;
+  const ::onnx::NodeProto &node;
+  int64_t opset;
+  llvm::SmallVector<mlir::Value> inputs;
+  llvm::SmallVector<mlir::NamedAttribute> attributes;
+
+  /// The `none` value for an absent optional input.
+  mlir::Value noValue();
+  /// A 1-D i64 constant (an attribute turned into an input).
+  mlir::Value i64Constant(llvm::ArrayRef<int64_t> values);
+  /// Removes and returns attribute `name`, if present.
+  std::optional<mlir::Attribute> takeAttribute(llvm::StringRef name);
+  /// Builds `onnx.<opName>` from `inputs` and `attributes` with inferred
+  /// result types, checking the attributes against the op's.
+  mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+  buildGeneric(llvm::StringRef opName, std::string &error);
+};
+
+/// Imports one node of a given (op type, since-opset) form; returns the
+/// node's outputs or fails with a message in `error`.
+using OpImportFn = std::function<mlir::FailureOr<llvm::SmallVector<mlir::Value>>(
+    NodeContext &, std::string &error)>;
+
+struct OpImporter {
+  int64_t sinceOpset;
+  /// Inputs the op takes (missing trailing optional inputs become `none`);
+  /// 0 for "as many as given" (variadic ops).
+  unsigned numInputs;
+  OpImportFn import;
+};
+
+/// The importer of `opType` for a model of default-domain opset `opset`, or
+/// null; `known` tells whether the op exists at some other opset.
+const OpImporter *lookupOpImporter(llvm::StringRef opType, int64_t opset,
+                                   bool &known);
+
+} // namespace onnxc::frontend
+
+#endif // ONNXC_LIB_FRONTEND_FRONTENDINTERNAL_H

@@ -1,0 +1,342 @@
+//===- ONNXExporter.cpp - The onnx dialect to an ONNX ModelProto ----------===//
+
+#include "lib/Frontend/Frontend.h"
+#include "lib/Frontend/FrontendInternal.h"
+
+#include "dialects/ONNX/IR/ONNXOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace onnxc::frontend;
+
+namespace {
+
+/// Constants of at most this many elements stay Constant nodes; larger ones
+/// (and all former initializers) are written as initializers.
+constexpr int64_t kInlineConstantElements = 16;
+
+class GraphExporter {
+public:
+  GraphExporter(ModuleOp module) : module(module) {}
+  LogicalResult exportTo(::onnx::ModelProto &model);
+
+private:
+  LogicalResult fail(Operation *op, const Twine &message) {
+    op->emitError() << message;
+    return failure();
+  }
+  std::string nameOf(Value value) {
+    auto it = names.find(value);
+    return it == names.end() ? std::string() : it->second;
+  }
+  std::string freshName(StringRef base) {
+    std::string name = base.str();
+    while (!usedNames.insert(name).second)
+      name = (base + "_" + Twine(++counter)).str();
+    return name;
+  }
+  LogicalResult exportValueInfo(Value value, StringRef name,
+                                DictionaryAttr attrs, ::onnx::ValueInfoProto &info);
+  LogicalResult exportOp(Operation *op, ::onnx::GraphProto &graph);
+  LogicalResult exportAttribute(NamedAttribute attr, ::onnx::AttributeProto &out,
+                                Operation *op);
+  /// Rewrites an input that older opsets took as an attribute.
+  LogicalResult inputToAttribute(Operation *op, unsigned index, StringRef name,
+                                 ::onnx::NodeProto &node);
+
+  ModuleOp module;
+  int64_t opset = 0;
+  llvm::DenseMap<Value, std::string> names;
+  llvm::StringSet<> usedNames;
+  unsigned counter = 0;
+};
+
+} // namespace
+
+LogicalResult GraphExporter::exportValueInfo(Value value, StringRef name,
+                                             DictionaryAttr attrs,
+                                             ::onnx::ValueInfoProto &info) {
+  info.set_name(name.str());
+  auto type = dyn_cast<TensorType>(value.getType());
+  auto dtype = type ? onnxc::onnx::getONNXDType(type.getElementType()) : std::nullopt;
+  if (!dtype) {
+    emitError(value.getLoc()) << "cannot export value '" << name << "' of type "
+                              << value.getType();
+    return failure();
+  }
+  auto *tensor = info.mutable_type()->mutable_tensor_type();
+  tensor->set_elem_type(*dtype);
+  if (!type.hasRank())
+    return success();
+  auto *shape = tensor->mutable_shape();
+  ArrayAttr params = attrs ? attrs.getAs<ArrayAttr>("onnx.dim_params") : nullptr;
+  for (auto [i, d] : llvm::enumerate(type.getShape())) {
+    auto *dim = shape->add_dim();
+    if (!ShapedType::isDynamic(d)) {
+      dim->set_dim_value(d);
+      continue;
+    }
+    if (params && i < params.size())
+      if (auto p = dyn_cast<StringAttr>(params[i]); p && !p.getValue().empty())
+        dim->set_dim_param(p.str());
+  }
+  return success();
+}
+
+LogicalResult GraphExporter::exportAttribute(NamedAttribute attr,
+                                             ::onnx::AttributeProto &out,
+                                             Operation *op) {
+  out.set_name(attr.getName().str());
+  Attribute value = attr.getValue();
+  if (auto i = dyn_cast<IntegerAttr>(value)) {
+    out.set_type(::onnx::AttributeProto::INT);
+    out.set_i(i.getInt());
+  } else if (auto f = dyn_cast<FloatAttr>(value)) {
+    out.set_type(::onnx::AttributeProto::FLOAT);
+    out.set_f(f.getValueAsDouble());
+  } else if (auto s = dyn_cast<StringAttr>(value)) {
+    out.set_type(::onnx::AttributeProto::STRING);
+    out.set_s(s.str());
+  } else if (auto ints = dyn_cast<DenseI64ArrayAttr>(value)) {
+    out.set_type(::onnx::AttributeProto::INTS);
+    for (int64_t v : ints.asArrayRef())
+      out.add_ints(v);
+  } else if (auto floats = dyn_cast<DenseF32ArrayAttr>(value)) {
+    out.set_type(::onnx::AttributeProto::FLOATS);
+    for (float v : floats.asArrayRef())
+      out.add_floats(v);
+  } else if (auto elements = dyn_cast<ElementsAttr>(value)) {
+    out.set_type(::onnx::AttributeProto::TENSOR);
+    std::string error;
+    if (failed(fillTensorProto(elements, *out.mutable_t(), error)))
+      return fail(op, "attribute '" + attr.getName().str() + "' " + error);
+  } else if (auto array = dyn_cast<ArrayAttr>(value)) {
+    out.set_type(::onnx::AttributeProto::STRINGS);
+    for (Attribute a : array)
+      out.add_strings(cast<StringAttr>(a).str());
+  } else {
+    return fail(op, "cannot export attribute '" + attr.getName().str() + "'");
+  }
+  return success();
+}
+
+LogicalResult GraphExporter::inputToAttribute(Operation *op, unsigned index,
+                                              StringRef name,
+                                              ::onnx::NodeProto &node) {
+  Value input = op->getOperand(index);
+  if (onnxc::onnx::isNoValue(input))
+    return success();
+  auto values = onnxc::onnx::getConstantIntValues(input);
+  if (!values)
+    return fail(op, "cannot write '" + name + "' as an attribute at opset " +
+                        Twine(opset) + ": it is not a constant");
+  auto *attr = node.add_attribute();
+  attr->set_name(name.str());
+  attr->set_type(::onnx::AttributeProto::INTS);
+  for (int64_t v : *values)
+    attr->add_ints(v);
+  return success();
+}
+
+LogicalResult GraphExporter::exportOp(Operation *op, ::onnx::GraphProto &graph) {
+  if (isa<onnxc::onnx::NoValueOp>(op))
+    return success();
+  if (auto constant = dyn_cast<onnxc::onnx::ConstantOp>(op)) {
+    auto initName = op->getAttrOfType<StringAttr>("onnx.name");
+    ElementsAttr value = constant.getValue();
+    if (initName || value.getNumElements() > kInlineConstantElements) {
+      std::string name = freshName(initName ? initName.getValue() : "const");
+      names[constant.getResult()] = name;
+      auto *init = graph.add_initializer();
+      init->set_name(name);
+      std::string error;
+      if (failed(fillTensorProto(value, *init, error)))
+        return fail(op, "constant '" + name + "' " + error);
+      return success();
+    }
+  }
+  StringRef opType = op->getName().stripDialect();
+  if (op->getDialect() != module->getContext()->getLoadedDialect("onnx"))
+    return fail(op, "cannot export non-onnx op '" +
+                        op->getName().getStringRef() + "' to ONNX");
+  auto *node = graph.add_node();
+  node->set_op_type(opType.str());
+  std::string base = opType.str();
+  if (auto loc = dyn_cast<NameLoc>(op->getLoc()))
+    base = loc.getName().str();
+  node->set_name(freshName(base));
+
+  // Operands: an older opset's attribute form, or inputs.
+  unsigned numInputs = op->getNumOperands();
+  bool axesAsAttribute =
+      (isa<onnxc::onnx::SqueezeOp, onnxc::onnx::UnsqueezeOp,
+           onnxc::onnx::ReduceSumOp>(op) && opset < 13) ||
+      (isa<onnxc::onnx::ReduceMeanOp, onnxc::onnx::ReduceMaxOp>(op) && opset < 18);
+  if (axesAsAttribute) {
+    if (failed(inputToAttribute(op, 1, "axes", *node)))
+      return failure();
+    numInputs = 1;
+  } else if (isa<onnxc::onnx::SliceOp>(op) && opset < 10) {
+    if (!onnxc::onnx::isNoValue(op->getOperand(4)))
+      return fail(op, "cannot write Slice 'steps' at opset " + Twine(opset));
+    if (failed(inputToAttribute(op, 1, "starts", *node)) ||
+        failed(inputToAttribute(op, 2, "ends", *node)) ||
+        failed(inputToAttribute(op, 3, "axes", *node)))
+      return failure();
+    numInputs = 1;
+  } else if (isa<onnxc::onnx::ClipOp>(op) && opset < 11) {
+    for (unsigned i = 1; i < 3; ++i) {
+      Value bound = op->getOperand(i);
+      if (onnxc::onnx::isNoValue(bound))
+        continue;
+      auto dense = onnxc::onnx::getDenseConstant(bound);
+      if (!dense || !isa<FloatType>(dense.getElementType()))
+        return fail(op, "cannot write Clip bounds as attributes at opset " +
+                            Twine(opset));
+      auto *attr = node->add_attribute();
+      attr->set_name(i == 1 ? "min" : "max");
+      attr->set_type(::onnx::AttributeProto::FLOAT);
+      attr->set_f((*dense.getValues<APFloat>().begin()).convertToDouble());
+    }
+    numInputs = 1;
+  }
+  SmallVector<std::string> inputs;
+  for (Value operand : op->getOperands().take_front(numInputs))
+    inputs.push_back(onnxc::onnx::isNoValue(operand) ? "" : nameOf(operand));
+  while (!inputs.empty() && inputs.back().empty())
+    inputs.pop_back();
+  for (const std::string &input : inputs)
+    node->add_input(input);
+
+  for (OpResult result : op->getResults()) {
+    if (result.use_empty() && result.getResultNumber() > 0)
+      continue;
+    std::string name = freshName(node->name() + "_out" +
+                                 std::to_string(result.getResultNumber()));
+    names[result] = name;
+    node->add_output(name);
+  }
+  for (NamedAttribute attr : op->getAttrs()) {
+    if (attr.getName().getValue().starts_with("onnx."))
+      continue;
+    if (failed(exportAttribute(attr, *node->add_attribute(), op)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult GraphExporter::exportTo(::onnx::ModelProto &model) {
+  auto func = module.lookupSymbol<func::FuncOp>(onnxc::kMainGraphName);
+  if (!func)
+    return module.emitError("has no @main_graph function to export"), failure();
+  auto opsets = module->getAttrOfType<DictionaryAttr>("onnx.opset_import");
+  if (!opsets || opsets.empty()) {
+    opsets = DictionaryAttr::get(
+        module.getContext(),
+        {NamedAttribute(StringAttr::get(module.getContext(), "ai.onnx"),
+                        IntegerAttr::get(IntegerType::get(module.getContext(), 64),
+                                         kMaxOpset))});
+  }
+  for (NamedAttribute entry : opsets) {
+    auto *op = model.add_opset_import();
+    int64_t version = cast<IntegerAttr>(entry.getValue()).getInt();
+    if (entry.getName() == "ai.onnx")
+      opset = version;
+    else
+      op->set_domain(entry.getName().str());
+    op->set_version(version);
+  }
+  auto ir = module->getAttrOfType<IntegerAttr>("onnx.ir_version");
+  model.set_ir_version(ir && ir.getInt() > 0 ? ir.getInt() : 8);
+  model.set_producer_name("onnxc");
+  ::onnx::GraphProto &graph = *model.mutable_graph();
+  auto graphName = module->getAttrOfType<StringAttr>("onnx.graph_name");
+  graph.set_name(graphName ? graphName.str() : "main_graph");
+
+  for (auto [i, arg] : llvm::enumerate(func.getArguments())) {
+    DictionaryAttr attrs = func.getArgAttrDict(i);
+    auto name = attrs ? attrs.getAs<StringAttr>("onnx.name") : nullptr;
+    std::string argName = freshName(name ? name.getValue() : "input_" + std::to_string(i));
+    names[arg] = argName;
+    if (failed(exportValueInfo(arg, argName, attrs, *graph.add_input())))
+      return failure();
+  }
+  // Output names are reserved first so inner values never take them.
+  SmallVector<std::string> outputNames;
+  for (unsigned i = 0; i < func.getNumResults(); ++i) {
+    auto name = func.getResultAttrOfType<StringAttr>(i, "onnx.name");
+    outputNames.push_back(freshName(name ? name.getValue() : "output_" + std::to_string(i)));
+  }
+  for (Operation &op : func.getBody().front().without_terminator())
+    if (failed(exportOp(&op, graph)))
+      return failure();
+  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  for (auto [i, value] : llvm::enumerate(ret.getOperands())) {
+    std::string inner = nameOf(value);
+    const std::string &outer = outputNames[i];
+    // Rename the producing node's output, or add an Identity when the value
+    // is also a graph input, another output, or an initializer.
+    bool renamed = false;
+    if (Operation *def = value.getDefiningOp(); def && !isa<onnxc::onnx::ConstantOp>(def)) {
+      for (auto &node : *graph.mutable_node())
+        for (auto &out : *node.mutable_output())
+          if (out == inner && llvm::count(ret.getOperands(), value) == 1) {
+            out = outer;
+            renamed = true;
+          }
+      if (renamed)
+        for (auto &node : *graph.mutable_node())
+          for (auto &in : *node.mutable_input())
+            if (in == inner)
+              in = outer;
+    }
+    if (!renamed) {
+      auto *node = graph.add_node();
+      node->set_op_type("Identity");
+      node->set_name(freshName("Identity_" + outer));
+      node->add_input(inner);
+      node->add_output(outer);
+    }
+    names[value] = outer;
+    if (failed(exportValueInfo(value, outer, func.getResultAttrDict(i),
+                               *graph.add_output())))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult onnxc::exportONNXModel(ModuleOp module, StringRef path) {
+  ::onnx::ModelProto model;
+  if (failed(GraphExporter(module).exportTo(model)))
+    return failure();
+  std::string bytes;
+  if (!model.SerializeToString(&bytes))
+    return module.emitError("cannot serialize the model (over 2 GB?)"), failure();
+  std::string temp = (path + ".tmp").str();
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(temp, ec);
+    if (ec)
+      return module.emitError("cannot write '") << temp << "': " << ec.message(),
+             failure();
+    os << bytes;
+    os.close();
+    if (os.has_error()) {
+      llvm::sys::fs::remove(temp);
+      return module.emitError("cannot write '") << temp << "'", failure();
+    }
+  }
+  if (std::error_code ec = llvm::sys::fs::rename(temp, path)) {
+    llvm::sys::fs::remove(temp);
+    return module.emitError("cannot rename '")
+               << temp << "' to '" << path << "': " << ec.message(),
+           failure();
+  }
+  return success();
+}

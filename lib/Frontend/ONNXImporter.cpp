@@ -1,0 +1,363 @@
+//===- ONNXImporter.cpp - ONNX ModelProto to the onnx dialect -------------===//
+
+#include "lib/Frontend/Frontend.h"
+#include "lib/Frontend/FrontendInternal.h"
+
+#include "dialects/ONNX/IR/ONNXOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/text_format.h>
+
+using namespace mlir;
+using namespace onnxc::frontend;
+
+namespace {
+
+class GraphImporter {
+public:
+  GraphImporter(MLIRContext *ctx, StringRef path, const onnxc::ImportOptions &options)
+      : ctx(ctx), path(path), options(options), builder(ctx),
+        fileLoc(FileLineColLoc::get(ctx, path, 0, 0)) {}
+
+  OwningOpRef<ModuleOp> import(::onnx::ModelProto &model);
+
+private:
+  /// Reports `path: message` and fails.
+  LogicalResult fail(const Twine &message) {
+    emitError(fileLoc) << message;
+    return failure();
+  }
+  LogicalResult checkOpsets(const ::onnx::ModelProto &model);
+  FailureOr<Type> convertType(const ::onnx::TypeProto &type, StringRef name,
+                              SmallVectorImpl<Attribute> &dimParams);
+  FailureOr<Attribute> convertAttribute(::onnx::AttributeProto &attr,
+                                        std::string &error);
+  LogicalResult importNode(::onnx::NodeProto &node, int64_t index);
+  Location nodeLoc(const ::onnx::NodeProto &node, int64_t index) {
+    std::string name = node.name().empty()
+                           ? node.op_type() + "_" + std::to_string(index)
+                           : node.name();
+    return NameLoc::get(StringAttr::get(ctx, name), fileLoc);
+  }
+
+  MLIRContext *ctx;
+  std::string path;
+  const onnxc::ImportOptions &options;
+  OpBuilder builder;
+  Location fileLoc;
+  int64_t opset = 0;
+  /// ONNX value names in scope, in definition order.
+  llvm::MapVector<StringRef, Value> values;
+};
+
+} // namespace
+
+LogicalResult GraphImporter::checkOpsets(const ::onnx::ModelProto &model) {
+  for (const auto &entry : model.opset_import()) {
+    const std::string &domain = entry.domain();
+    if (domain.empty() || domain == "ai.onnx") {
+      opset = entry.version();
+      continue;
+    }
+  }
+  if (opset == 0)
+    return fail("the model imports no opset of the default domain 'ai.onnx'");
+  if (opset < kMinOpset || opset > kMaxOpset)
+    return fail("unsupported opset " + Twine(opset) +
+                " of domain 'ai.onnx' (supported: " + Twine(kMinOpset) + " to " +
+                Twine(kMaxOpset) + ")");
+  return success();
+}
+
+FailureOr<Type> GraphImporter::convertType(const ::onnx::TypeProto &type,
+                                           StringRef name,
+                                           SmallVectorImpl<Attribute> &dimParams) {
+  if (!type.has_tensor_type())
+    return fail("value '" + name + "' is not a tensor (sequences, maps and "
+                "optionals are not supported)");
+  const auto &tensor = type.tensor_type();
+  Type element = onnxc::onnx::getElementType(ctx, tensor.elem_type());
+  if (!element)
+    return fail("value '" + name + "' has unsupported data type " +
+                Twine(tensor.elem_type()) + " (" +
+                ::onnx::TensorProto::DataType_Name(
+                    static_cast<::onnx::TensorProto::DataType>(tensor.elem_type())) +
+                ")");
+  auto pinned = options.inputShapes.find(name);
+  if (!tensor.has_shape()) {
+    if (pinned != options.inputShapes.end())
+      return Type(RankedTensorType::get(pinned->second, element));
+    return Type(UnrankedTensorType::get(element));
+  }
+  SmallVector<int64_t> dims;
+  for (const auto &dim : tensor.shape().dim()) {
+    dims.push_back(dim.has_dim_value() && dim.dim_value() >= 0 ? dim.dim_value()
+                                                               : ShapedType::kDynamic);
+    dimParams.push_back(StringAttr::get(ctx, dim.dim_param()));
+  }
+  if (pinned != options.inputShapes.end()) {
+    if (pinned->second.size() != dims.size())
+      return fail("--input-shape for '" + name + "' has rank " +
+                  Twine(pinned->second.size()) + " but the input has rank " +
+                  Twine(dims.size()));
+    for (auto [d, p] : llvm::zip(dims, pinned->second)) {
+      if (!ShapedType::isDynamic(d) && d != p)
+        return fail("--input-shape for '" + name + "' changes static dim " +
+                    Twine(d) + " to " + Twine(p));
+      d = p;
+    }
+  }
+  return Type(RankedTensorType::get(dims, element));
+}
+
+FailureOr<Attribute> GraphImporter::convertAttribute(::onnx::AttributeProto &attr,
+                                                     std::string &error) {
+  switch (attr.type()) {
+  case ::onnx::AttributeProto::FLOAT:
+    return Attribute(builder.getF32FloatAttr(attr.f()));
+  case ::onnx::AttributeProto::INT:
+    return Attribute(builder.getI64IntegerAttr(attr.i()));
+  case ::onnx::AttributeProto::STRING:
+    return Attribute(builder.getStringAttr(attr.s()));
+  case ::onnx::AttributeProto::FLOATS:
+    return Attribute(builder.getDenseF32ArrayAttr(
+        SmallVector<float>(attr.floats().begin(), attr.floats().end())));
+  case ::onnx::AttributeProto::INTS:
+    return Attribute(builder.getDenseI64ArrayAttr(
+        SmallVector<int64_t>(attr.ints().begin(), attr.ints().end())));
+  case ::onnx::AttributeProto::STRINGS: {
+    SmallVector<Attribute> strings;
+    for (const std::string &s : attr.strings())
+      strings.push_back(builder.getStringAttr(s));
+    return Attribute(builder.getArrayAttr(strings));
+  }
+  case ::onnx::AttributeProto::TENSOR: {
+    std::string tensorError;
+    auto value = convertTensor(*attr.mutable_t(),
+                               llvm::sys::path::parent_path(path), ctx,
+                               tensorError);
+    if (failed(value)) {
+      error = "attribute '" + attr.name() + "' " + tensorError;
+      return failure();
+    }
+    return Attribute(*value);
+  }
+  default:
+    error = "has attribute '" + attr.name() + "' of unsupported kind " +
+            ::onnx::AttributeProto::AttributeType_Name(attr.type());
+    return failure();
+  }
+}
+
+LogicalResult GraphImporter::importNode(::onnx::NodeProto &node, int64_t index) {
+  Location loc = nodeLoc(node, index);
+  std::string what = "node '" + cast<NameLoc>(loc).getName().str() + "' (" +
+                     node.op_type() + ")";
+  auto nodeError = [&](const Twine &message) {
+    return fail(what + ": " + message);
+  };
+  if (!node.domain().empty() && node.domain() != "ai.onnx")
+    return nodeError("unknown domain '" + node.domain() +
+                     "' (supported: the default domain 'ai.onnx')");
+  bool known = false;
+  const OpImporter *importer = lookupOpImporter(node.op_type(), opset, known);
+  if (!importer) {
+    if (known)
+      return nodeError("unsupported at opset " + Twine(opset));
+    return nodeError("unknown or unsupported operator '" + node.op_type() +
+                     "' in domain 'ai.onnx' at opset " + Twine(opset));
+  }
+  NodeContext context{builder, loc, node, opset, {}, {}};
+  for (const std::string &input : node.input()) {
+    if (input.empty()) {
+      context.inputs.push_back(context.noValue());
+      continue;
+    }
+    auto it = values.find(input);
+    if (it == values.end())
+      return nodeError("input '" + input + "' is not defined before the node");
+    context.inputs.push_back(it->second);
+  }
+  if (importer->numInputs) {
+    if (context.inputs.size() > importer->numInputs)
+      return nodeError("has " + Twine(context.inputs.size()) +
+                       " inputs but the operator takes at most " +
+                       Twine(importer->numInputs));
+    while (context.inputs.size() < importer->numInputs)
+      context.inputs.push_back(context.noValue());
+  }
+  for (::onnx::AttributeProto &attr : *node.mutable_attribute()) {
+    std::string error;
+    FailureOr<Attribute> value = convertAttribute(attr, error);
+    if (failed(value))
+      return nodeError(error);
+    context.attributes.push_back(builder.getNamedAttr(attr.name(), *value));
+  }
+  std::string error;
+  FailureOr<SmallVector<Value>> results = importer->import(context, error);
+  if (failed(results))
+    return nodeError(error);
+  int64_t numOutputs = 0;
+  for (const std::string &output : node.output())
+    if (!output.empty())
+      ++numOutputs;
+  if (node.output_size() > static_cast<int>(results->size()) ||
+      numOutputs == 0)
+    return nodeError("has " + Twine(node.output_size()) +
+                     " outputs but onnxc supports " + Twine(results->size()));
+  for (auto [name, value] : llvm::zip(node.output(), *results))
+    if (!name.empty())
+      values[name] = value;
+  return success();
+}
+
+OwningOpRef<ModuleOp> GraphImporter::import(::onnx::ModelProto &model) {
+  if (failed(checkOpsets(model)))
+    return nullptr;
+  ::onnx::GraphProto &graph = *model.mutable_graph();
+  OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
+  // Module attributes that the exporter writes back.
+  SmallVector<NamedAttribute> opsets;
+  for (const auto &entry : model.opset_import())
+    opsets.push_back(builder.getNamedAttr(
+        entry.domain().empty() ? "ai.onnx" : entry.domain(),
+        builder.getI64IntegerAttr(entry.version())));
+  (*module)->setAttr("onnx.opset_import", builder.getDictionaryAttr(opsets));
+  (*module)->setAttr("onnx.ir_version", builder.getI64IntegerAttr(model.ir_version()));
+  (*module)->setAttr("onnx.graph_name", builder.getStringAttr(graph.name()));
+  if (!model.producer_name().empty())
+    (*module)->setAttr("onnx.producer_name",
+                       builder.getStringAttr(model.producer_name()));
+
+  // Graph inputs that are also initializers are constants (IR version < 4).
+  llvm::StringSet<> initializerNames;
+  for (const auto &init : graph.initializer())
+    initializerNames.insert(init.name());
+
+  SmallVector<Type> argTypes;
+  SmallVector<DictionaryAttr> argAttrs;
+  SmallVector<std::string> argNames;
+  for (const auto &input : graph.input()) {
+    if (initializerNames.contains(input.name()))
+      continue;
+    SmallVector<Attribute> dimParams;
+    FailureOr<Type> type = convertType(input.type(), input.name(), dimParams);
+    if (failed(type))
+      return nullptr;
+    argTypes.push_back(*type);
+    argNames.push_back(input.name());
+    SmallVector<NamedAttribute> attrs{
+        builder.getNamedAttr("onnx.name", builder.getStringAttr(input.name()))};
+    if (llvm::any_of(dimParams, [](Attribute a) {
+          return !cast<StringAttr>(a).getValue().empty();
+        }))
+      attrs.push_back(builder.getNamedAttr("onnx.dim_params",
+                                           builder.getArrayAttr(dimParams)));
+    argAttrs.push_back(builder.getDictionaryAttr(attrs));
+  }
+  for (const auto &name : options.inputShapes.keys())
+    if (!llvm::is_contained(argNames, name.str()))
+      {
+      (void)fail("--input-shape names '" + name + "', which is not a graph input");
+      return nullptr;
+    }
+
+  builder.setInsertionPointToEnd(module->getBody());
+  auto func = builder.create<func::FuncOp>(
+      fileLoc, onnxc::kMainGraphName, builder.getFunctionType(argTypes, {}));
+  func.setAllArgAttrs(argAttrs);
+  Block *body = func.addEntryBlock();
+  builder.setInsertionPointToStart(body);
+  for (auto [name, arg] : llvm::zip(argNames, body->getArguments()))
+    values[name] = arg;
+
+  StringRef modelDir = llvm::sys::path::parent_path(path);
+  for (::onnx::TensorProto &init : *graph.mutable_initializer()) {
+    std::string error;
+    std::string name = init.name();
+    FailureOr<ElementsAttr> value = convertTensor(init, modelDir, ctx, error);
+    if (failed(value))
+      {
+      (void)fail("initializer '" + name + "' " + error);
+      return nullptr;
+    }
+    auto constant = builder.create<onnxc::onnx::ConstantOp>(
+        NameLoc::get(builder.getStringAttr(name), fileLoc), *value);
+    constant->setAttr("onnx.name", builder.getStringAttr(name));
+    values[constant->getAttrOfType<StringAttr>("onnx.name").getValue()] =
+        constant.getResult();
+  }
+
+  for (auto [index, node] : llvm::enumerate(*graph.mutable_node()))
+    if (failed(importNode(node, index)))
+      return nullptr;
+
+  SmallVector<Value> results;
+  SmallVector<DictionaryAttr> resultAttrs;
+  for (const auto &output : graph.output()) {
+    auto it = values.find(output.name());
+    if (it == values.end())
+      {
+      (void)fail("graph output '" + output.name() + "' is not computed by any "
+                  "node");
+      return nullptr;
+    }
+    results.push_back(it->second);
+    resultAttrs.push_back(builder.getDictionaryAttr(builder.getNamedAttr(
+        "onnx.name", builder.getStringAttr(output.name()))));
+  }
+  builder.create<func::ReturnOp>(fileLoc, results);
+  func.setType(builder.getFunctionType(argTypes, ValueRange(results).getTypes()));
+  func.setAllResultAttrs(resultAttrs);
+  return module;
+}
+
+/// Parses the binary or text protobuf at `path` into `model`.
+static LogicalResult parseModel(StringRef path, MLIRContext *ctx,
+                                ::onnx::ModelProto &model) {
+  Location loc = FileLineColLoc::get(ctx, path, 0, 0);
+  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                          /*RequiresNullTerminator=*/false);
+  if (!file) {
+    emitError(loc) << "cannot read the model: " << file.getError().message();
+    return failure();
+  }
+  StringRef bytes = (*file)->getBuffer();
+  if (path.ends_with(".onnxtxt") || path.ends_with(".textproto") ||
+      path.ends_with(".pbtxt")) {
+    if (!google::protobuf::TextFormat::ParseFromString(bytes.str(), &model)) {
+      emitError(loc) << "not a valid ONNX model in protobuf text format";
+      return failure();
+    }
+    return success();
+  }
+  google::protobuf::io::CodedInputStream stream(
+      reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size());
+  stream.SetTotalBytesLimit(INT_MAX);
+  if (!model.ParseFromCodedStream(&stream) || !stream.ConsumedEntireMessage()) {
+    emitError(loc) << "not a valid ONNX model: the protobuf is truncated or "
+                      "corrupt ("
+                   << bytes.size() << " bytes)";
+    return failure();
+  }
+  if (!model.has_graph()) {
+    emitError(loc) << "not a valid ONNX model: it has no graph";
+    return failure();
+  }
+  return success();
+}
+
+OwningOpRef<ModuleOp> onnxc::importONNXModel(StringRef path, MLIRContext *ctx,
+                                             const ImportOptions &options) {
+  ctx->loadDialect<onnxc::onnx::ONNXDialect, func::FuncDialect>();
+  ::onnx::ModelProto model;
+  if (failed(parseModel(path, ctx, model)))
+    return nullptr;
+  return GraphImporter(ctx, path, options).import(model);
+}

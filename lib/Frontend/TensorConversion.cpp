@@ -1,0 +1,224 @@
+//===- TensorConversion.cpp - ONNX TensorProto <-> elements attributes ----===//
+
+#include "lib/Frontend/FrontendInternal.h"
+
+#include "dialects/ONNX/IR/ONNXOps.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+using namespace mlir;
+
+namespace onnxc::frontend {
+
+/// Tensors above this size become dense resources instead of uniqued dense
+/// attributes, so their bytes are neither copied nor hashed.
+static constexpr size_t kResourceThresholdBytes = 1024;
+
+static size_t byteWidth(Type element) {
+  return element.isInteger(1) ? 1 : element.getIntOrFloatBitWidth() / 8;
+}
+
+/// Wraps `size` bytes at `data` as a resource of `type`, keeping them alive
+/// through `owner` (released by the blob's deleter).
+template <typename OwnerT>
+static ElementsAttr makeResource(ShapedType type, StringRef name, const char *data,
+                                 size_t size, std::unique_ptr<OwnerT> owner) {
+  size_t align = std::min<size_t>(byteWidth(type.getElementType()), 8);
+  if (align == 0 || reinterpret_cast<uintptr_t>(data) % align != 0) {
+    // Misaligned (e.g. an external file at an odd offset): one copy.
+    AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
+        ArrayRef<char>(data, size), 8);
+    return DenseResourceElementsAttr::get(type, name, std::move(blob));
+  }
+  OwnerT *raw = owner.release();
+  AsmResourceBlob blob(
+      ArrayRef<char>(data, size), align,
+      [raw](void *, size_t, size_t) { delete raw; }, /*dataIsMutable=*/false);
+  return DenseResourceElementsAttr::get(type, name, std::move(blob));
+}
+
+/// Dense attribute from little-endian raw bytes (bools one byte each).
+static ElementsAttr denseFromRaw(ShapedType type, ArrayRef<char> raw) {
+  if (type.getElementType().isInteger(1)) {
+    SmallVector<bool> values;
+    for (char c : raw)
+      values.push_back(c != 0);
+    return DenseElementsAttr::get(type, values);
+  }
+  return DenseElementsAttr::getFromRawBuffer(type, raw);
+}
+
+/// Raw little-endian bytes from ONNX's typed repeated fields.
+static LogicalResult typedFieldBytes(const ::onnx::TensorProto &t, Type element,
+                                     int64_t count, std::vector<char> &bytes,
+                                     std::string &error) {
+  size_t width = byteWidth(element);
+  bytes.resize(count * width);
+  auto store = [&](auto values) -> LogicalResult {
+    if (static_cast<int64_t>(values.size()) != count) {
+      error = "holds " + std::to_string(values.size()) + " values but its dims say " +
+              std::to_string(count);
+      return failure();
+    }
+    for (int64_t i = 0; i < count; ++i) {
+      uint64_t v = static_cast<uint64_t>(values[i]);
+      std::memcpy(bytes.data() + i * width, &v, width);
+    }
+    return success();
+  };
+  if (element.isF32()) {
+    if (t.float_data_size() != count) {
+      error = "holds " + std::to_string(t.float_data_size()) +
+              " floats but its dims say " + std::to_string(count);
+      return failure();
+    }
+    std::memcpy(bytes.data(), t.float_data().data(), count * 4);
+    return success();
+  }
+  if (element.isF64()) {
+    if (t.double_data_size() != count) {
+      error = "holds " + std::to_string(t.double_data_size()) +
+              " doubles but its dims say " + std::to_string(count);
+      return failure();
+    }
+    std::memcpy(bytes.data(), t.double_data().data(), count * 8);
+    return success();
+  }
+  if (element.isInteger(64) && !element.isUnsignedInteger())
+    return store(t.int64_data());
+  if (element.isUnsignedInteger(64) || element.isUnsignedInteger(32))
+    return store(t.uint64_data());
+  // int32_data carries every narrower type, fp16/bf16 as their bits.
+  return store(t.int32_data());
+}
+
+FailureOr<ElementsAttr> convertTensor(::onnx::TensorProto &t, StringRef modelDir,
+                                      MLIRContext *ctx, std::string &error) {
+  Type element = onnx::getElementType(ctx, t.data_type());
+  if (!element) {
+    error = "has unsupported data type " + std::to_string(t.data_type());
+    return failure();
+  }
+  SmallVector<int64_t> dims(t.dims().begin(), t.dims().end());
+  int64_t count = 1;
+  for (int64_t d : dims) {
+    if (d < 0) {
+      error = "has a negative dim";
+      return failure();
+    }
+    count *= d;
+  }
+  auto type = RankedTensorType::get(dims, element);
+  size_t bytes = count * byteWidth(element);
+  std::string name = t.name().empty() ? "tensor" : t.name();
+
+  if (t.data_location() == ::onnx::TensorProto::EXTERNAL) {
+    std::string location;
+    uint64_t offset = 0, length = bytes;
+    for (const auto &entry : t.external_data()) {
+      if (entry.key() == "location")
+        location = entry.value();
+      else if (entry.key() == "offset")
+        offset = std::stoull(entry.value());
+      else if (entry.key() == "length")
+        length = std::stoull(entry.value());
+    }
+    if (location.empty() || length != bytes) {
+      error = "has malformed external data (location '" + location +
+              "', length " + std::to_string(length) + ", expected " +
+              std::to_string(bytes) + ")";
+      return failure();
+    }
+    SmallString<256> path(modelDir);
+    llvm::sys::path::append(path, location);
+    auto file = llvm::MemoryBuffer::getFileSlice(path, length, offset,
+                                                 /*IsVolatile=*/false);
+    if (!file) {
+      error = "has external data '" + std::string(path) +
+              "' that cannot be read: " + file.getError().message();
+      return failure();
+    }
+    std::unique_ptr<llvm::MemoryBuffer> buffer = std::move(*file);
+    if (buffer->getBufferSize() != bytes) {
+      error = "has external data '" + std::string(path) + "' shorter than " +
+              std::to_string(bytes) + " bytes";
+      return failure();
+    }
+    const char *data = buffer->getBufferStart();
+    if (element.isInteger(1) || bytes <= kResourceThresholdBytes)
+      return denseFromRaw(type, ArrayRef<char>(data, bytes));
+    return makeResource(type, name, data, bytes, std::move(buffer));
+  }
+
+  if (t.has_raw_data()) {
+    if (t.raw_data().size() != bytes) {
+      error = "has " + std::to_string(t.raw_data().size()) +
+              " bytes of raw data but its dims and type need " +
+              std::to_string(bytes);
+      return failure();
+    }
+    if (element.isInteger(1) || bytes <= kResourceThresholdBytes)
+      return denseFromRaw(type, ArrayRef<char>(t.raw_data().data(), bytes));
+    // Take the protobuf's buffer over instead of copying it.
+    std::unique_ptr<std::string> owned(t.release_raw_data());
+    const char *data = owned->data();
+    return makeResource(type, name, data, bytes, std::move(owned));
+  }
+
+  std::vector<char> raw;
+  if (failed(typedFieldBytes(t, element, count, raw, error)))
+    return failure();
+  return denseFromRaw(type, raw);
+}
+
+LogicalResult fillTensorProto(ElementsAttr attr, ::onnx::TensorProto &out,
+                              std::string &error) {
+  auto type = cast<ShapedType>(attr.getType());
+  auto dtype = onnx::getONNXDType(type.getElementType());
+  if (!dtype || !type.hasStaticShape()) {
+    error = "cannot export a constant of type " +
+            llvm::formatv("{0}", type).str();
+    return failure();
+  }
+  out.set_data_type(*dtype);
+  for (int64_t d : type.getShape())
+    out.add_dims(d);
+  size_t width = byteWidth(type.getElementType());
+  std::string *raw = out.mutable_raw_data();
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob) {
+      error = "has a dense resource without data";
+      return failure();
+    }
+    raw->assign(blob->getData().data(), blob->getData().size());
+    return success();
+  }
+  auto dense = dyn_cast<DenseElementsAttr>(attr);
+  if (!dense) {
+    error = "has an unsupported constant attribute kind";
+    return failure();
+  }
+  int64_t count = type.getNumElements();
+  if (type.getElementType().isInteger(1)) {
+    for (bool b : dense.getValues<bool>())
+      raw->push_back(b ? 1 : 0);
+    return success();
+  }
+  ArrayRef<char> data = dense.getRawData();
+  if (dense.isSplat()) {
+    raw->reserve(count * width);
+    for (int64_t i = 0; i < count; ++i)
+      raw->append(data.data(), width);
+    return success();
+  }
+  raw->assign(data.data(), data.size());
+  return success();
+}
+
+} // namespace onnxc::frontend
