@@ -1,0 +1,569 @@
+//===- Common.cpp - Helpers shared by the onnx -> linalg patterns ---------===//
+
+#include "passes/Conversion/ONNXToLinalg/Common.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+
+using namespace mlir;
+
+namespace onnxc::tolinalg {
+
+/// a * b, or `?` if either is.
+static int64_t productOfTwo(int64_t a, int64_t b) {
+  if (ShapedType::isDynamic(a) || ShapedType::isDynamic(b))
+    return ShapedType::kDynamic;
+  return a * b;
+}
+
+RankedTensorType getRankedType(Value value) {
+  return dyn_cast<RankedTensorType>(value.getType());
+}
+
+RankedTensorType getRankedResultType(Operation *op, unsigned index) {
+  auto type = dyn_cast<RankedTensorType>(op->getResult(index).getType());
+  if (!type)
+    op->emitOpError("needs a ranked result type to be lowered (got ")
+        << op->getResult(index).getType() << ")";
+  return type;
+}
+
+LogicalResult checkRankedOperands(Operation *op) {
+  for (Value operand : op->getOperands()) {
+    if (onnx::isNoValue(operand) || isa<RankedTensorType>(operand.getType()))
+      continue;
+    return op->emitOpError("needs ranked operands to be lowered (got ")
+           << operand.getType() << ")";
+  }
+  return success();
+}
+
+bool isArithType(Type type) {
+  if (isa<FloatType>(type))
+    return true;
+  auto intType = dyn_cast<IntegerType>(type);
+  return intType && intType.isSignless();
+}
+
+LogicalResult unsupportedElementType(Operation *op, Type type) {
+  return op->emitOpError("has unsupported element type ") << type;
+}
+
+OpFoldResult getDimSize(OpBuilder &b, Location loc, Value tensor,
+                        int64_t dim) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  if (!type.isDynamicDim(dim))
+    return b.getIndexAttr(type.getDimSize(dim));
+  return b.create<tensor::DimOp>(loc, tensor, dim).getResult();
+}
+
+SmallVector<OpFoldResult> getDimSizes(OpBuilder &b, Location loc,
+                                      Value tensor) {
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t i = 0, e = cast<RankedTensorType>(tensor.getType()).getRank();
+       i < e; ++i)
+    sizes.push_back(getDimSize(b, loc, tensor, i));
+  return sizes;
+}
+
+Value toValue(OpBuilder &b, Location loc, OpFoldResult ofr) {
+  return getValueOrCreateConstantIndexOp(b, loc, ofr);
+}
+
+Value createEmpty(OpBuilder &b, Location loc, RankedTensorType type,
+                  ArrayRef<OpFoldResult> sizes) {
+  SmallVector<Value> dynamic;
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    if (type.isDynamicDim(i))
+      dynamic.push_back(toValue(b, loc, sizes[i]));
+  return b.create<tensor::EmptyOp>(loc, type, dynamic);
+}
+
+Value createFilled(OpBuilder &b, Location loc, RankedTensorType type,
+                   ArrayRef<OpFoldResult> sizes, Value value) {
+  Value empty = createEmpty(b, loc, type, sizes);
+  return b.create<linalg::FillOp>(loc, ValueRange{value}, ValueRange{empty})
+      .getResult(0);
+}
+
+Value createScalar(OpBuilder &b, Location loc, Type type, double value) {
+  if (isa<FloatType>(type))
+    return b.create<arith::ConstantOp>(loc, b.getFloatAttr(type, value));
+  return b.create<arith::ConstantOp>(
+      loc, b.getIntegerAttr(type, static_cast<int64_t>(value)));
+}
+
+Value createLowest(OpBuilder &b, Location loc, Type type) {
+  if (auto floatType = dyn_cast<FloatType>(type))
+    return b.create<arith::ConstantOp>(
+        loc, b.getFloatAttr(type, APFloat::getInf(floatType.getFloatSemantics(),
+                                                  /*Negative=*/true)));
+  unsigned width = type.getIntOrFloatBitWidth();
+  return b.create<arith::ConstantOp>(
+      loc, b.getIntegerAttr(type, width == 1 ? APInt(1, 0)
+                                             : APInt::getSignedMinValue(width)));
+}
+
+Value createIndex(OpBuilder &b, Location loc, int64_t value) {
+  return b.create<arith::ConstantIndexOp>(loc, value);
+}
+
+Value createAdd(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+  if (isa<FloatType>(lhs.getType()))
+    return b.create<arith::AddFOp>(loc, lhs, rhs);
+  return b.create<arith::AddIOp>(loc, lhs, rhs);
+}
+
+Value createSub(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+  if (isa<FloatType>(lhs.getType()))
+    return b.create<arith::SubFOp>(loc, lhs, rhs);
+  return b.create<arith::SubIOp>(loc, lhs, rhs);
+}
+
+Value createMul(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+  if (isa<FloatType>(lhs.getType()))
+    return b.create<arith::MulFOp>(loc, lhs, rhs);
+  return b.create<arith::MulIOp>(loc, lhs, rhs);
+}
+
+Value createDiv(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+  if (isa<FloatType>(lhs.getType()))
+    return b.create<arith::DivFOp>(loc, lhs, rhs);
+  return b.create<arith::DivSIOp>(loc, lhs, rhs);
+}
+
+Value createMax(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+  if (isa<FloatType>(lhs.getType()))
+    return b.create<arith::MaximumFOp>(loc, lhs, rhs);
+  if (lhs.getType().isInteger(1))
+    return b.create<arith::OrIOp>(loc, lhs, rhs);
+  return b.create<arith::MaxSIOp>(loc, lhs, rhs);
+}
+
+Value createMin(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+  if (isa<FloatType>(lhs.getType()))
+    return b.create<arith::MinimumFOp>(loc, lhs, rhs);
+  if (lhs.getType().isInteger(1))
+    return b.create<arith::AndIOp>(loc, lhs, rhs);
+  return b.create<arith::MinSIOp>(loc, lhs, rhs);
+}
+
+Value indexToElement(OpBuilder &b, Location loc, Value index, Type type) {
+  if (isa<FloatType>(type)) {
+    Value i64 = b.create<arith::IndexCastOp>(loc, b.getI64Type(), index);
+    return b.create<arith::SIToFPOp>(loc, type, i64);
+  }
+  return b.create<arith::IndexCastOp>(loc, type, index);
+}
+
+Value createProduct(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes) {
+  int64_t constant = 1;
+  Value dynamic;
+  for (OpFoldResult size : sizes) {
+    if (std::optional<int64_t> c = getConstantIntValue(size)) {
+      constant *= *c;
+      continue;
+    }
+    Value v = cast<Value>(size);
+    dynamic = dynamic ? b.create<arith::MulIOp>(loc, dynamic, v) : v;
+  }
+  if (!dynamic)
+    return createIndex(b, loc, constant);
+  if (constant == 1)
+    return dynamic;
+  return b.create<arith::MulIOp>(loc, dynamic, createIndex(b, loc, constant));
+}
+
+Value extractScalar(OpBuilder &b, Location loc, Value tensor) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  SmallVector<Value> indices(type.getRank(), createIndex(b, loc, 0));
+  return b.create<tensor::ExtractOp>(loc, tensor, indices);
+}
+
+SmallVector<utils::IteratorType> getParallel(unsigned count) {
+  return SmallVector<utils::IteratorType>(count, utils::IteratorType::parallel);
+}
+
+AffineMap getBroadcastMap(MLIRContext *ctx, ArrayRef<int64_t> operandShape,
+                          ArrayRef<int64_t> resultShape) {
+  int64_t offset = resultShape.size() - operandShape.size();
+  SmallVector<AffineExpr> exprs;
+  for (auto [i, dim] : llvm::enumerate(operandShape)) {
+    int64_t j = i + offset;
+    if (dim == 1 && resultShape[j] != 1)
+      exprs.push_back(getAffineConstantExpr(0, ctx));
+    else
+      exprs.push_back(getAffineDimExpr(j, ctx));
+  }
+  return AffineMap::get(resultShape.size(), 0, exprs, ctx);
+}
+
+SmallVector<OpFoldResult> getBroadcastSizes(OpBuilder &b, Location loc,
+                                            ValueRange operands,
+                                            RankedTensorType resultType) {
+  SmallVector<OpFoldResult> sizes;
+  int64_t rank = resultType.getRank();
+  for (int64_t j = 0; j < rank; ++j) {
+    if (!resultType.isDynamicDim(j)) {
+      sizes.push_back(b.getIndexAttr(resultType.getDimSize(j)));
+      continue;
+    }
+    OpFoldResult size = b.getIndexAttr(1);
+    for (Value operand : operands) {
+      auto type = cast<RankedTensorType>(operand.getType());
+      int64_t i = j - (rank - type.getRank());
+      if (i < 0 || type.getDimSize(i) == 1)
+        continue;
+      size = getDimSize(b, loc, operand, i);
+      break;
+    }
+    sizes.push_back(size);
+  }
+  return sizes;
+}
+
+Value createElementwise(OpBuilder &b, Location loc, ValueRange inputs,
+                        RankedTensorType resultType,
+                        ArrayRef<OpFoldResult> sizes, ScalarBuilder body) {
+  MLIRContext *ctx = b.getContext();
+  Value init = createEmpty(b, loc, resultType, sizes);
+  SmallVector<AffineMap> maps;
+  for (Value input : inputs)
+    maps.push_back(getBroadcastMap(
+        ctx, cast<RankedTensorType>(input.getType()).getShape(),
+        resultType.getShape()));
+  maps.push_back(b.getMultiDimIdentityMap(resultType.getRank()));
+  auto generic = b.create<linalg::GenericOp>(
+      loc, TypeRange{resultType}, inputs, ValueRange{init}, maps,
+      getParallel(resultType.getRank()),
+      [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        Value result = body(nested, nestedLoc, args.drop_back());
+        nested.create<linalg::YieldOp>(nestedLoc, result);
+      });
+  return generic.getResult(0);
+}
+
+Value createElementwise(OpBuilder &b, Location loc, ValueRange inputs,
+                        RankedTensorType resultType, ScalarBuilder body) {
+  return createElementwise(b, loc, inputs, resultType,
+                           getBroadcastSizes(b, loc, inputs, resultType), body);
+}
+
+Value castTo(OpBuilder &b, Location loc, Value value, Type type) {
+  if (value.getType() == type)
+    return value;
+  return b.create<tensor::CastOp>(loc, type, value);
+}
+
+SmallVector<ReassociationIndices> collapseAll(int64_t rank) {
+  SmallVector<ReassociationIndices> reassociation;
+  if (rank == 0)
+    return reassociation;
+  reassociation.emplace_back();
+  for (int64_t i = 0; i < rank; ++i)
+    reassociation.back().push_back(i);
+  return reassociation;
+}
+
+SmallVector<OpFoldResult>
+getCollapsedSizes(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
+                  ArrayRef<ReassociationIndices> reassociation) {
+  SmallVector<OpFoldResult> result;
+  for (const ReassociationIndices &group : reassociation) {
+    SmallVector<OpFoldResult> groupSizes;
+    for (int64_t i : group)
+      groupSizes.push_back(sizes[i]);
+    Value product = createProduct(b, loc, groupSizes);
+    result.push_back(getAsOpFoldResult(product));
+  }
+  return result;
+}
+
+Value reshapeThroughFlat(OpBuilder &b, Location loc, Value value,
+                         RankedTensorType type, ArrayRef<OpFoldResult> sizes) {
+  auto srcType = cast<RankedTensorType>(value.getType());
+  Type element = srcType.getElementType();
+  if (llvm::count_if(type.getShape(), ShapedType::isDynamic) > 1) {
+    // An expand_shape with several dynamic dims in one group does not
+    // bufferize in MLIR 19: use tensor.reshape with a shape tensor.
+    SmallVector<Value> dims;
+    for (int64_t i = 0; i < type.getRank(); ++i)
+      dims.push_back(type.isDynamicDim(i)
+                         ? toValue(b, loc, sizes[i])
+                         : createIndex(b, loc, type.getDimSize(i)));
+    Value shape = b.create<tensor::FromElementsOp>(
+        loc, RankedTensorType::get({type.getRank()}, b.getIndexType()), dims);
+    return b.create<tensor::ReshapeOp>(loc, type, value, shape);
+  }
+  // To 1-D.
+  Value flat = value;
+  if (srcType.getRank() == 0) {
+    flat = b.create<tensor::ExpandShapeOp>(
+        loc, RankedTensorType::get({1}, element), value,
+        ArrayRef<ReassociationIndices>{}, ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+  } else if (srcType.getRank() > 1) {
+    int64_t count = srcType.hasStaticShape() ? srcType.getNumElements()
+                                             : ShapedType::kDynamic;
+    flat = b.create<tensor::CollapseShapeOp>(
+        loc, RankedTensorType::get({count}, element), value,
+        collapseAll(srcType.getRank()));
+  }
+  // From 1-D.
+  if (type.getRank() == 0) {
+    flat = castTo(b, loc, flat, RankedTensorType::get({1}, element));
+    return b.create<tensor::CollapseShapeOp>(loc, type, flat,
+                                             ArrayRef<ReassociationIndices>{});
+  }
+  if (type.getRank() == 1)
+    return castTo(b, loc, flat, type);
+  int64_t count =
+      type.hasStaticShape() ? type.getNumElements() : ShapedType::kDynamic;
+  flat = castTo(b, loc, flat, RankedTensorType::get({count}, element));
+  SmallVector<OpFoldResult> outputShape;
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    outputShape.push_back(
+        type.isDynamicDim(i)
+            ? OpFoldResult(toValue(b, loc, sizes[i]))
+            : OpFoldResult(b.getIndexAttr(type.getDimSize(i))));
+  return b.create<tensor::ExpandShapeOp>(loc, type, flat,
+                                         collapseAll(type.getRank()),
+                                         outputShape);
+}
+
+Value collapseUnitDims(OpBuilder &b, Location loc, Value value,
+                       ArrayRef<int64_t> unitDims, RankedTensorType type) {
+  if (unitDims.empty())
+    return castTo(b, loc, value, type);
+  auto srcType = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape(srcType.getShape());
+  for (int64_t d : unitDims)
+    shape[d] = 1;
+  value = castTo(b, loc, value,
+                 RankedTensorType::get(shape, srcType.getElementType()));
+  SmallVector<ReassociationIndices> reassociation;
+  ReassociationIndices pending;
+  SmallVector<int64_t> collapsedShape;
+  for (int64_t i = 0; i < srcType.getRank(); ++i) {
+    if (llvm::is_contained(unitDims, i)) {
+      if (reassociation.empty())
+        pending.push_back(i);
+      else
+        reassociation.back().push_back(i);
+      continue;
+    }
+    ReassociationIndices group = pending;
+    pending.clear();
+    group.push_back(i);
+    reassociation.push_back(group);
+    collapsedShape.push_back(shape[i]);
+  }
+  Value collapsed = b.create<tensor::CollapseShapeOp>(
+      loc, RankedTensorType::get(collapsedShape, srcType.getElementType()),
+      value, reassociation);
+  return castTo(b, loc, collapsed, type);
+}
+
+Value expandUnitDims(OpBuilder &b, Location loc, Value value,
+                     ArrayRef<int64_t> unitDims, RankedTensorType type) {
+  if (unitDims.empty())
+    return castTo(b, loc, value, type);
+  auto srcType = cast<RankedTensorType>(value.getType());
+  int64_t rank = srcType.getRank() + unitDims.size();
+  SmallVector<ReassociationIndices> reassociation;
+  ReassociationIndices pending;
+  SmallVector<int64_t> expandedShape;
+  SmallVector<OpFoldResult> outputShape;
+  int64_t srcDim = 0;
+  for (int64_t j = 0; j < rank; ++j) {
+    if (llvm::is_contained(unitDims, j)) {
+      expandedShape.push_back(1);
+      outputShape.push_back(b.getIndexAttr(1));
+      if (reassociation.empty())
+        pending.push_back(j);
+      else
+        reassociation.back().push_back(j);
+      continue;
+    }
+    ReassociationIndices group = pending;
+    pending.clear();
+    group.push_back(j);
+    reassociation.push_back(group);
+    expandedShape.push_back(srcType.getDimSize(srcDim));
+    OpFoldResult size = getDimSize(b, loc, value, srcDim);
+    if (srcType.isDynamicDim(srcDim))
+      size = toValue(b, loc, size);
+    outputShape.push_back(size);
+    ++srcDim;
+  }
+  Value expanded = b.create<tensor::ExpandShapeOp>(
+      loc, RankedTensorType::get(expandedShape, srcType.getElementType()),
+      value, reassociation, outputShape);
+  return castTo(b, loc, expanded, type);
+}
+
+Value createReduction(OpBuilder &b, Location loc, Value input,
+                      ArrayRef<int64_t> axes, Value init, Combiner combine) {
+  auto srcType = cast<RankedTensorType>(input.getType());
+  MLIRContext *ctx = b.getContext();
+  SmallVector<int64_t> shape;
+  SmallVector<OpFoldResult> sizes;
+  SmallVector<AffineExpr> outExprs;
+  SmallVector<utils::IteratorType> iterators;
+  for (int64_t i = 0; i < srcType.getRank(); ++i) {
+    if (llvm::is_contained(axes, i)) {
+      iterators.push_back(utils::IteratorType::reduction);
+      continue;
+    }
+    iterators.push_back(utils::IteratorType::parallel);
+    shape.push_back(srcType.getDimSize(i));
+    sizes.push_back(getDimSize(b, loc, input, i));
+    outExprs.push_back(getAffineDimExpr(i, ctx));
+  }
+  auto type = RankedTensorType::get(shape, srcType.getElementType());
+  Value filled = createFilled(b, loc, type, sizes, init);
+  SmallVector<AffineMap> maps{
+      b.getMultiDimIdentityMap(srcType.getRank()),
+      AffineMap::get(srcType.getRank(), 0, outExprs, ctx)};
+  auto generic = b.create<linalg::GenericOp>(
+      loc, TypeRange{type}, ValueRange{input}, ValueRange{filled}, maps,
+      iterators, [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        nested.create<linalg::YieldOp>(
+            nestedLoc, combine(nested, nestedLoc, args[0], args[1]));
+      });
+  return generic.getResult(0);
+}
+
+Value createBroadcastInDims(OpBuilder &b, Location loc, Value value,
+                            RankedTensorType type, ArrayRef<OpFoldResult> sizes,
+                            ArrayRef<int64_t> dims) {
+  MLIRContext *ctx = b.getContext();
+  auto srcType = cast<RankedTensorType>(value.getType());
+  SmallVector<AffineExpr> exprs;
+  for (auto [i, dim] : llvm::enumerate(dims)) {
+    if (srcType.getDimSize(i) == 1 && type.getDimSize(dim) != 1)
+      exprs.push_back(getAffineConstantExpr(0, ctx));
+    else
+      exprs.push_back(getAffineDimExpr(dim, ctx));
+  }
+  Value init = createEmpty(b, loc, type, sizes);
+  SmallVector<AffineMap> maps{AffineMap::get(type.getRank(), 0, exprs, ctx),
+                              b.getMultiDimIdentityMap(type.getRank())};
+  auto generic = b.create<linalg::GenericOp>(
+      loc, TypeRange{type}, ValueRange{value}, ValueRange{init}, maps,
+      getParallel(type.getRank()),
+      [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        nested.create<linalg::YieldOp>(nestedLoc, args[0]);
+      });
+  return generic.getResult(0);
+}
+
+DenseIntElementsAttr getI64Pair(OpBuilder &b, ArrayRef<int64_t> values) {
+  return b.getI64TensorAttr(values);
+}
+
+Value createPad(OpBuilder &b, Location loc, Value value,
+                ArrayRef<OpFoldResult> low, ArrayRef<OpFoldResult> high,
+                Value padValue) {
+  auto isZero = [](OpFoldResult ofr) {
+    std::optional<int64_t> c = getConstantIntValue(ofr);
+    return c && *c == 0;
+  };
+  if (llvm::all_of(low, isZero) && llvm::all_of(high, isZero))
+    return value;
+  // A filled tensor with `value` inserted (tensor.pad with dynamic dims does
+  // not bufferize correctly in MLIR 19).
+  auto srcType = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape;
+  SmallVector<OpFoldResult> sizes, srcSizes = getDimSizes(b, loc, value);
+  for (int64_t i = 0; i < srcType.getRank(); ++i) {
+    std::optional<int64_t> l = getConstantIntValue(low[i]);
+    std::optional<int64_t> h = getConstantIntValue(high[i]);
+    if (!srcType.isDynamicDim(i) && l && h) {
+      shape.push_back(srcType.getDimSize(i) + *l + *h);
+      sizes.push_back(b.getIndexAttr(shape.back()));
+      continue;
+    }
+    shape.push_back(ShapedType::kDynamic);
+    Value size = b.create<arith::AddIOp>(loc, toValue(b, loc, srcSizes[i]),
+                                         toValue(b, loc, low[i]));
+    sizes.push_back(
+        b.create<arith::AddIOp>(loc, size, toValue(b, loc, high[i]))
+            .getResult());
+  }
+  auto type = RankedTensorType::get(shape, srcType.getElementType());
+  Value filled = createFilled(b, loc, type, sizes, padValue);
+  SmallVector<OpFoldResult> strides(srcType.getRank(), b.getIndexAttr(1));
+  return b.create<tensor::InsertSliceOp>(loc, value, filled, low, srcSizes,
+                                         strides);
+}
+
+Value createWindowOutputSize(OpBuilder &b, Location loc, Value inSize,
+                             int64_t padBegin, int64_t padEnd, int64_t extent,
+                             int64_t stride, bool ceilMode) {
+  Value span = b.create<arith::AddIOp>(
+      loc, inSize, createIndex(b, loc, padBegin + padEnd - extent));
+  Value strideValue = createIndex(b, loc, stride);
+  Value one = createIndex(b, loc, 1);
+  if (!ceilMode) {
+    Value quotient = b.create<arith::DivSIOp>(loc, span, strideValue);
+    return b.create<arith::AddIOp>(loc, quotient, one);
+  }
+  Value rounded = b.create<arith::AddIOp>(loc, span,
+                                          createIndex(b, loc, stride - 1));
+  Value quotient = b.create<arith::DivSIOp>(loc, rounded, strideValue);
+  // The last window starts at quotient * stride; it must start before
+  // in + padBegin.
+  Value lastStart = b.create<arith::MulIOp>(loc, quotient, strideValue);
+  Value limit =
+      b.create<arith::AddIOp>(loc, inSize, createIndex(b, loc, padBegin));
+  Value outside =
+      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sge, lastStart, limit);
+  Value out = b.create<arith::AddIOp>(loc, quotient, one);
+  return b.create<arith::SelectOp>(loc, outside, quotient, out);
+}
+
+Value splitDim(OpBuilder &b, Location loc, Value value, int64_t dim,
+               int64_t outer) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape;
+  SmallVector<OpFoldResult> outputShape;
+  SmallVector<ReassociationIndices> reassociation;
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    int64_t j = shape.size();
+    if (i == dim) {
+      int64_t inner = type.getDimSize(i) / outer;
+      shape.append({outer, inner});
+      outputShape.append({b.getIndexAttr(outer), b.getIndexAttr(inner)});
+      reassociation.push_back({j, j + 1});
+      continue;
+    }
+    shape.push_back(type.getDimSize(i));
+    OpFoldResult size = getDimSize(b, loc, value, i);
+    if (type.isDynamicDim(i))
+      size = toValue(b, loc, size);
+    outputShape.push_back(size);
+    reassociation.push_back({j});
+  }
+  return b.create<tensor::ExpandShapeOp>(
+      loc, RankedTensorType::get(shape, type.getElementType()), value,
+      reassociation, outputShape);
+}
+
+Value mergeDims(OpBuilder &b, Location loc, Value value, int64_t dim) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape;
+  SmallVector<ReassociationIndices> reassociation;
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    if (i == dim + 1) {
+      reassociation.back().push_back(i);
+      shape.back() = productOfTwo(shape.back(), type.getDimSize(i));
+      continue;
+    }
+    reassociation.push_back({i});
+    shape.push_back(type.getDimSize(i));
+  }
+  return b.create<tensor::CollapseShapeOp>(
+      loc, RankedTensorType::get(shape, type.getElementType()), value,
+      reassociation);
+}
+
+} // namespace onnxc::tolinalg

@@ -1,0 +1,219 @@
+//===- Common.h - Helpers shared by the onnx -> linalg patterns -*- C++ -*-===//
+//
+// Shape queries (static or tensor.dim sizes), tensor.empty/linalg.fill
+// creation, numpy broadcasting indexing maps, and scalar arith builders that
+// pick the float or the signless-integer op from the element type.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ONNXC_PASSES_CONVERSION_ONNXTOLINALG_COMMON_H
+#define ONNXC_PASSES_CONVERSION_ONNXTOLINALG_COMMON_H
+
+#include "dialects/ONNX/IR/ONNXOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace onnxc::tolinalg {
+
+/// The type of `value` if it is a ranked tensor, else null.
+mlir::RankedTensorType getRankedType(mlir::Value value);
+
+/// The ranked type of `op`'s result `index`, or null after reporting that the
+/// lowering needs ranked tensors.
+mlir::RankedTensorType getRankedResultType(mlir::Operation *op,
+                                           unsigned index = 0);
+
+/// Checks that every operand of `op` that is not `none` is a ranked tensor,
+/// reporting the first one that is not.
+mlir::LogicalResult checkRankedOperands(mlir::Operation *op);
+
+/// True for the element types arith computes on: floats and signless
+/// integers (including i1).
+bool isArithType(mlir::Type type);
+
+/// Reports an element type that arith cannot compute on.
+mlir::LogicalResult unsupportedElementType(mlir::Operation *op,
+                                           mlir::Type type);
+
+/// Size of dim `dim` of the ranked tensor `tensor`: an attribute when
+/// static, else a tensor.dim.
+mlir::OpFoldResult getDimSize(mlir::OpBuilder &b, mlir::Location loc,
+                              mlir::Value tensor, int64_t dim);
+mlir::SmallVector<mlir::OpFoldResult>
+getDimSizes(mlir::OpBuilder &b, mlir::Location loc, mlir::Value tensor);
+
+/// An index Value for `ofr`.
+mlir::Value toValue(mlir::OpBuilder &b, mlir::Location loc,
+                    mlir::OpFoldResult ofr);
+
+/// A tensor.empty of `type`; `sizes` holds every dim (only the dynamic dims
+/// of `type` are read).
+mlir::Value createEmpty(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::RankedTensorType type,
+                        llvm::ArrayRef<mlir::OpFoldResult> sizes);
+
+/// A tensor.empty of `type` filled with the scalar `value`.
+mlir::Value createFilled(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::RankedTensorType type,
+                         llvm::ArrayRef<mlir::OpFoldResult> sizes,
+                         mlir::Value value);
+
+/// A scalar constant of the float or integer type `type`.
+mlir::Value createScalar(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::Type type, double value);
+
+/// The identity of max: -inf for floats, the smallest signed integer else.
+mlir::Value createLowest(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::Type type);
+
+/// An index constant.
+mlir::Value createIndex(mlir::OpBuilder &b, mlir::Location loc, int64_t value);
+
+/// Elementwise scalar arith choosing the float or the signed integer op.
+mlir::Value createAdd(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs,
+                      mlir::Value rhs);
+mlir::Value createSub(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs,
+                      mlir::Value rhs);
+mlir::Value createMul(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs,
+                      mlir::Value rhs);
+mlir::Value createDiv(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs,
+                      mlir::Value rhs);
+mlir::Value createMax(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs,
+                      mlir::Value rhs);
+mlir::Value createMin(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs,
+                      mlir::Value rhs);
+
+/// Converts an index value to the float or integer type `type`.
+mlir::Value indexToElement(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value index, mlir::Type type);
+
+/// The product of `sizes` as an index value.
+mlir::Value createProduct(mlir::OpBuilder &b, mlir::Location loc,
+                          llvm::ArrayRef<mlir::OpFoldResult> sizes);
+
+/// The single element of a one-element tensor (any rank).
+mlir::Value extractScalar(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value tensor);
+
+/// `count` parallel iterators.
+llvm::SmallVector<mlir::utils::IteratorType> getParallel(unsigned count);
+
+/// The map from the loops of a `resultShape` iteration space to an operand of
+/// `operandShape` under numpy broadcasting: leading dims are dropped, and a
+/// static size-1 dim facing a dim that is not 1 reads index 0.
+mlir::AffineMap getBroadcastMap(mlir::MLIRContext *ctx,
+                                llvm::ArrayRef<int64_t> operandShape,
+                                llvm::ArrayRef<int64_t> resultShape);
+
+/// The sizes of `resultType`, its dynamic dims read (tensor.dim) from an
+/// operand whose aligned dim is not a static 1.
+llvm::SmallVector<mlir::OpFoldResult>
+getBroadcastSizes(mlir::OpBuilder &b, mlir::Location loc,
+                  mlir::ValueRange operands, mlir::RankedTensorType resultType);
+
+/// Scalar body of an elementwise linalg.generic: block arguments of the
+/// inputs in, the result element out.
+using ScalarBuilder = llvm::function_ref<mlir::Value(
+    mlir::OpBuilder &, mlir::Location, mlir::ValueRange)>;
+
+/// A linalg.generic over a new tensor of `resultType` (sizes `sizes`) that
+/// reads the broadcast `inputs` and yields `body`.
+mlir::Value createElementwise(mlir::OpBuilder &b, mlir::Location loc,
+                              mlir::ValueRange inputs,
+                              mlir::RankedTensorType resultType,
+                              llvm::ArrayRef<mlir::OpFoldResult> sizes,
+                              ScalarBuilder body);
+
+/// As above, with the sizes taken from the broadcast inputs.
+mlir::Value createElementwise(mlir::OpBuilder &b, mlir::Location loc,
+                              mlir::ValueRange inputs,
+                              mlir::RankedTensorType resultType,
+                              ScalarBuilder body);
+
+/// `value` as `type` through a tensor.cast when the static shapes differ.
+mlir::Value castTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
+                   mlir::Type type);
+
+/// Reassociation of a collapse from `rank` dims to one (or an empty one for
+/// rank 0 -> nothing).
+llvm::SmallVector<mlir::ReassociationIndices> collapseAll(int64_t rank);
+
+/// Any ranked tensor reshaped to `type` with a collapse_shape to 1-D and an
+/// expand_shape to `sizes` (all dims of `type`).
+mlir::Value reshapeThroughFlat(mlir::OpBuilder &b, mlir::Location loc,
+                               mlir::Value value, mlir::RankedTensorType type,
+                               llvm::ArrayRef<mlir::OpFoldResult> sizes);
+
+/// Sizes of a tensor shape after a collapse_shape by `reassociation`.
+llvm::SmallVector<mlir::OpFoldResult>
+getCollapsedSizes(mlir::OpBuilder &b, mlir::Location loc,
+                  llvm::ArrayRef<mlir::OpFoldResult> sizes,
+                  llvm::ArrayRef<mlir::ReassociationIndices> reassociation);
+
+/// `value` with its dims `unitDims` (sorted; each of size 1, perhaps `?` in
+/// the type) removed by a collapse_shape, then cast to `type`.
+mlir::Value collapseUnitDims(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::Value value,
+                             llvm::ArrayRef<int64_t> unitDims,
+                             mlir::RankedTensorType type);
+
+/// `value` with size-1 dims inserted at the positions `unitDims` (sorted) of
+/// the result by an expand_shape, then cast to `type`.
+mlir::Value expandUnitDims(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value value, llvm::ArrayRef<int64_t> unitDims,
+                           mlir::RankedTensorType type);
+
+/// Combines the running value and an input element of a reduction.
+using Combiner = llvm::function_ref<mlir::Value(
+    mlir::OpBuilder &, mlir::Location, mlir::Value input, mlir::Value acc)>;
+
+/// A linalg.generic reducing `input` over `axes` (sorted, normalized) from
+/// `init` with `combine`; the result has the dims of `input` not in `axes`.
+mlir::Value createReduction(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value input, llvm::ArrayRef<int64_t> axes,
+                            mlir::Value init, Combiner combine);
+
+/// A new tensor of `type` (sizes `sizes`) holding `value` broadcast along the
+/// result dims `dims` (one per dim of `value`; a static size-1 dim of `value`
+/// facing another size is read at index 0).
+mlir::Value createBroadcastInDims(mlir::OpBuilder &b, mlir::Location loc,
+                                  mlir::Value value, mlir::RankedTensorType type,
+                                  llvm::ArrayRef<mlir::OpFoldResult> sizes,
+                                  llvm::ArrayRef<int64_t> dims);
+
+/// A dense i64 attribute of two values, as the strides and dilations of the
+/// 2-D linalg convolution and pooling ops.
+mlir::DenseIntElementsAttr getI64Pair(mlir::OpBuilder &b,
+                                      llvm::ArrayRef<int64_t> values);
+
+/// `value` padded with the scalar `padValue` by `low`/`high` (one per dim);
+/// `value` itself when nothing is padded.
+mlir::Value createPad(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
+                      llvm::ArrayRef<mlir::OpFoldResult> low,
+                      llvm::ArrayRef<mlir::OpFoldResult> high,
+                      mlir::Value padValue);
+
+/// The output size of a window op along one dim of runtime size `inSize`:
+/// (in + padBegin + padEnd - extent) / stride + 1, rounded down, or up in
+/// ceil mode (where the last window must start before the end padding).
+mlir::Value createWindowOutputSize(mlir::OpBuilder &b, mlir::Location loc,
+                                   mlir::Value inSize, int64_t padBegin,
+                                   int64_t padEnd, int64_t extent,
+                                   int64_t stride, bool ceilMode);
+
+/// `value` with its static dim `dim` split into [outer, size / outer] by an
+/// expand_shape.
+mlir::Value splitDim(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
+                     int64_t dim, int64_t outer);
+
+/// The inverse of splitDim: dims `dim` and `dim + 1` merged.
+mlir::Value mergeDims(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
+                      int64_t dim);
+
+} // namespace onnxc::tolinalg
+
+#endif // ONNXC_PASSES_CONVERSION_ONNXTOLINALG_COMMON_H

@@ -1,0 +1,52 @@
+//===- ConvertONNXToLinalg.cpp - The convert-onnx-to-linalg pass ----------===//
+
+#include "dialects/ONNX/IR/ONNXOps.h"
+#include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "passes/Conversion/Passes.h"
+
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace onnxc {
+#define GEN_PASS_DEF_CONVERTONNXTOLINALGPASS
+#include "passes/Conversion/Passes.h.inc"
+} // namespace onnxc
+
+using namespace mlir;
+
+void onnxc::populateONNXToLinalgConversionPatterns(RewritePatternSet &patterns) {
+  populateONNXElementwiseToLinalgPatterns(patterns);
+  populateONNXMatMulToLinalgPatterns(patterns);
+  populateONNXConvToLinalgPatterns(patterns);
+  populateONNXPoolToLinalgPatterns(patterns);
+  populateONNXNormalizationToLinalgPatterns(patterns);
+  populateONNXReduceToLinalgPatterns(patterns);
+  populateONNXTensorToLinalgPatterns(patterns);
+}
+
+namespace {
+struct ConvertONNXToLinalgPass
+    : public onnxc::impl::ConvertONNXToLinalgPassBase<ConvertONNXToLinalgPass> {
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    ConversionTarget target(*ctx);
+    target.addIllegalDialect<onnxc::onnx::ONNXDialect>();
+    target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
+                           math::MathDialect, tensor::TensorDialect,
+                           scf::SCFDialect, func::FuncDialect>();
+    RewritePatternSet patterns(ctx);
+    onnxc::populateONNXToLinalgConversionPatterns(patterns);
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      return signalPassFailure();
+    // Padding as empty + fill + insert_slice: MLIR 19's bufferization of
+    // tensor.pad with dynamic dims reads the padded size before defining it.
+    RewritePatternSet padPatterns(ctx);
+    padPatterns.add<linalg::GeneralizePadOpPattern>(ctx);
+    if (failed(applyPatternsAndFoldGreedily(getOperation(),
+                                            std::move(padPatterns))))
+      return signalPassFailure();
+  }
+};
+} // namespace

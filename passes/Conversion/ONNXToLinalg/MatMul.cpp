@@ -1,0 +1,244 @@
+//===- MatMul.cpp - onnx MatMul and Gemm to linalg ------------------------===//
+//
+// MatMul: linalg.matmul for 2-D operands, linalg.batch_matmul for 3-D ones
+// with equal batches, else one linalg.generic with broadcasting batch maps;
+// 1-D operands get a unit dim that is collapsed away afterwards. Gemm: the
+// init holds beta * C broadcast to [M, N] and a matmul (transposes folded
+// into the indexing maps) accumulates alpha * A' B' onto it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Conversion/ONNXToLinalg/Common.h"
+#include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+
+#include "mlir/Dialect/Traits.h"
+
+using namespace mlir;
+using namespace onnxc;
+using namespace onnxc::tolinalg;
+
+/// True when the batch dims of the 3-D `a` and `b` need no broadcasting.
+static bool haveEqualBatch(RankedTensorType a, RankedTensorType b) {
+  int64_t x = a.getDimSize(0), y = b.getDimSize(0);
+  return x == y || (ShapedType::isDynamic(x) && y != 1) ||
+         (ShapedType::isDynamic(y) && x != 1);
+}
+
+/// The accumulate step of a matmul body: acc + a * b.
+static void buildMulAcc(OpBuilder &b, Location loc, ValueRange args) {
+  Value product = createMul(b, loc, args[0], args[1]);
+  b.create<linalg::YieldOp>(loc, createAdd(b, loc, args[2], product));
+}
+
+namespace {
+struct MatMulLowering : public OpConversionPattern<onnx::MatMulOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(onnx::MatMulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkRankedOperands(op)))
+      return failure();
+    RankedTensorType resultType = getRankedResultType(op);
+    if (!resultType)
+      return failure();
+    Type element = resultType.getElementType();
+    if (!isArithType(element))
+      return unsupportedElementType(op, element);
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    Value a = adaptor.getA(), b = adaptor.getB();
+    auto aType = cast<RankedTensorType>(a.getType());
+    auto bType = cast<RankedTensorType>(b.getType());
+    bool aVector = aType.getRank() == 1, bVector = bType.getRank() == 1;
+    if (aVector) {
+      a = expandUnitDims(rewriter, loc, a, {0},
+                         RankedTensorType::get({1, aType.getDimSize(0)},
+                                               element));
+      aType = cast<RankedTensorType>(a.getType());
+    }
+    if (bVector) {
+      b = expandUnitDims(rewriter, loc, b, {1},
+                         RankedTensorType::get({bType.getDimSize(0), 1},
+                                               element));
+      bType = cast<RankedTensorType>(b.getType());
+    }
+    ArrayRef<int64_t> aBatch = aType.getShape().drop_back(2);
+    ArrayRef<int64_t> bBatch = bType.getShape().drop_back(2);
+    SmallVector<int64_t> batch;
+    if (!OpTrait::util::getBroadcastedShape(aBatch, bBatch, batch))
+      return op.emitOpError("has batch dims that do not broadcast");
+    int64_t batchRank = batch.size();
+
+    // The product in the promoted shape [batch..., M, N].
+    SmallVector<int64_t> shape(batch);
+    shape.push_back(aType.getDimSize(aType.getRank() - 2));
+    shape.push_back(bType.getDimSize(bType.getRank() - 1));
+    auto productType = RankedTensorType::get(shape, element);
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t j = 0; j < batchRank; ++j) {
+      OpFoldResult size = rewriter.getIndexAttr(batch[j]);
+      if (ShapedType::isDynamic(batch[j])) {
+        size = rewriter.getIndexAttr(1);
+        for (auto [value, type, dims] : {std::make_tuple(a, aType, aBatch),
+                                         std::make_tuple(b, bType, bBatch)}) {
+          int64_t i = j - (batchRank - static_cast<int64_t>(dims.size()));
+          if (i >= 0 && dims[i] != 1) {
+            size = getDimSize(rewriter, loc, value, i);
+            break;
+          }
+        }
+      }
+      sizes.push_back(size);
+    }
+    sizes.push_back(getDimSize(rewriter, loc, a, aType.getRank() - 2));
+    sizes.push_back(getDimSize(rewriter, loc, b, bType.getRank() - 1));
+    Value init = createFilled(rewriter, loc, productType, sizes,
+                              createScalar(rewriter, loc, element, 0));
+
+    Value product;
+    if (aType.getRank() == 2 && bType.getRank() == 2) {
+      product = rewriter
+                    .create<linalg::MatmulOp>(loc, TypeRange{productType},
+                                              ValueRange{a, b},
+                                              ValueRange{init})
+                    .getResult(0);
+    } else if (aType.getRank() == 3 && bType.getRank() == 3 &&
+               haveEqualBatch(aType, bType)) {
+      product = rewriter
+                    .create<linalg::BatchMatmulOp>(loc, TypeRange{productType},
+                                                   ValueRange{a, b},
+                                                   ValueRange{init})
+                    .getResult(0);
+    } else {
+      // Loops: batch..., m, n, k.
+      int64_t loops = batchRank + 3;
+      AffineExpr m = getAffineDimExpr(batchRank, ctx);
+      AffineExpr n = getAffineDimExpr(batchRank + 1, ctx);
+      AffineExpr k = getAffineDimExpr(batchRank + 2, ctx);
+      auto operandMap = [&](ArrayRef<int64_t> dims, AffineExpr row,
+                            AffineExpr col) {
+        AffineMap batchMap = getBroadcastMap(ctx, dims, batch);
+        SmallVector<AffineExpr> exprs(batchMap.getResults());
+        exprs.push_back(row);
+        exprs.push_back(col);
+        return AffineMap::get(loops, 0, exprs, ctx);
+      };
+      SmallVector<AffineExpr> outExprs;
+      for (int64_t j = 0; j < batchRank + 2; ++j)
+        outExprs.push_back(getAffineDimExpr(j, ctx));
+      SmallVector<AffineMap> maps{operandMap(aBatch, m, k),
+                                  operandMap(bBatch, k, n),
+                                  AffineMap::get(loops, 0, outExprs, ctx)};
+      SmallVector<utils::IteratorType> iterators = getParallel(loops);
+      iterators.back() = utils::IteratorType::reduction;
+      product = rewriter
+                    .create<linalg::GenericOp>(loc, TypeRange{productType},
+                                               ValueRange{a, b},
+                                               ValueRange{init}, maps,
+                                               iterators, buildMulAcc)
+                    .getResult(0);
+    }
+
+    // Drop the unit dims that 1-D operands added.
+    SmallVector<int64_t> unitDims;
+    if (aVector)
+      unitDims.push_back(batchRank);
+    if (bVector)
+      unitDims.push_back(batchRank + 1);
+    rewriter.replaceOp(
+        op, collapseUnitDims(rewriter, loc, product, unitDims, resultType));
+    return success();
+  }
+};
+
+struct GemmLowering : public OpConversionPattern<onnx::GemmOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(onnx::GemmOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkRankedOperands(op)))
+      return failure();
+    RankedTensorType resultType = getRankedResultType(op);
+    if (!resultType)
+      return failure();
+    Type element = resultType.getElementType();
+    if (!isArithType(element))
+      return unsupportedElementType(op, element);
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    Value a = adaptor.getA(), b = adaptor.getB();
+    bool transA = op.getTransA() != 0, transB = op.getTransB() != 0;
+    double alpha = op.getAlpha().convertToDouble();
+    double beta = op.getBeta().convertToDouble();
+    SmallVector<OpFoldResult> sizes{getDimSize(rewriter, loc, a, transA ? 1 : 0),
+                                    getDimSize(rewriter, loc, b, transB ? 0 : 1)};
+
+    Value init;
+    if (onnx::isNoValue(op.getC()) || beta == 0.0) {
+      init = createFilled(rewriter, loc, resultType, sizes,
+                          createScalar(rewriter, loc, element, 0));
+    } else {
+      Value betaValue = createScalar(rewriter, loc, element, beta);
+      init = createElementwise(
+          rewriter, loc, ValueRange{adaptor.getC()}, resultType, sizes,
+          [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+            if (beta == 1.0)
+              return args[0];
+            return createMul(nested, nestedLoc, args[0], betaValue);
+          });
+    }
+
+    Value result;
+    if (!transA && alpha == 1.0 && !transB) {
+      result = rewriter
+                   .create<linalg::MatmulOp>(loc, TypeRange{resultType},
+                                             ValueRange{a, b}, ValueRange{init})
+                   .getResult(0);
+    } else if (!transA && alpha == 1.0) {
+      result = rewriter
+                   .create<linalg::MatmulTransposeBOp>(
+                       loc, TypeRange{resultType}, ValueRange{a, b},
+                       ValueRange{init})
+                   .getResult(0);
+    } else {
+      AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
+                 k = getAffineDimExpr(2, ctx);
+      SmallVector<AffineMap> maps{
+          AffineMap::get(3, 0, transA ? ArrayRef<AffineExpr>{k, m}
+                                      : ArrayRef<AffineExpr>{m, k},
+                         ctx),
+          AffineMap::get(3, 0, transB ? ArrayRef<AffineExpr>{n, k}
+                                      : ArrayRef<AffineExpr>{k, n},
+                         ctx),
+          AffineMap::get(3, 0, {m, n}, ctx)};
+      SmallVector<utils::IteratorType> iterators = getParallel(3);
+      iterators.back() = utils::IteratorType::reduction;
+      Value alphaValue = createScalar(rewriter, loc, element, alpha);
+      result = rewriter
+                   .create<linalg::GenericOp>(
+                       loc, TypeRange{resultType}, ValueRange{a, b},
+                       ValueRange{init}, maps, iterators,
+                       [&](OpBuilder &nested, Location nestedLoc,
+                           ValueRange args) {
+                         Value lhs = args[0];
+                         if (alpha != 1.0)
+                           lhs = createMul(nested, nestedLoc, alphaValue, lhs);
+                         Value product =
+                             createMul(nested, nestedLoc, lhs, args[1]);
+                         nested.create<linalg::YieldOp>(
+                             nestedLoc,
+                             createAdd(nested, nestedLoc, args[2], product));
+                       })
+                   .getResult(0);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+} // namespace
+
+void onnxc::populateONNXMatMulToLinalgPatterns(RewritePatternSet &patterns) {
+  patterns.add<MatMulLowering, GemmLowering>(patterns.getContext());
+}

@@ -1,0 +1,28 @@
+//===- ONNXToLinalg.h - Patterns lowering onnx to linalg --------*- C++ -*-===//
+//
+// The onnx -> linalg/tensor/arith/math patterns, exported apart from the
+// pass so that pipelines can reuse them. One populate function per op family.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ONNXC_PASSES_CONVERSION_ONNXTOLINALG_ONNXTOLINALG_H
+#define ONNXC_PASSES_CONVERSION_ONNXTOLINALG_ONNXTOLINALG_H
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace onnxc {
+
+void populateONNXElementwiseToLinalgPatterns(mlir::RewritePatternSet &patterns);
+void populateONNXMatMulToLinalgPatterns(mlir::RewritePatternSet &patterns);
+void populateONNXConvToLinalgPatterns(mlir::RewritePatternSet &patterns);
+void populateONNXPoolToLinalgPatterns(mlir::RewritePatternSet &patterns);
+void populateONNXNormalizationToLinalgPatterns(mlir::RewritePatternSet &patterns);
+void populateONNXReduceToLinalgPatterns(mlir::RewritePatternSet &patterns);
+void populateONNXTensorToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
+/// All of the above.
+void populateONNXToLinalgConversionPatterns(mlir::RewritePatternSet &patterns);
+
+} // namespace onnxc
+
+#endif // ONNXC_PASSES_CONVERSION_ONNXTOLINALG_ONNXTOLINALG_H

@@ -1,0 +1,329 @@
+//===- Pool.cpp - onnx pooling ops to the linalg pooling ops --------------===//
+//
+// MaxPool and AveragePool pad the input (with -inf or 0, including the extra
+// end padding that ceil_mode needs for the last window) and run
+// pooling_nchw_max or pooling_nchw_sum. AveragePool then divides by the
+// kernel area, or by the number of counted elements of each window when
+// padding must not count. GlobalAveragePool is a reduction over the spatial
+// dims.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Conversion/ONNXToLinalg/Common.h"
+#include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+
+#include "dialects/ONNX/IR/ShapeHelpers.h"
+
+using namespace mlir;
+using namespace onnxc;
+using namespace onnxc::tolinalg;
+
+namespace {
+/// A padded pooling input and the geometry of its windows.
+struct PoolSetup {
+  onnx::WindowGeometry g;
+  Value padded;
+  /// Sizes of the result [N, C, OH, OW].
+  SmallVector<OpFoldResult> sizes;
+  /// Input spatial sizes.
+  SmallVector<OpFoldResult> inSizes;
+  /// True when ceil_mode may add end padding beyond `pads`.
+  bool overhang = false;
+};
+} // namespace
+
+/// Resolves the window of a 2-D pooling op and pads its input with
+/// `padValue`.
+template <typename OpT>
+static FailureOr<PoolSetup> setUpPool(OpT op, Value x, Value padValue,
+                                      OpBuilder &b) {
+  Location loc = op.getLoc();
+  StringRef name = op->getName().getStringRef().drop_front(5);
+  auto xType = cast<RankedTensorType>(x.getType());
+  if (xType.getRank() != 4)
+    return op.emitOpError("only 2-D ") << name << " is supported (got input "
+                                       << xType << ")";
+  PoolSetup setup;
+  onnx::WindowGeometry &g = setup.g;
+  ArrayRef<int64_t> spatial = xType.getShape().drop_front(2);
+  if (failed(onnx::resolveWindow(loc, name, spatial, op.getKernelShape(),
+                                 op.getStrides(), op.getDilations(),
+                                 op.getPads(), op.getAutoPad(),
+                                 op.getCeilMode() != 0, g)))
+    return failure();
+  if (op.getAutoPad().starts_with("SAME") &&
+      llvm::any_of(spatial, ShapedType::isDynamic))
+    return op.emitOpError("with auto_pad ")
+           << op.getAutoPad() << " needs static spatial dims";
+
+  SmallVector<OpFoldResult> low(2, b.getIndexAttr(0));
+  SmallVector<OpFoldResult> high(low);
+  setup.sizes = {getDimSize(b, loc, x, 0), getDimSize(b, loc, x, 1)};
+  for (int64_t i = 0; i < 2; ++i) {
+    int64_t extent = (g.kernel[i] - 1) * g.dilations[i] + 1;
+    int64_t padBegin = g.padsBegin[i], padEnd = g.padsEnd[i];
+    low.push_back(b.getIndexAttr(padBegin));
+    OpFoldResult inSize = getDimSize(b, loc, x, i + 2);
+    setup.inSizes.push_back(inSize);
+    if (!ShapedType::isDynamic(spatial[i])) {
+      int64_t out = g.outputSpatial[i];
+      int64_t extra = std::max<int64_t>(
+          0, (out - 1) * g.strides[i] + extent -
+                 (spatial[i] + padBegin + padEnd));
+      setup.overhang |= extra > 0;
+      setup.sizes.push_back(b.getIndexAttr(out));
+      high.push_back(b.getIndexAttr(padEnd + extra));
+      continue;
+    }
+    Value in = toValue(b, loc, inSize);
+    bool ceilMode = op.getCeilMode() != 0;
+    Value out = createWindowOutputSize(b, loc, in, padBegin, padEnd, extent,
+                                       g.strides[i], ceilMode);
+    setup.sizes.push_back(out);
+    if (!ceilMode) {
+      high.push_back(b.getIndexAttr(padEnd));
+      continue;
+    }
+    // extra = max(0, (out - 1) * stride + extent - (in + pads)).
+    setup.overhang = true;
+    Value lastStart = b.create<arith::MulIOp>(
+        loc, b.create<arith::SubIOp>(loc, out, createIndex(b, loc, 1)),
+        createIndex(b, loc, g.strides[i]));
+    Value needed = b.create<arith::AddIOp>(
+        loc, lastStart, createIndex(b, loc, extent - padBegin));
+    Value extra = b.create<arith::MaxSIOp>(
+        loc, b.create<arith::SubIOp>(loc, needed, in), createIndex(b, loc, padEnd));
+    high.push_back(extra);
+  }
+  setup.padded = createPad(b, loc, x, low, high, padValue);
+  return setup;
+}
+
+/// The number of taps of a window (kernel `k`, dilation `d`) starting at
+/// `start` that fall in [lo, hi).
+static int64_t countTaps(int64_t start, int64_t k, int64_t d, int64_t lo,
+                         int64_t hi) {
+  int64_t count = 0;
+  for (int64_t t = 0; t < k; ++t) {
+    int64_t pos = start + t * d;
+    count += pos >= lo && pos < hi;
+  }
+  return count;
+}
+
+namespace {
+struct MaxPoolLowering : public OpConversionPattern<onnx::MaxPoolOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(onnx::MaxPoolOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkRankedOperands(op)))
+      return failure();
+    RankedTensorType resultType = getRankedResultType(op);
+    if (!resultType)
+      return failure();
+    if (op.getStorageOrder() != 0)
+      return op.emitOpError("supports only storage_order 0");
+    Location loc = op.getLoc();
+    Type element = resultType.getElementType();
+    Value lowest = createLowest(rewriter, loc, element);
+    FailureOr<PoolSetup> setup = setUpPool(op, adaptor.getX(), lowest, rewriter);
+    if (failed(setup))
+      return failure();
+    Value init = createFilled(rewriter, loc, resultType, setup->sizes, lowest);
+    Value window = rewriter.create<tensor::EmptyOp>(loc, setup->g.kernel,
+                                                    element);
+    rewriter.replaceOp(op, rewriter
+                               .create<linalg::PoolingNchwMaxOp>(
+                                   loc, TypeRange{resultType},
+                                   ValueRange{setup->padded, window},
+                                   ValueRange{init},
+                                   getI64Pair(rewriter, setup->g.strides),
+                                   getI64Pair(rewriter, setup->g.dilations))
+                               .getResult(0));
+    return success();
+  }
+};
+
+struct AveragePoolLowering : public OpConversionPattern<onnx::AveragePoolOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(onnx::AveragePoolOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkRankedOperands(op)))
+      return failure();
+    RankedTensorType resultType = getRankedResultType(op);
+    if (!resultType)
+      return failure();
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    Type element = resultType.getElementType();
+    Value zero = createScalar(rewriter, loc, element, 0);
+    FailureOr<PoolSetup> setup = setUpPool(op, adaptor.getX(), zero, rewriter);
+    if (failed(setup))
+      return failure();
+    const onnx::WindowGeometry &g = setup->g;
+    Value init = createFilled(rewriter, loc, resultType, setup->sizes, zero);
+    Value window = rewriter.create<tensor::EmptyOp>(loc, g.kernel, element);
+    Value sum = rewriter
+                    .create<linalg::PoolingNchwSumOp>(
+                        loc, TypeRange{resultType},
+                        ValueRange{setup->padded, window}, ValueRange{init},
+                        getI64Pair(rewriter, g.strides),
+                        getI64Pair(rewriter, g.dilations))
+                    .getResult(0);
+
+    bool countPad = op.getCountIncludePad() != 0;
+    bool padded = llvm::any_of(g.padsBegin, [](int64_t p) { return p; }) ||
+                  llvm::any_of(g.padsEnd, [](int64_t p) { return p; });
+    if (!setup->overhang && (countPad || !padded)) {
+      Value area =
+          createScalar(rewriter, loc, element, g.kernel[0] * g.kernel[1]);
+      rewriter.replaceOp(
+          op, createElementwise(rewriter, loc, ValueRange{sum}, resultType,
+                                setup->sizes,
+                                [&](OpBuilder &b, Location l, ValueRange args) {
+                                  return b.create<arith::DivFOp>(l, args[0],
+                                                                 area);
+                                }));
+      return success();
+    }
+
+    // Taps of window `o` along dim `i` count in [lo, hi).
+    auto bounds = [&](int64_t i, int64_t in) {
+      if (countPad)
+        return std::pair<int64_t, int64_t>(-g.padsBegin[i], in + g.padsEnd[i]);
+      return std::pair<int64_t, int64_t>(0, in);
+    };
+    auto xType = cast<RankedTensorType>(adaptor.getX().getType());
+    if (xType.hasStaticShape()) {
+      // A constant [OH, OW] tensor of divisors.
+      int64_t outH = g.outputSpatial[0], outW = g.outputSpatial[1];
+      SmallVector<SmallVector<int64_t>> counts(2);
+      for (int64_t i = 0; i < 2; ++i) {
+        auto [lo, hi] = bounds(i, xType.getDimSize(i + 2));
+        for (int64_t o = 0; o < g.outputSpatial[i]; ++o)
+          counts[i].push_back(countTaps(o * g.strides[i] - g.padsBegin[i],
+                                        g.kernel[i], g.dilations[i], lo, hi));
+      }
+      SmallVector<APFloat> divisors;
+      const llvm::fltSemantics &semantics =
+          cast<FloatType>(element).getFloatSemantics();
+      for (int64_t h = 0; h < outH; ++h) {
+        for (int64_t w = 0; w < outW; ++w) {
+          APFloat value(static_cast<double>(counts[0][h] * counts[1][w]));
+          bool lost;
+          value.convert(semantics, APFloat::rmNearestTiesToEven, &lost);
+          divisors.push_back(value);
+        }
+      }
+      auto divisorType = RankedTensorType::get({outH, outW}, element);
+      Value divisor = rewriter.create<arith::ConstantOp>(
+          loc, DenseElementsAttr::get(divisorType, divisors));
+      Value result = rewriter.create<tensor::EmptyOp>(loc, resultType,
+                                                      ValueRange{});
+      SmallVector<AffineMap> maps{
+          rewriter.getMultiDimIdentityMap(4),
+          AffineMap::get(4, 0,
+                         {getAffineDimExpr(2, ctx), getAffineDimExpr(3, ctx)},
+                         ctx),
+          rewriter.getMultiDimIdentityMap(4)};
+      rewriter.replaceOp(
+          op, rewriter
+                  .create<linalg::GenericOp>(
+                      loc, TypeRange{resultType}, ValueRange{sum, divisor},
+                      ValueRange{result}, maps, getParallel(4),
+                      [](OpBuilder &b, Location l, ValueRange args) {
+                        b.create<linalg::YieldOp>(
+                            l, b.create<arith::DivFOp>(l, args[0], args[1])
+                                   .getResult());
+                      })
+                  .getResult(0));
+      return success();
+    }
+
+    if (llvm::any_of(g.dilations, [](int64_t d) { return d != 1; }))
+      return op.emitOpError("with dilations needs static spatial dims when "
+                            "padding is not counted");
+    // Dynamic sizes: count the taps of each window at runtime.
+    SmallVector<Value> inSizes{toValue(rewriter, loc, setup->inSizes[0]),
+                               toValue(rewriter, loc, setup->inSizes[1])};
+    Value result = createElementwise(
+        rewriter, loc, ValueRange{sum}, resultType, setup->sizes,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value total;
+          for (int64_t i = 0; i < 2; ++i) {
+            Value o = b.create<linalg::IndexOp>(l, i + 2);
+            Value start = b.create<arith::SubIOp>(
+                l, b.create<arith::MulIOp>(l, o, createIndex(b, l, g.strides[i])),
+                createIndex(b, l, g.padsBegin[i]));
+            Value lo = createIndex(b, l, countPad ? -g.padsBegin[i] : 0);
+            Value hi = countPad ? b.create<arith::AddIOp>(
+                                      l, inSizes[i],
+                                      createIndex(b, l, g.padsEnd[i]))
+                                : inSizes[i];
+            Value end = b.create<arith::AddIOp>(
+                l, start, createIndex(b, l, g.kernel[i]));
+            Value count = b.create<arith::SubIOp>(
+                l, b.create<arith::MinSIOp>(l, end, hi),
+                b.create<arith::MaxSIOp>(l, start, lo));
+            total = total ? b.create<arith::MulIOp>(l, total, count) : count;
+          }
+          return b.create<arith::DivFOp>(l, args[0],
+                                         indexToElement(b, l, total, element));
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct GlobalAveragePoolLowering
+    : public OpConversionPattern<onnx::GlobalAveragePoolOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(onnx::GlobalAveragePoolOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkRankedOperands(op)))
+      return failure();
+    RankedTensorType resultType = getRankedResultType(op);
+    if (!resultType)
+      return failure();
+    Location loc = op.getLoc();
+    Value x = adaptor.getX();
+    int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+    if (rank < 3)
+      return op.emitOpError("expects an input of rank 3 or more");
+    Type element = resultType.getElementType();
+    SmallVector<int64_t> axes;
+    SmallVector<OpFoldResult> spatialSizes;
+    for (int64_t i = 2; i < rank; ++i) {
+      axes.push_back(i);
+      spatialSizes.push_back(getDimSize(rewriter, loc, x, i));
+    }
+    Value sum = createReduction(
+        rewriter, loc, x, axes, createScalar(rewriter, loc, element, 0),
+        [](OpBuilder &b, Location l, Value in, Value acc) {
+          return b.create<arith::AddFOp>(l, in, acc).getResult();
+        });
+    Value count = indexToElement(
+        rewriter, loc, createProduct(rewriter, loc, spatialSizes), element);
+    auto sumType = cast<RankedTensorType>(sum.getType());
+    Value mean = createElementwise(
+        rewriter, loc, ValueRange{sum}, sumType,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          return b.create<arith::DivFOp>(l, args[0], count);
+        });
+    rewriter.replaceOp(op,
+                       expandUnitDims(rewriter, loc, mean, axes, resultType));
+    return success();
+  }
+};
+} // namespace
+
+void onnxc::populateONNXPoolToLinalgPatterns(RewritePatternSet &patterns) {
+  patterns.add<MaxPoolLowering, AveragePoolLowering, GlobalAveragePoolLowering>(
+      patterns.getContext());
+}

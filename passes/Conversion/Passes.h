@@ -1,0 +1,24 @@
+//===- Passes.h - Dialect conversion passes of onnxc ------------*- C++ -*-===//
+
+#ifndef ONNXC_PASSES_CONVERSION_PASSES_H
+#define ONNXC_PASSES_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Pass/Pass.h"
+
+namespace onnxc {
+
+#define GEN_PASS_DECL
+#include "passes/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "passes/Conversion/Passes.h.inc"
+
+} // namespace onnxc
+
+#endif // ONNXC_PASSES_CONVERSION_PASSES_H
