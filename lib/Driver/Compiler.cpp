@@ -1,0 +1,439 @@
+//===- Compiler.cpp - The C++ API behind onnx-compile and onnx-opt --------===//
+
+#include "lib/Driver/Compiler.h"
+
+#include "lib/Driver/InitAll.h"
+#include "lib/Driver/ModelABI.h"
+#include "passes/Pipelines/Pipelines.h"
+
+#include "dialects/ONNX/IR/ONNXOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Object/Archive.h"
+#include "llvm/Object/ArchiveWriter.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+namespace onnxc {
+
+LogicalResult writeFileAtomically(StringRef path, StringRef contents,
+                                  std::string &error) {
+  SmallString<256> temp;
+  int fd;
+  std::string model = (path + ".tmp-%%%%%%").str();
+  if (std::error_code ec = llvm::sys::fs::createUniqueFile(model, fd, temp)) {
+    error = "cannot create a file next to '" + path.str() + "': " + ec.message();
+    return failure();
+  }
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << contents;
+    os.close();
+    if (os.has_error()) {
+      llvm::sys::fs::remove(temp);
+      error = "cannot write '" + path.str() + "'";
+      return failure();
+    }
+  }
+  if (std::error_code ec = llvm::sys::fs::rename(temp, path)) {
+    llvm::sys::fs::remove(temp);
+    error = "cannot write '" + path.str() + "': " + ec.message();
+    return failure();
+  }
+  return success();
+}
+
+LogicalResult parseInputShape(StringRef spec, ImportOptions &options,
+                              std::string &error) {
+  auto [name, dims] = spec.rsplit('=');
+  if (name.empty() || dims.empty()) {
+    error = "--input-shape expects NAME=D0xD1x... (got '" + spec.str() + "')";
+    return failure();
+  }
+  SmallVector<int64_t> shape;
+  SmallVector<StringRef> parts;
+  dims.split(parts, 'x');
+  for (StringRef part : parts) {
+    int64_t d;
+    if (part.getAsInteger(10, d) || d < 0) {
+      error = "--input-shape '" + spec.str() + "' has a bad dim '" + part.str() + "'";
+      return failure();
+    }
+    shape.push_back(d);
+  }
+  if (dims == "scalar")
+    shape.clear();
+  options.inputShapes[name] = shape;
+  return success();
+}
+
+/// `FILE: node 'NAME': ` for a location inside an imported model, else ``.
+static std::string describeLocation(Location loc) {
+  std::string node, file;
+  loc->walk([&](Location l) {
+    if (auto name = dyn_cast<NameLoc>(l); name && node.empty())
+      node = name.getName().str();
+    if (auto f = dyn_cast<FileLineColLoc>(l); f && file.empty())
+      file = f.getFilename().str();
+    return WalkResult::advance();
+  });
+  std::string out;
+  if (!file.empty())
+    out += file + ": ";
+  if (!node.empty())
+    out += "node '" + node + "': ";
+  return out;
+}
+
+void configureContext(MLIRContext &context) {
+  DialectRegistry registry;
+  registerONNXCDialects(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  context.appendDialectRegistry(registry);
+  context.loadAllAvailableDialects();
+  context.printOpOnDiagnostic(false);
+  context.getDiagEngine().registerHandler([](Diagnostic &diag) {
+    if (diag.getSeverity() != DiagnosticSeverity::Error &&
+        diag.getSeverity() != DiagnosticSeverity::Warning)
+      return success();
+    std::string message = diag.str();
+    std::replace(message.begin(), message.end(), '\n', ' ');
+    llvm::errs() << (diag.getSeverity() == DiagnosticSeverity::Error ? "error: "
+                                                                     : "warning: ")
+                 << describeLocation(diag.getLocation()) << message << "\n";
+    return success();
+  });
+}
+
+/// A C identifier made of the file name stem.
+static std::string symbolFromPath(StringRef path) {
+  std::string stem = llvm::sys::path::stem(path).str();
+  if (StringRef(stem).starts_with("lib"))
+    stem = stem.substr(3);
+  for (char &c : stem)
+    if (!llvm::isAlnum(c))
+      c = '_';
+  if (stem.empty() || llvm::isDigit(stem[0]))
+    stem = "m" + stem;
+  return stem;
+}
+
+/// The directory that holds the runtime archives for `arch`.
+static std::string runtimeDirectory(const CompileOptions &options) {
+  SmallString<256> dir;
+  if (!options.runtimeDir.empty()) {
+    dir = options.runtimeDir;
+  } else if (const char *env = std::getenv("ONNXC_RUNTIME_DIR")) {
+    dir = env;
+  } else {
+    static int anchor;
+    std::string exe = llvm::sys::fs::getMainExecutable("onnx-compile", &anchor);
+    dir = llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe));
+    llvm::sys::path::append(dir, "lib", "onnxc");
+  }
+  return std::string(dir);
+}
+
+/// Runs `program args...`, reporting its failure through `error`.
+static LogicalResult runTool(StringRef program, ArrayRef<std::string> args,
+                             std::string &error) {
+  auto path = llvm::sys::findProgramByName(program);
+  if (!path) {
+    error = "cannot find '" + program.str() + "' to link with";
+    return failure();
+  }
+  SmallVector<StringRef> argv{*path};
+  for (const std::string &a : args)
+    argv.push_back(a);
+  std::string message;
+  int rc = llvm::sys::ExecuteAndWait(*path, argv, std::nullopt, {}, 0, 0, &message);
+  if (rc != 0) {
+    error = "'" + program.str() + "' failed" +
+            (message.empty() ? " with exit code " + std::to_string(rc)
+                             : ": " + message);
+    return failure();
+  }
+  return success();
+}
+
+/// Links `object` with the runtime into an executable or shared library at
+/// `output` (through a temporary name).
+static LogicalResult link(const CompileOptions &options, StringRef object,
+                          StringRef output, bool shared, std::string &error) {
+  SmallString<256> runtime(runtimeDirectory(options));
+  llvm::sys::path::append(runtime, archName(options.target.arch));
+  SmallString<256> runtimeLib(runtime), mainLib(runtime);
+  llvm::sys::path::append(runtimeLib, "libonnxc_runtime.a");
+  llvm::sys::path::append(mainLib, "libonnxc_main.a");
+  if (!llvm::sys::fs::exists(runtimeLib)) {
+    error = "the onnxc runtime for " + archName(options.target.arch).str() +
+            " is missing ('" + std::string(runtimeLib) + "')";
+    return failure();
+  }
+  std::string linker = options.target.arch == hostArch()
+                           ? "cc"
+                           : archName(options.target.arch).str() + "-linux-gnu-gcc";
+  std::string temp = (output + ".tmp-link").str();
+  std::vector<std::string> args{"-o", temp, object.str()};
+  if (shared) {
+    args.insert(args.begin(), "-shared");
+  } else {
+    args.push_back(std::string(mainLib));
+  }
+  args.push_back(std::string(runtimeLib));
+  for (const char *lib : {"-lm", "-lpthread"})
+    args.push_back(lib);
+  if (failed(runTool(linker, args, error))) {
+    llvm::sys::fs::remove(temp);
+    return failure();
+  }
+  if (std::error_code ec = llvm::sys::fs::rename(temp, output)) {
+    llvm::sys::fs::remove(temp);
+    error = "cannot write '" + output.str() + "': " + ec.message();
+    return failure();
+  }
+  return success();
+}
+
+/// A static archive of the model object and the runtime's members.
+static LogicalResult writeStaticLibrary(const CompileOptions &options,
+                                        StringRef object, StringRef output,
+                                        std::string &error) {
+  SmallString<256> runtimeLib(runtimeDirectory(options));
+  llvm::sys::path::append(runtimeLib, archName(options.target.arch),
+                          "libonnxc_runtime.a");
+  auto buffer = llvm::MemoryBuffer::getFile(runtimeLib);
+  if (!buffer) {
+    error = "cannot read the runtime '" + std::string(runtimeLib) + "'";
+    return failure();
+  }
+  auto archive = llvm::object::Archive::create((*buffer)->getMemBufferRef());
+  if (!archive) {
+    error = "the runtime '" + std::string(runtimeLib) + "' is not an archive";
+    llvm::consumeError(archive.takeError());
+    return failure();
+  }
+  std::vector<llvm::NewArchiveMember> members;
+  auto model = llvm::NewArchiveMember::getFile(object, /*Deterministic=*/true);
+  if (!model) {
+    error = llvm::toString(model.takeError());
+    return failure();
+  }
+  members.push_back(std::move(*model));
+  llvm::Error err = llvm::Error::success();
+  for (const llvm::object::Archive::Child &child : (*archive)->children(err)) {
+    auto member = llvm::NewArchiveMember::getOldMember(child, /*Deterministic=*/true);
+    if (!member) {
+      error = llvm::toString(member.takeError());
+      llvm::consumeError(std::move(err));
+      return failure();
+    }
+    members.push_back(std::move(*member));
+  }
+  if (err) {
+    error = llvm::toString(std::move(err));
+    return failure();
+  }
+  std::string temp = (output + ".tmp-ar").str();
+  if (llvm::Error e = llvm::writeArchive(temp, members,
+                                         llvm::SymtabWritingMode::NormalSymtab,
+                                         llvm::object::Archive::K_GNU,
+                                         /*Deterministic=*/true, /*Thin=*/false)) {
+    error = llvm::toString(std::move(e));
+    llvm::sys::fs::remove(temp);
+    return failure();
+  }
+  if (std::error_code ec = llvm::sys::fs::rename(temp, output)) {
+    llvm::sys::fs::remove(temp);
+    error = "cannot write '" + output.str() + "': " + ec.message();
+    return failure();
+  }
+  return success();
+}
+
+/// The C header of a library: the model descriptor and the runtime API.
+static std::string libraryHeader(StringRef symbol, const ModelSignature &sig) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  std::string guard = llvm::StringRef(symbol).upper() + "_H";
+  os << "/* " << symbol << ".h - generated by onnx-compile; do not edit. */\n"
+     << "#ifndef " << guard << "\n#define " << guard << "\n\n"
+     << "#include \"onnxc_runtime.h\"\n\n"
+     << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
+     << "/* Inputs:";
+  for (const auto &t : sig.inputs)
+    os << " " << t.name;
+  os << "\n   Outputs:";
+  for (const auto &t : sig.outputs)
+    os << " " << t.name;
+  os << "\n   Run it with onnxc_session_create(&" << symbol << "_model, threads). */\n"
+     << "extern const onnxc_model_desc " << symbol << "_model;\n\n"
+     << "#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << guard << " */\n";
+  return text;
+}
+
+/// Copies the runtime's public header next to a library's.
+static LogicalResult copyRuntimeHeader(const CompileOptions &options,
+                                       StringRef outputDir, std::string &error) {
+  SmallString<256> from(runtimeDirectory(options)), to(outputDir);
+  llvm::sys::path::append(from, "include", "onnxc_runtime.h");
+  llvm::sys::path::append(to, "onnxc_runtime.h");
+  auto buffer = llvm::MemoryBuffer::getFile(from);
+  if (!buffer) {
+    error = "cannot read the runtime header '" + std::string(from) + "'";
+    return failure();
+  }
+  return writeFileAtomically(to, (*buffer)->getBuffer(), error);
+}
+
+LogicalResult compileModel(const CompileOptions &options, MLIRContext &context) {
+  Location fileLoc = FileLineColLoc::get(&context, options.input, 0, 0);
+  auto fail = [&](const Twine &message) {
+    emitError(fileLoc) << message;
+    return failure();
+  };
+  OwningOpRef<ModuleOp> module =
+      importONNXModel(options.input, &context, options.import);
+  if (!module)
+    return failure();
+
+  PassManager optimize(&context);
+  buildONNXOptimizePipeline(optimize);
+  if (failed(optimize.run(*module)))
+    return failure();
+  std::string error;
+  if (options.emit == EmitKind::MLIR) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    module->print(os);
+    if (failed(writeFileAtomically(options.output, text, error)))
+      return fail(error);
+    return success();
+  }
+
+  auto func = module->lookupSymbol<func::FuncOp>(kMainGraphName);
+  FailureOr<ModelSignature> signature = getModelSignature(func);
+  if (failed(signature))
+    return failure();
+  func->setAttr("llvm.emit_c_interface", UnitAttr::get(&context));
+  // The names now live in the signature; LLVM has no use for them.
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    func.setArgAttrs(i, ArrayRef<NamedAttribute>{});
+  for (unsigned i = 0; i < func.getNumResults(); ++i)
+    func.setResultAttrs(i, ArrayRef<NamedAttribute>{});
+
+  PassManager lower(&context);
+  buildONNXLowerToLLVMPipeline(lower);
+  if (failed(lower.run(*module)))
+    return failure();
+
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(*module, llvmContext, "onnxc");
+  if (!llvmModule)
+    return fail("cannot translate the lowered model to LLVM IR");
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createTargetMachine(options.target, error);
+  if (!machine)
+    return fail(error);
+  llvmModule->setTargetTriple(machine->getTargetTriple().str());
+  llvmModule->setDataLayout(machine->createDataLayout());
+
+  bool isExe = options.emit == EmitKind::Exe;
+  std::string symbol = isExe ? "onnxc_default_model"
+                       : options.libraryName.empty()
+                           ? symbolFromPath(options.output) + "_model"
+                           : options.libraryName + "_model";
+  emitModelABI(*llvmModule, *signature, symbol);
+  optimizeModule(*llvmModule, *machine, options.target.optLevel);
+
+  if (options.emit == EmitKind::LLVM) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    llvmModule->print(os, nullptr);
+    if (failed(writeFileAtomically(options.output, text, error)))
+      return fail(error);
+    return success();
+  }
+  SmallString<0> code;
+  llvm::raw_svector_ostream os(code);
+  bool asmText = options.emit == EmitKind::Asm;
+  if (!emitMachineCode(*llvmModule, *machine,
+                       asmText ? llvm::CodeGenFileType::AssemblyFile
+                               : llvm::CodeGenFileType::ObjectFile,
+                       os, error))
+    return fail(error);
+  if (asmText || options.emit == EmitKind::Obj) {
+    if (failed(writeFileAtomically(options.output, code, error)))
+      return fail(error);
+    return success();
+  }
+
+  // Executables and libraries: link through a temporary object.
+  SmallString<256> object;
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("onnxc-model", "o", object))
+    return fail("cannot create a temporary object file: " + ec.message());
+  auto removeObject = llvm::make_scope_exit([&] { llvm::sys::fs::remove(object); });
+  if (failed(writeFileAtomically(object, code, error)))
+    return fail(error);
+  if (isExe) {
+    if (failed(link(options, object, options.output, /*shared=*/false, error)))
+      return fail(error);
+    return success();
+  }
+  std::string base = options.output;
+  for (StringRef ext : {".so", ".a", ".h"})
+    if (StringRef(base).ends_with(ext))
+      base.resize(base.size() - ext.size());
+  std::string libSymbol = symbol.substr(0, symbol.size() - strlen("_model"));
+  SmallString<256> dir(llvm::sys::path::parent_path(base));
+  if (dir.empty())
+    dir = ".";
+  if (failed(link(options, object, base + ".so", /*shared=*/true, error)) ||
+      failed(writeStaticLibrary(options, object, base + ".a", error)) ||
+      failed(writeFileAtomically(base + ".h", libraryHeader(libSymbol, *signature),
+                                 error)) ||
+      failed(copyRuntimeHeader(options, dir, error)))
+    return fail(error);
+  return success();
+}
+
+LogicalResult optimizeModel(StringRef input, StringRef output,
+                            const ImportOptions &importOptions,
+                            MLIRContext &context) {
+  OwningOpRef<ModuleOp> module = importONNXModel(input, &context, importOptions);
+  if (!module)
+    return failure();
+  PassManager pm(&context);
+  buildONNXOptimizePipeline(pm);
+  if (failed(pm.run(*module)))
+    return failure();
+  if (output.ends_with(".mlir")) {
+    std::string text, error;
+    llvm::raw_string_ostream os(text);
+    module->print(os);
+    if (failed(writeFileAtomically(output, text, error))) {
+      emitError(module->getLoc()) << error;
+      return failure();
+    }
+    return success();
+  }
+  return exportONNXModel(*module, output);
+}
+
+} // namespace onnxc

@@ -1,0 +1,44 @@
+//===- ModelABI.h - The runtime ABI of a compiled model ---------*- C++ -*-===//
+//
+// Emits, into the translated LLVM module, the entry wrapper and the
+// onnxc_model_desc that lib/Runtime/onnxc_runtime.h describes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ONNXC_LIB_DRIVER_MODELABI_H
+#define ONNXC_LIB_DRIVER_MODELABI_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/IR/Module.h"
+
+#include <string>
+#include <vector>
+
+namespace onnxc {
+
+/// One graph input or output as the runtime sees it.
+struct TensorSignature {
+  std::string name;
+  int64_t dtype = 0;
+  std::vector<int64_t> dims; // -1 for a dynamic dim
+  std::vector<std::string> dimParams;
+};
+
+struct ModelSignature {
+  std::string name;
+  std::vector<TensorSignature> inputs, outputs;
+};
+
+/// Reads the signature of an imported @main_graph (before lowering). Fails
+/// with a diagnostic on types the runtime cannot carry.
+mlir::FailureOr<ModelSignature> getModelSignature(mlir::func::FuncOp func);
+
+/// Adds `void SYMBOL_entry(void *const *inputs, void *outputs)` calling the
+/// C interface of main_graph, and the descriptor `const onnxc_model_desc
+/// SYMBOL` itself.
+void emitModelABI(llvm::Module &module, const ModelSignature &signature,
+                  llvm::StringRef symbol);
+
+} // namespace onnxc
+
+#endif // ONNXC_LIB_DRIVER_MODELABI_H

@@ -1,0 +1,106 @@
+//===- Target.cpp - LLVM target setup and machine-code emission -----------===//
+
+#include "lib/Target/Target.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
+
+using namespace onnxc;
+
+Arch onnxc::hostArch() {
+  llvm::Triple host(llvm::sys::getProcessTriple());
+  return host.getArch() == llvm::Triple::aarch64 ? Arch::AArch64 : Arch::X86_64;
+}
+
+llvm::StringRef onnxc::archName(Arch arch) {
+  return arch == Arch::AArch64 ? "aarch64" : "x86_64";
+}
+
+static void initializeTargets() {
+  static bool done = [] {
+    llvm::InitializeAllTargetInfos();
+    llvm::InitializeAllTargets();
+    llvm::InitializeAllTargetMCs();
+    llvm::InitializeAllAsmPrinters();
+    return true;
+  }();
+  (void)done;
+}
+
+std::unique_ptr<llvm::TargetMachine>
+onnxc::createTargetMachine(const TargetOptions &options, std::string &error) {
+  initializeTargets();
+  std::string triple = (archName(options.arch) + "-unknown-linux-gnu").str();
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return nullptr;
+  std::string cpu = options.cpu, features;
+  if (cpu == "native") {
+    if (options.arch == hostArch()) {
+      cpu = llvm::sys::getHostCPUName().str();
+      for (auto &feature : llvm::sys::getHostCPUFeatures())
+        features += (feature.second ? "+" : "-") + feature.first().str() + ",";
+    } else {
+      cpu = "generic";
+    }
+  }
+  llvm::CodeGenOptLevel level = options.optLevel == 0   ? llvm::CodeGenOptLevel::None
+                                : options.optLevel == 1 ? llvm::CodeGenOptLevel::Less
+                                : options.optLevel == 2 ? llvm::CodeGenOptLevel::Default
+                                                        : llvm::CodeGenOptLevel::Aggressive;
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, cpu, features, llvm::TargetOptions(), llvm::Reloc::PIC_,
+      std::nullopt, level));
+  if (!machine) {
+    error = "cannot create a target machine for " + triple + " (cpu '" + cpu + "')";
+    return nullptr;
+  }
+  if (!machine->getMCSubtargetInfo()->isCPUStringValid(cpu)) {
+    error = "unknown cpu '" + cpu + "' for " + archName(options.arch).str();
+    return nullptr;
+  }
+  return machine;
+}
+
+void onnxc::optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
+                           unsigned optLevel) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopVectorization = optLevel >= 2;
+  tuning.SLPVectorization = optLevel >= 2;
+  llvm::PassBuilder builder(&machine, tuning);
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::OptimizationLevel level = optLevel == 0   ? llvm::OptimizationLevel::O0
+                                  : optLevel == 1 ? llvm::OptimizationLevel::O1
+                                  : optLevel == 2 ? llvm::OptimizationLevel::O2
+                                                  : llvm::OptimizationLevel::O3;
+  llvm::ModulePassManager passes =
+      optLevel == 0 ? builder.buildO0DefaultPipeline(level)
+                    : builder.buildPerModuleDefaultPipeline(level);
+  passes.run(module, mam);
+}
+
+bool onnxc::emitMachineCode(llvm::Module &module, llvm::TargetMachine &machine,
+                            llvm::CodeGenFileType type,
+                            llvm::raw_pwrite_stream &os, std::string &error) {
+  llvm::legacy::PassManager passes;
+  if (machine.addPassesToEmitFile(passes, os, nullptr, type)) {
+    error = "the target cannot emit this file type";
+    return false;
+  }
+  passes.run(module);
+  return true;
+}

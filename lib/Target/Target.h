@@ -1,0 +1,48 @@
+//===- Target.h - LLVM target setup and machine-code emission ---*- C++ -*-===//
+
+#ifndef ONNXC_LIB_TARGET_TARGET_H
+#define ONNXC_LIB_TARGET_TARGET_H
+
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CodeGen.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <memory>
+#include <string>
+
+namespace onnxc {
+
+/// The CPU architectures onnx-compile generates code for.
+enum class Arch { X86_64, AArch64 };
+
+struct TargetOptions {
+  Arch arch = Arch::X86_64;
+  /// "native" (the host's CPU and features when compiling for the host's
+  /// architecture, else a generic CPU) or an LLVM CPU name such as
+  /// "skylake-avx512" or "neoverse-n1".
+  std::string cpu = "native";
+  unsigned optLevel = 2;
+};
+
+/// The architecture onnxc runs on.
+Arch hostArch();
+llvm::StringRef archName(Arch arch);
+
+/// A TargetMachine for `options` (PIC, so objects go into shared libraries
+/// as well as executables), or null with a message in `error`.
+std::unique_ptr<llvm::TargetMachine>
+createTargetMachine(const TargetOptions &options, std::string &error);
+
+/// Runs LLVM's standard optimization pipeline for `optLevel` (0-3).
+void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
+                    unsigned optLevel);
+
+/// Writes `module` as an object file or assembly text.
+bool emitMachineCode(llvm::Module &module, llvm::TargetMachine &machine,
+                     llvm::CodeGenFileType type, llvm::raw_pwrite_stream &os,
+                     std::string &error);
+
+} // namespace onnxc
+
+#endif // ONNXC_LIB_TARGET_TARGET_H
