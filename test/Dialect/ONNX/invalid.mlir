@@ -1,0 +1,575 @@
+// RUN: onnx-opt %s -split-input-file -verify-diagnostics
+
+// One case per verifier check id (`// <op>_cN` in dialects/ONNX/IR/Shape*.cpp),
+// named after the id. A failed check also makes the op's result type
+// inference fail, hence the second error on each op.
+
+//===----------------------------------------------------------------------===//
+// Elementwise (ShapeMath.cpp)
+//===----------------------------------------------------------------------===//
+
+func.func @broadcast_c1(%a: tensor<2x3xf32>, %b: tensor<4xf32>) -> tensor<2x3xf32> {
+  // expected-error @+2 {{'onnx.Add' op operands are not broadcast compatible ('tensor<2x3xf32>' and 'tensor<4xf32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Add %a, %b : (tensor<2x3xf32>, tensor<4xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @binary_c1(%a: tensor<3xf32>, %b: tensor<3xi64>) -> tensor<3xf32> {
+  // expected-error @+2 {{'onnx.Sub' op expects operands of one element type (got 'f32' and 'i64')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Sub %a, %b : (tensor<3xf32>, tensor<3xi64>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @compare_c1(%a: tensor<3xf32>, %b: tensor<3xi32>) -> tensor<3xi1> {
+  // expected-error @+2 {{'onnx.Equal' op expects operands of one element type (got 'f32' and 'i32')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Equal %a, %b : (tensor<3xf32>, tensor<3xi32>) -> tensor<3xi1>
+  return %0 : tensor<3xi1>
+}
+
+// -----
+
+func.func @where_c1(%c: tensor<3xi1>, %x: tensor<3xf32>, %y: tensor<3xf16>) -> tensor<3xf32> {
+  // expected-error @+2 {{'onnx.Where' op expects X and Y of one element type (got 'f32' and 'f16')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Where %c, %x, %y : (tensor<3xi1>, tensor<3xf32>, tensor<3xf16>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @clip_c1(%x: tensor<4xf32>, %lo: tensor<i64>) -> tensor<4xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.Clip' op expects min and max of the input's element type}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Clip %x, %lo, %none : (tensor<4xf32>, tensor<i64>, none) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @clip_c2(%x: tensor<4xf32>, %hi: tensor<2xf32>) -> tensor<4xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.Clip' op expects min and max to be scalars (got 'tensor<2xf32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Clip %x, %none, %hi : (tensor<4xf32>, none, tensor<2xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+//===----------------------------------------------------------------------===//
+// Neural network (ShapeNN.cpp)
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @matmul_c1(%a: tensor<2x3xf32>, %b: tensor<3x4xf16>) -> tensor<2x4xf32> {
+  // expected-error @+2 {{'onnx.MatMul' op expects operands of one element type}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.MatMul %a, %b : (tensor<2x3xf32>, tensor<3x4xf16>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+func.func @matmul_c2(%a: tensor<f32>, %b: tensor<3xf32>) -> tensor<3xf32> {
+  // expected-error @+2 {{'onnx.MatMul' op expects operands of rank 1 or more}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.MatMul %a, %b : (tensor<f32>, tensor<3xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @matmul_c3(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) -> tensor<2x5xf32> {
+  // expected-error @+2 {{'onnx.MatMul' op expects matching contraction dims (got 'tensor<2x3xf32>' and 'tensor<4x5xf32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.MatMul %a, %b : (tensor<2x3xf32>, tensor<4x5xf32>) -> tensor<2x5xf32>
+  return %0 : tensor<2x5xf32>
+}
+
+// -----
+
+// The batch-dims check has no id yet.
+func.func @matmul_batch(%a: tensor<2x4x3xf32>, %b: tensor<3x3x5xf32>) -> tensor<?x4x5xf32> {
+  // expected-error @+2 {{'onnx.MatMul' op expects broadcastable batch dims}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.MatMul %a, %b : (tensor<2x4x3xf32>, tensor<3x3x5xf32>) -> tensor<?x4x5xf32>
+  return %0 : tensor<?x4x5xf32>
+}
+
+// -----
+
+func.func @gemm_c1(%a: tensor<2x3xf32>, %b: tensor<3x4xf64>) -> tensor<2x4xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.Gemm' op expects A and B of one element type}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Gemm %a, %b, %none : (tensor<2x3xf32>, tensor<3x4xf64>, none) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+func.func @gemm_c2(%a: tensor<1x2x3xf32>, %b: tensor<3x4xf32>) -> tensor<2x4xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.Gemm' op expects A of rank 2 (got 'tensor<1x2x3xf32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Gemm %a, %b, %none : (tensor<1x2x3xf32>, tensor<3x4xf32>, none) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+func.func @gemm_c3(%a: tensor<2x3xf32>, %b: tensor<5x4xf32>) -> tensor<2x5xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.Gemm' op expects matching contraction dims (got 3 and 4)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Gemm %a, %b, %none {transB = 1 : i64} : (tensor<2x3xf32>, tensor<5x4xf32>, none) -> tensor<2x5xf32>
+  return %0 : tensor<2x5xf32>
+}
+
+// -----
+
+func.func @gemm_c4(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>, %c: tensor<3xf32>) -> tensor<2x4xf32> {
+  // expected-error @+2 {{'onnx.Gemm' op expects C to broadcast to [M, N] (got 'tensor<3xf32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Gemm %a, %b, %c : (tensor<2x3xf32>, tensor<3x4xf32>, tensor<3xf32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+func.func @conv_c1(%x: tensor<3x8xf32>, %w: tensor<4x3xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.Conv' op expects X and W of one rank, at least 3 (got 'tensor<3x8xf32>' and 'tensor<4x3xf32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Conv %x, %w, %none : (tensor<3x8xf32>, tensor<4x3xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @conv_c2(%x: tensor<1x3x8x8xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<1x4x6x6xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.Conv' op expects 'group' to divide input channels and filters (got 2, 3 and 4)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Conv %x, %w, %none {group = 2 : i64} : (tensor<1x3x8x8xf32>, tensor<4x1x3x3xf32>, none) -> tensor<1x4x6x6xf32>
+  return %0 : tensor<1x4x6x6xf32>
+}
+
+// -----
+
+func.func @conv_c3(%x: tensor<1x4x8x8xf32>, %w: tensor<2x3x3x3xf32>) -> tensor<1x2x6x6xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.Conv' op expects W dim 1 to be channels / group (got 3, expected 4)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Conv %x, %w, %none : (tensor<1x4x8x8xf32>, tensor<2x3x3x3xf32>, none) -> tensor<1x2x6x6xf32>
+  return %0 : tensor<1x2x6x6xf32>
+}
+
+// -----
+
+func.func @conv_c4(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.Conv' op expects 'kernel_shape' to match W's spatial dims}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Conv %x, %w, %none {kernel_shape = array<i64: 2, 2>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, none) -> tensor<1x4x6x6xf32>
+  return %0 : tensor<1x4x6x6xf32>
+}
+
+// -----
+
+func.func @conv_c5(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x?x3xf32>) -> tensor<1x4x?x6xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.Conv' op expects static kernel dims}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Conv %x, %w, %none : (tensor<1x3x8x8xf32>, tensor<4x3x?x3xf32>, none) -> tensor<1x4x?x6xf32>
+  return %0 : tensor<1x4x?x6xf32>
+}
+
+// -----
+
+func.func @conv_c6(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<5xf32>) -> tensor<1x4x6x6xf32> {
+  // expected-error @+2 {{'onnx.Conv' op expects B of shape [4] (got 'tensor<5xf32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Conv %x, %w, %b : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<5xf32>) -> tensor<1x4x6x6xf32>
+  return %0 : tensor<1x4x6x6xf32>
+}
+
+// -----
+
+func.func @window_c1(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.Conv' op expects 'strides' to have 2 values (got 3)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Conv %x, %w, %none {strides = array<i64: 1, 1, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, none) -> tensor<1x4x6x6xf32>
+  return %0 : tensor<1x4x6x6xf32>
+}
+
+// -----
+
+func.func @window_c2(%x: tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32> {
+  // expected-error @+2 {{'onnx.MaxPool' op expects 'kernel_shape' to have 2 values (got 1)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.MaxPool %x {kernel_shape = array<i64: 2>} : (tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32>
+  return %0 : tensor<1x3x4x4xf32>
+}
+
+// -----
+
+func.func @window_c3(%x: tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32> {
+  // expected-error @+2 {{'onnx.AveragePool' op expects positive kernel_shape, strides and dilations}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.AveragePool %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 0, 2>} : (tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32>
+  return %0 : tensor<1x3x4x4xf32>
+}
+
+// -----
+
+func.func @window_c4(%x: tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32> {
+  // expected-error @+2 {{'onnx.MaxPool' op expects non-negative pads}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.MaxPool %x {kernel_shape = array<i64: 2, 2>, pads = array<i64: 0, 0, -1, 0>} : (tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32>
+  return %0 : tensor<1x3x4x4xf32>
+}
+
+// -----
+
+func.func @window_c5(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.Conv' op has unknown auto_pad 'SAME'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Conv %x, %w, %none {auto_pad = "SAME"} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, none) -> tensor<1x4x8x8xf32>
+  return %0 : tensor<1x4x8x8xf32>
+}
+
+// -----
+
+func.func @window_c6(%x: tensor<1x3x3x3xf32>) -> tensor<1x3x1x1xf32> {
+  // expected-error @+2 {{'onnx.MaxPool' op has a window larger than the padded input (5 > 4)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.MaxPool %x {kernel_shape = array<i64: 5, 5>, pads = array<i64: 1, 0, 0, 1>} : (tensor<1x3x3x3xf32>) -> tensor<1x3x1x1xf32>
+  return %0 : tensor<1x3x1x1xf32>
+}
+
+// -----
+
+func.func @pool_c1(%x: tensor<3x8xf32>) -> tensor<*xf32> {
+  // expected-error @+2 {{'onnx.AveragePool' op expects X of rank 3 or more (got 'tensor<3x8xf32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.AveragePool %x {kernel_shape = array<i64: 2>} : (tensor<3x8xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @maxpool_c1(%x: tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32> {
+  // expected-error @+2 {{'onnx.MaxPool' op supports only storage_order 0}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.MaxPool %x {kernel_shape = array<i64: 2, 2>, storage_order = 1 : i64, strides = array<i64: 2, 2>} : (tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32>
+  return %0 : tensor<1x3x4x4xf32>
+}
+
+// -----
+
+func.func @globalpool_c1(%x: tensor<3x8xf32>) -> tensor<3x8xf32> {
+  // expected-error @+2 {{'onnx.GlobalAveragePool' op expects X of rank 3 or more (got 'tensor<3x8xf32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.GlobalAveragePool %x : (tensor<3x8xf32>) -> tensor<3x8xf32>
+  return %0 : tensor<3x8xf32>
+}
+
+// -----
+
+func.func @batchnorm_c1(%x: tensor<1x4x8x8xf32>, %p: tensor<4xf32>) -> tensor<1x4x8x8xf32> {
+  // expected-error @+2 {{'onnx.BatchNormalization' op supports only inference mode (training_mode = 0)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.BatchNormalization %x, %p, %p, %p, %p {training_mode = 1 : i64} : (tensor<1x4x8x8xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
+  return %0 : tensor<1x4x8x8xf32>
+}
+
+// -----
+
+func.func @batchnorm_c2(%x: tensor<4xf32>, %p: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+2 {{'onnx.BatchNormalization' op expects X of rank 2 or more}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.BatchNormalization %x, %p, %p, %p, %p : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @batchnorm_c3(%x: tensor<1x4x8x8xf32>, %p: tensor<4xf32>, %v: tensor<3xf32>) -> tensor<1x4x8x8xf32> {
+  // expected-error @+2 {{'onnx.BatchNormalization' op expects 1-D parameters of size C (got 'tensor<3xf32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.BatchNormalization %x, %p, %p, %p, %v : (tensor<1x4x8x8xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<3xf32>) -> tensor<1x4x8x8xf32>
+  return %0 : tensor<1x4x8x8xf32>
+}
+
+// -----
+
+func.func @softmax_c1(%x: tensor<2x10xf32>) -> tensor<2x10xf32> {
+  // expected-error @+2 {{'onnx.Softmax' op expects 'axis' in [-2, 2) (got 2)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Softmax %x {axis = 2 : i64} : (tensor<2x10xf32>) -> tensor<2x10xf32>
+  return %0 : tensor<2x10xf32>
+}
+
+// -----
+
+func.func @layernorm_c1(%x: tensor<2x8xf32>, %s: tensor<8xf32>) -> tensor<2x8xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.LayerNormalization' op expects 'axis' in [-2, 2) (got -3)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.LayerNormalization %x, %s, %none {axis = -3 : i64} : (tensor<2x8xf32>, tensor<8xf32>, none) -> tensor<2x8xf32>
+  return %0 : tensor<2x8xf32>
+}
+
+//===----------------------------------------------------------------------===//
+// Tensors and shapes (ShapeTensor.cpp)
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// constant_c1 cannot fire from the textual form: the ODS verifier's
+// "requires attribute 'value'" comes first.
+func.func @constant_c1() -> tensor<2xi64> {
+  // expected-error @+1 {{'onnx.Constant' op requires attribute 'value'}}
+  %0 = onnx.Constant : () -> tensor<2xi64>
+  return %0 : tensor<2xi64>
+}
+
+// -----
+
+func.func @cast_c1(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+2 {{'onnx.Cast' op has unsupported target data type 8}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Cast %x {to = 8 : i64} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @reshape_c1(%x: tensor<2x6xf32>) -> tensor<?x?xf32> {
+  %s = onnx.Constant {value = dense<[-1, -1]> : tensor<2xi64>} : () -> tensor<2xi64>
+  // expected-error @+2 {{'onnx.Reshape' op expects at most one -1 in 'shape'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Reshape %x, %s : (tensor<2x6xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+func.func @reshape_c2(%x: tensor<2x6xf32>) -> tensor<2x6x1xf32> {
+  %s = onnx.Constant {value = dense<[0, 0, 0]> : tensor<3xi64>} : () -> tensor<3xi64>
+  // expected-error @+2 {{'onnx.Reshape' op copies dim 2 (a 0 in 'shape') that the input of rank 2 lacks}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Reshape %x, %s : (tensor<2x6xf32>, tensor<3xi64>) -> tensor<2x6x1xf32>
+  return %0 : tensor<2x6x1xf32>
+}
+
+// -----
+
+func.func @reshape_c3(%x: tensor<2x6xf32>) -> tensor<?x3xf32> {
+  %s = onnx.Constant {value = dense<[-2, 3]> : tensor<2xi64>} : () -> tensor<2xi64>
+  // expected-error @+2 {{'onnx.Reshape' op has an invalid size -2 in 'shape'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Reshape %x, %s : (tensor<2x6xf32>, tensor<2xi64>) -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
+}
+
+// -----
+
+func.func @reshape_c4(%x: tensor<2x5xf32>) -> tensor<?x3xf32> {
+  %s = onnx.Constant {value = dense<[-1, 3]> : tensor<2xi64>} : () -> tensor<2xi64>
+  // expected-error @+2 {{'onnx.Reshape' op cannot reshape 'tensor<2x5xf32>' to 'shape' [-1, 3]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Reshape %x, %s : (tensor<2x5xf32>, tensor<2xi64>) -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
+}
+
+// -----
+
+func.func @reshape_c5(%x: tensor<2x6xf32>) -> tensor<5x2xf32> {
+  %s = onnx.Constant {value = dense<[5, 2]> : tensor<2xi64>} : () -> tensor<2xi64>
+  // expected-error @+2 {{'onnx.Reshape' op cannot reshape 'tensor<2x6xf32>' (12 elements) to 10 elements}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Reshape %x, %s : (tensor<2x6xf32>, tensor<2xi64>) -> tensor<5x2xf32>
+  return %0 : tensor<5x2xf32>
+}
+
+// -----
+
+func.func @flatten_c1(%x: tensor<2x6xf32>) -> tensor<12x1xf32> {
+  // expected-error @+2 {{'onnx.Flatten' op expects 'axis' in [-2, 2] (got 3)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Flatten %x {axis = 3 : i64} : (tensor<2x6xf32>) -> tensor<12x1xf32>
+  return %0 : tensor<12x1xf32>
+}
+
+// -----
+
+func.func @transpose_c1(%x: tensor<2x3xf32>) -> tensor<2x2xf32> {
+  // expected-error @+2 {{'onnx.Transpose' op expects 'perm' to be a permutation of [0, 2)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Transpose %x {perm = array<i64: 0, 0>} : (tensor<2x3xf32>) -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+
+// -----
+
+func.func @concat_c1() -> tensor<0xf32> {
+  // expected-error @+2 {{'onnx.Concat' op expects at least one input}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Concat {axis = 0 : i64} : () -> tensor<0xf32>
+  return %0 : tensor<0xf32>
+}
+
+// -----
+
+func.func @concat_c2(%a: tensor<2xf32>, %b: tensor<2xi64>) -> tensor<4xf32> {
+  // expected-error @+2 {{'onnx.Concat' op expects inputs of one element type}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Concat %a, %b {axis = 0 : i64} : (tensor<2xf32>, tensor<2xi64>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @concat_c3(%a: tensor<2x3xf32>) -> tensor<2x6xf32> {
+  // expected-error @+2 {{'onnx.Concat' op expects 'axis' in [-2, 2) (got 2)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Concat %a, %a {axis = 2 : i64} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x6xf32>
+  return %0 : tensor<2x6xf32>
+}
+
+// -----
+
+func.func @concat_c4(%a: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<2x6xf32> {
+  // expected-error @+2 {{'onnx.Concat' op expects inputs of one rank}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Concat %a, %b {axis = 1 : i64} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x6xf32>
+  return %0 : tensor<2x6xf32>
+}
+
+// -----
+
+func.func @concat_c5(%a: tensor<2x3xf32>, %b: tensor<4x3xf32>) -> tensor<2x6xf32> {
+  // expected-error @+2 {{'onnx.Concat' op expects inputs to agree on dim 0 (got 2 and 4)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Concat %a, %b {axis = 1 : i64} : (tensor<2x3xf32>, tensor<4x3xf32>) -> tensor<2x6xf32>
+  return %0 : tensor<2x6xf32>
+}
+
+// -----
+
+func.func @gather_c1(%x: tensor<5x4xf32>, %i: tensor<3xi64>) -> tensor<5x3xf32> {
+  // expected-error @+2 {{'onnx.Gather' op expects 'axis' in [-2, 2) (got -3)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Gather %x, %i {axis = -3 : i64} : (tensor<5x4xf32>, tensor<3xi64>) -> tensor<5x3xf32>
+  return %0 : tensor<5x3xf32>
+}
+
+// -----
+
+func.func @squeeze_c1(%x: tensor<1x3xf32>) -> tensor<3xf32> {
+  %axes = onnx.Constant {value = dense<2> : tensor<1xi64>} : () -> tensor<1xi64>
+  // expected-error @+2 {{'onnx.Squeeze' op has invalid 'axes' for rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Squeeze %x, %axes : (tensor<1x3xf32>, tensor<1xi64>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @squeeze_c2(%x: tensor<1x3xf32>) -> tensor<1xf32> {
+  %axes = onnx.Constant {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  // expected-error @+2 {{'onnx.Squeeze' op cannot squeeze dim 1 of size 3}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Squeeze %x, %axes : (tensor<1x3xf32>, tensor<1xi64>) -> tensor<1xf32>
+  return %0 : tensor<1xf32>
+}
+
+// -----
+
+func.func @unsqueeze_c1(%x: tensor<3xf32>) -> tensor<3x1xf32> {
+  %axes = onnx.Constant {value = dense<[1, 3]> : tensor<2xi64>} : () -> tensor<2xi64>
+  // expected-error @+2 {{'onnx.Unsqueeze' op has invalid 'axes' for output rank 3}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Unsqueeze %x, %axes : (tensor<3xf32>, tensor<2xi64>) -> tensor<3x1xf32>
+  return %0 : tensor<3x1xf32>
+}
+
+// -----
+
+func.func @expand_c1(%x: tensor<3x2xf32>) -> tensor<3x4xf32> {
+  %s = onnx.Constant {value = dense<[4]> : tensor<1xi64>} : () -> tensor<1xi64>
+  // expected-error @+2 {{'onnx.Expand' op cannot broadcast 'tensor<3x2xf32>' to shape [4]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Expand %x, %s : (tensor<3x2xf32>, tensor<1xi64>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+func.func @constantofshape_c1(%s: tensor<2xi64>) -> tensor<?x?xf32> {
+  // expected-error @+2 {{'onnx.ConstantOfShape' op expects a one-element 'value'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.ConstantOfShape %s {value = dense<[1.0, 2.0]> : tensor<2xf32>} : (tensor<2xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+func.func @constantofshape_c2() -> tensor<?x2xf32> {
+  %s = onnx.Constant {value = dense<[-1, 2]> : tensor<2xi64>} : () -> tensor<2xi64>
+  // expected-error @+2 {{'onnx.ConstantOfShape' op expects non-negative dims}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.ConstantOfShape %s : (tensor<2xi64>) -> tensor<?x2xf32>
+  return %0 : tensor<?x2xf32>
+}
+
+// -----
+
+func.func @reduce_c1(%x: tensor<2x3xf32>) -> tensor<2xf32> {
+  %axes = onnx.Constant {value = dense<[1, -1]> : tensor<2xi64>} : () -> tensor<2xi64>
+  // expected-error @+2 {{'onnx.ReduceMean' op has invalid 'axes' for rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.ReduceMean %x, %axes {keepdims = 0 : i64} : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+//===----------------------------------------------------------------------===//
+// Declared result types that disagree with the inferred ones
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @incompatible_result(%a: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  // expected-error @+1 {{'onnx.Relu' op requires the same type for all operands and results}}
+  %0 = onnx.Relu %a : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}
+
+// -----
+
+func.func @incompatible_inferred(%a: tensor<2x3xf32>) -> tensor<3x3xf32> {
+  // expected-error @+2 {{'onnx.Add' op inferred type(s) 'tensor<2x3xf32>' are incompatible with return type(s) of operation 'tensor<3x3xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Add %a, %a : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<3x3xf32>
+  return %0 : tensor<3x3xf32>
+}
+
+// -----
+
+func.func @incompatible_element(%a: tensor<?x3xi64>) -> tensor<?x3xi64> {
+  // expected-error @+2 {{'onnx.Cast' op inferred type(s) 'tensor<?x3xf32>' are incompatible with return type(s) of operation 'tensor<?x3xi64>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Cast %a {to = 1 : i64} : (tensor<?x3xi64>) -> tensor<?x3xi64>
+  return %0 : tensor<?x3xi64>
+}

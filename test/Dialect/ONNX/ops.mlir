@@ -1,0 +1,282 @@
+// RUN: onnx-opt %s | onnx-opt | FileCheck %s
+
+// Round trip of every onnx op, with static and dynamic dims.
+
+// CHECK-LABEL: func.func @binary
+func.func @binary(%a: tensor<2x3xf32>, %b: tensor<3xf32>, %d: tensor<?x3xi64>,
+                  %e: tensor<1xi64>) -> (tensor<2x3xf32>, tensor<?x3xi64>) {
+  // CHECK: onnx.Add %{{.*}}, %{{.*}} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %0 = onnx.Add %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Sub %{{.*}}, %{{.*}} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = onnx.Sub %0, %a : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Mul %{{.*}}, %{{.*}} : (tensor<?x3xi64>, tensor<1xi64>) -> tensor<?x3xi64>
+  %2 = onnx.Mul %d, %e : (tensor<?x3xi64>, tensor<1xi64>) -> tensor<?x3xi64>
+  // CHECK: onnx.Div %{{.*}}, %{{.*}} : (tensor<?x3xi64>, tensor<?x3xi64>) -> tensor<?x3xi64>
+  %3 = onnx.Div %2, %d : (tensor<?x3xi64>, tensor<?x3xi64>) -> tensor<?x3xi64>
+  // Pow's exponent may have another element type.
+  // CHECK: onnx.Pow %{{.*}}, %{{.*}} : (tensor<2x3xf32>, tensor<1xi64>) -> tensor<2x3xf32>
+  %4 = onnx.Pow %1, %e : (tensor<2x3xf32>, tensor<1xi64>) -> tensor<2x3xf32>
+  return %4, %3 : tensor<2x3xf32>, tensor<?x3xi64>
+}
+
+// CHECK-LABEL: func.func @compare_where
+func.func @compare_where(%a: tensor<?x4xf32>, %b: tensor<4xf32>, %y: tensor<f32>)
+    -> tensor<?x4xf32> {
+  // CHECK: %[[EQ:.+]] = onnx.Equal %{{.*}} : (tensor<?x4xf32>, tensor<4xf32>) -> tensor<?x4xi1>
+  %0 = onnx.Equal %a, %b : (tensor<?x4xf32>, tensor<4xf32>) -> tensor<?x4xi1>
+  // CHECK: onnx.Less %{{.*}} : (tensor<4xf32>, tensor<f32>) -> tensor<4xi1>
+  %1 = onnx.Less %b, %y : (tensor<4xf32>, tensor<f32>) -> tensor<4xi1>
+  // CHECK: onnx.Greater %{{.*}} : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xi1>
+  %2 = onnx.Greater %a, %a : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xi1>
+  // CHECK: onnx.Where %[[EQ]], %{{.*}}, %{{.*}} : (tensor<?x4xi1>, tensor<?x4xf32>, tensor<f32>) -> tensor<?x4xf32>
+  %3 = onnx.Where %0, %a, %y : (tensor<?x4xi1>, tensor<?x4xf32>, tensor<f32>) -> tensor<?x4xf32>
+  return %3 : tensor<?x4xf32>
+}
+
+// CHECK-LABEL: func.func @unary
+func.func @unary(%x: tensor<2x?xf32>, %i: tensor<3xi32>) -> (tensor<2x?xf32>, tensor<3xi32>) {
+  // CHECK: onnx.Sqrt %{{.*}} : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  %0 = onnx.Sqrt %x : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  // CHECK: onnx.Exp
+  %1 = onnx.Exp %0 : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  // CHECK: onnx.Log
+  %2 = onnx.Log %1 : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  // CHECK: onnx.Tanh
+  %3 = onnx.Tanh %2 : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  // CHECK: onnx.Sigmoid
+  %4 = onnx.Sigmoid %3 : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  // CHECK: onnx.Relu
+  %5 = onnx.Relu %4 : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  // CHECK: onnx.Erf
+  %6 = onnx.Erf %5 : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  // CHECK: onnx.Reciprocal
+  %7 = onnx.Reciprocal %6 : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  // CHECK: onnx.LeakyRelu %{{.*}} {alpha = 1.000000e-01 : f32} : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  %8 = onnx.LeakyRelu %7 {alpha = 0.1 : f32} : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  // CHECK: onnx.Neg %{{.*}} : (tensor<3xi32>) -> tensor<3xi32>
+  %9 = onnx.Neg %i : (tensor<3xi32>) -> tensor<3xi32>
+  // CHECK: onnx.Abs %{{.*}} : (tensor<3xi32>) -> tensor<3xi32>
+  %10 = onnx.Abs %9 : (tensor<3xi32>) -> tensor<3xi32>
+  // CHECK: onnx.Relu %{{.*}} : (tensor<3xi32>) -> tensor<3xi32>
+  %11 = onnx.Relu %10 : (tensor<3xi32>) -> tensor<3xi32>
+  return %8, %11 : tensor<2x?xf32>, tensor<3xi32>
+}
+
+// CHECK-LABEL: func.func @clip
+func.func @clip(%x: tensor<?x4xf32>, %lo: tensor<f32>, %hi: tensor<1xf32>)
+    -> (tensor<?x4xf32>, tensor<?x4xf32>) {
+  // CHECK: %[[NONE:.+]] = onnx.NoValue : () -> none
+  %none = onnx.NoValue : () -> none
+  // CHECK: onnx.Clip %{{.*}}, %{{.*}}, %{{.*}} : (tensor<?x4xf32>, tensor<f32>, tensor<1xf32>) -> tensor<?x4xf32>
+  %0 = onnx.Clip %x, %lo, %hi : (tensor<?x4xf32>, tensor<f32>, tensor<1xf32>) -> tensor<?x4xf32>
+  // CHECK: onnx.Clip %{{.*}}, %[[NONE]], %{{.*}} : (tensor<?x4xf32>, none, tensor<1xf32>) -> tensor<?x4xf32>
+  %1 = onnx.Clip %x, %none, %hi : (tensor<?x4xf32>, none, tensor<1xf32>) -> tensor<?x4xf32>
+  return %0, %1 : tensor<?x4xf32>, tensor<?x4xf32>
+}
+
+// CHECK-LABEL: func.func @matmul_gemm
+func.func @matmul_gemm(%a: tensor<2x4x8xf32>, %b: tensor<8x16xf32>, %v: tensor<8xf32>,
+                       %d: tensor<?x64xf32>, %w: tensor<10x64xf32>, %c: tensor<10xf32>,
+                       %s: tensor<10x10xf32>)
+    -> (tensor<2x4x16xf32>, tensor<2x4xf32>, tensor<?x10xf32>, tensor<64x10xf32>) {
+  // CHECK: onnx.MatMul %{{.*}}, %{{.*}} : (tensor<2x4x8xf32>, tensor<8x16xf32>) -> tensor<2x4x16xf32>
+  %0 = onnx.MatMul %a, %b : (tensor<2x4x8xf32>, tensor<8x16xf32>) -> tensor<2x4x16xf32>
+  // CHECK: onnx.MatMul %{{.*}}, %{{.*}} : (tensor<2x4x8xf32>, tensor<8xf32>) -> tensor<2x4xf32>
+  %1 = onnx.MatMul %a, %v : (tensor<2x4x8xf32>, tensor<8xf32>) -> tensor<2x4xf32>
+  // CHECK: onnx.Gemm %{{.*}}, %{{.*}}, %{{.*}} {alpha = 5.000000e-01 : f32, beta = 2.000000e+00 : f32, transB = 1 : i64} : (tensor<?x64xf32>, tensor<10x64xf32>, tensor<10xf32>) -> tensor<?x10xf32>
+  %2 = onnx.Gemm %d, %w, %c {alpha = 0.5 : f32, beta = 2.0 : f32, transB = 1 : i64}
+      : (tensor<?x64xf32>, tensor<10x64xf32>, tensor<10xf32>) -> tensor<?x10xf32>
+  %none = onnx.NoValue : () -> none
+  // CHECK: onnx.Gemm %{{.*}}, %{{.*}}, %{{.*}} {transA = 1 : i64} : (tensor<10x64xf32>, tensor<10x10xf32>, none) -> tensor<64x10xf32>
+  %3 = onnx.Gemm %w, %s, %none {transA = 1 : i64}
+      : (tensor<10x64xf32>, tensor<10x10xf32>, none) -> tensor<64x10xf32>
+  return %0, %1, %2, %3 : tensor<2x4x16xf32>, tensor<2x4xf32>, tensor<?x10xf32>, tensor<64x10xf32>
+}
+
+// CHECK-LABEL: func.func @conv
+func.func @conv(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>,
+                %d: tensor<?x8x?x?xf32>, %g: tensor<8x2x3x3xf32>)
+    -> (tensor<1x4x8x8xf32>, tensor<?x8x?x?xf32>, tensor<1x4x4x4xf32>) {
+  // CHECK: onnx.Conv %{{.*}}, %{{.*}}, %{{.*}} {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
+  %0 = onnx.Conv %x, %w, %b {pads = array<i64: 1, 1, 1, 1>}
+      : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
+  %none = onnx.NoValue : () -> none
+  // CHECK: onnx.Conv {{.*}} {auto_pad = "SAME_UPPER", dilations = array<i64: 2, 2>, group = 4 : i64, kernel_shape = array<i64: 3, 3>} : (tensor<?x8x?x?xf32>, tensor<8x2x3x3xf32>, none) -> tensor<?x8x?x?xf32>
+  %1 = onnx.Conv %d, %g, %none {auto_pad = "SAME_UPPER", dilations = array<i64: 2, 2>, group = 4 : i64, kernel_shape = array<i64: 3, 3>}
+      : (tensor<?x8x?x?xf32>, tensor<8x2x3x3xf32>, none) -> tensor<?x8x?x?xf32>
+  // CHECK: onnx.Conv {{.*}} {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, none) -> tensor<1x4x4x4xf32>
+  %2 = onnx.Conv %x, %w, %none {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>}
+      : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, none) -> tensor<1x4x4x4xf32>
+  return %0, %1, %2 : tensor<1x4x8x8xf32>, tensor<?x8x?x?xf32>, tensor<1x4x4x4xf32>
+}
+
+// CHECK-LABEL: func.func @pool
+func.func @pool(%x: tensor<1x8x8x8xf32>, %d: tensor<?x8x?x?xf32>)
+    -> (tensor<1x8x4x4xf32>, tensor<?x8x?x?xf32>, tensor<1x8x3x3xf32>, tensor<?x8x1x1xf32>) {
+  // CHECK: onnx.MaxPool %{{.*}} {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x8x8x8xf32>) -> tensor<1x8x4x4xf32>
+  %0 = onnx.MaxPool %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>}
+      : (tensor<1x8x8x8xf32>) -> tensor<1x8x4x4xf32>
+  // CHECK: onnx.MaxPool %{{.*}} {ceil_mode = 1 : i64, kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>} : (tensor<?x8x?x?xf32>) -> tensor<?x8x?x?xf32>
+  %1 = onnx.MaxPool %d {ceil_mode = 1 : i64, kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>}
+      : (tensor<?x8x?x?xf32>) -> tensor<?x8x?x?xf32>
+  // CHECK: onnx.AveragePool %{{.*}} {count_include_pad = 1 : i64, kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 3, 3>} : (tensor<1x8x8x8xf32>) -> tensor<1x8x3x3xf32>
+  %2 = onnx.AveragePool %x {count_include_pad = 1 : i64, kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 3, 3>}
+      : (tensor<1x8x8x8xf32>) -> tensor<1x8x3x3xf32>
+  // CHECK: onnx.GlobalAveragePool %{{.*}} : (tensor<?x8x?x?xf32>) -> tensor<?x8x1x1xf32>
+  %3 = onnx.GlobalAveragePool %d : (tensor<?x8x?x?xf32>) -> tensor<?x8x1x1xf32>
+  return %0, %1, %2, %3 : tensor<1x8x4x4xf32>, tensor<?x8x?x?xf32>, tensor<1x8x3x3xf32>, tensor<?x8x1x1xf32>
+}
+
+// CHECK-LABEL: func.func @normalization
+func.func @normalization(%x: tensor<?x4x8x8xf32>, %p: tensor<4xf32>, %t: tensor<2x?x8xf32>,
+                         %s: tensor<8xf32>) -> (tensor<?x4x8x8xf32>, tensor<2x?x8xf32>, tensor<2x?x8xf32>) {
+  // CHECK: onnx.BatchNormalization %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {epsilon = 1.000000e-03 : f32} : (tensor<?x4x8x8xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<?x4x8x8xf32>
+  %0 = onnx.BatchNormalization %x, %p, %p, %p, %p {epsilon = 1.0e-3 : f32}
+      : (tensor<?x4x8x8xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<?x4x8x8xf32>
+  // CHECK: onnx.LayerNormalization %{{.*}}, %{{.*}}, %{{.*}} {axis = 1 : i64} : (tensor<2x?x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x?x8xf32>
+  %1 = onnx.LayerNormalization %t, %s, %s {axis = 1 : i64}
+      : (tensor<2x?x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x?x8xf32>
+  // CHECK: onnx.Softmax %{{.*}} {axis = 1 : i64} : (tensor<2x?x8xf32>) -> tensor<2x?x8xf32>
+  %2 = onnx.Softmax %1 {axis = 1 : i64} : (tensor<2x?x8xf32>) -> tensor<2x?x8xf32>
+  return %0, %1, %2 : tensor<?x4x8x8xf32>, tensor<2x?x8xf32>, tensor<2x?x8xf32>
+}
+
+// CHECK-LABEL: func.func @dropout
+func.func @dropout(%x: tensor<?x4xf32>, %r: tensor<f32>, %t: tensor<i1>)
+    -> (tensor<?x4xf32>, tensor<?x4xi1>) {
+  %none = onnx.NoValue : () -> none
+  // CHECK: %{{.+}}, %{{.+}} = onnx.Dropout %{{.*}}, %{{.*}}, %{{.*}} : (tensor<?x4xf32>, none, none) -> (tensor<?x4xf32>, tensor<?x4xi1>)
+  %y, %m = onnx.Dropout %x, %none, %none : (tensor<?x4xf32>, none, none) -> (tensor<?x4xf32>, tensor<?x4xi1>)
+  // CHECK: onnx.Dropout %{{.*}}, %{{.*}}, %{{.*}} {seed = 7 : i64} : (tensor<?x4xf32>, tensor<f32>, tensor<i1>) -> (tensor<?x4xf32>, tensor<?x4xi1>)
+  %y2, %m2 = onnx.Dropout %y, %r, %t {seed = 7 : i64}
+      : (tensor<?x4xf32>, tensor<f32>, tensor<i1>) -> (tensor<?x4xf32>, tensor<?x4xi1>)
+  return %y2, %m : tensor<?x4xf32>, tensor<?x4xi1>
+}
+
+// CHECK-LABEL: func.func @constant_identity_cast
+func.func @constant_identity_cast(%x: tensor<?x3xf32>) -> (tensor<2xi64>, tensor<?x3xf32>, tensor<?x3xi64>, tensor<2x2xf16>) {
+  // CHECK: onnx.Constant {value = dense<[1, 2]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %0 = onnx.Constant {value = dense<[1, 2]> : tensor<2xi64>} : () -> tensor<2xi64>
+  // CHECK: onnx.Constant {value = dense<1.500000e+00> : tensor<2x2xf16>} : () -> tensor<2x2xf16>
+  %1 = onnx.Constant {value = dense<1.5> : tensor<2x2xf16>} : () -> tensor<2x2xf16>
+  // CHECK: onnx.Identity %{{.*}} : (tensor<?x3xf32>) -> tensor<?x3xf32>
+  %2 = onnx.Identity %x : (tensor<?x3xf32>) -> tensor<?x3xf32>
+  // CHECK: onnx.Cast %{{.*}} {to = 7 : i64} : (tensor<?x3xf32>) -> tensor<?x3xi64>
+  %3 = onnx.Cast %2 {to = 7 : i64} : (tensor<?x3xf32>) -> tensor<?x3xi64>
+  return %0, %2, %3, %1 : tensor<2xi64>, tensor<?x3xf32>, tensor<?x3xi64>, tensor<2x2xf16>
+}
+
+// CHECK-LABEL: func.func @shape_reshape_flatten
+func.func @shape_reshape_flatten(%x: tensor<?x3x4xf32>, %s: tensor<2xi64>)
+    -> (tensor<3xi64>, tensor<1xi64>, tensor<?x?xf32>, tensor<?x12xf32>, tensor<?x4xf32>) {
+  // CHECK: onnx.Shape %{{.*}} : (tensor<?x3x4xf32>) -> tensor<3xi64>
+  %0 = onnx.Shape %x : (tensor<?x3x4xf32>) -> tensor<3xi64>
+  // CHECK: onnx.Shape %{{.*}} {end = -1 : i64, start = 1 : i64} : (tensor<?x3x4xf32>) -> tensor<1xi64>
+  %1 = onnx.Shape %x {end = -1 : i64, start = 1 : i64} : (tensor<?x3x4xf32>) -> tensor<1xi64>
+  // CHECK: onnx.Reshape %{{.*}}, %{{.*}} : (tensor<?x3x4xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  %2 = onnx.Reshape %x, %s : (tensor<?x3x4xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  %c = onnx.Constant {value = dense<[-1, 4]> : tensor<2xi64>} : () -> tensor<2xi64>
+  // CHECK: onnx.Reshape %{{.*}}, %{{.*}} {allowzero = 1 : i64} : (tensor<?x3x4xf32>, tensor<2xi64>) -> tensor<?x4xf32>
+  %3 = onnx.Reshape %x, %c {allowzero = 1 : i64} : (tensor<?x3x4xf32>, tensor<2xi64>) -> tensor<?x4xf32>
+  // CHECK: onnx.Flatten %{{.*}} {axis = -2 : i64} : (tensor<?x3x4xf32>) -> tensor<?x12xf32>
+  %4 = onnx.Flatten %x {axis = -2 : i64} : (tensor<?x3x4xf32>) -> tensor<?x12xf32>
+  return %0, %1, %2, %4, %3 : tensor<3xi64>, tensor<1xi64>, tensor<?x?xf32>, tensor<?x12xf32>, tensor<?x4xf32>
+}
+
+// CHECK-LABEL: func.func @transpose_concat
+func.func @transpose_concat(%x: tensor<2x?x4xf32>, %y: tensor<2x3xf32>, %z: tensor<2x?xf32>)
+    -> (tensor<4x2x?xf32>, tensor<4x?x2xf32>, tensor<2x?xf32>, tensor<2x3xf32>) {
+  // CHECK: onnx.Transpose %{{.*}} {perm = array<i64: 2, 0, 1>} : (tensor<2x?x4xf32>) -> tensor<4x2x?xf32>
+  %0 = onnx.Transpose %x {perm = array<i64: 2, 0, 1>} : (tensor<2x?x4xf32>) -> tensor<4x2x?xf32>
+  // CHECK: onnx.Transpose %{{.*}} : (tensor<2x?x4xf32>) -> tensor<4x?x2xf32>
+  %1 = onnx.Transpose %x : (tensor<2x?x4xf32>) -> tensor<4x?x2xf32>
+  // CHECK: onnx.Concat %{{.*}}, %{{.*}}, %{{.*}} {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2x?xf32>, tensor<2x3xf32>) -> tensor<2x?xf32>
+  %2 = onnx.Concat %y, %z, %y {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2x?xf32>, tensor<2x3xf32>) -> tensor<2x?xf32>
+  // CHECK: onnx.Concat %{{.*}} {axis = -1 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %3 = onnx.Concat %y {axis = -1 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0, %1, %2, %3 : tensor<4x2x?xf32>, tensor<4x?x2xf32>, tensor<2x?xf32>, tensor<2x3xf32>
+}
+
+// CHECK-LABEL: func.func @slice_gather
+func.func @slice_gather(%x: tensor<10x?xf32>, %s: tensor<1xi64>, %i: tensor<3xi32>)
+    -> (tensor<4x?xf32>, tensor<?x?xf32>, tensor<3x?xf32>, tensor<10x2x2xf32>) {
+  %start = onnx.Constant {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %end = onnx.Constant {value = dense<-1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %axes = onnx.Constant {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %step = onnx.Constant {value = dense<2> : tensor<1xi64>} : () -> tensor<1xi64>
+  %none = onnx.NoValue : () -> none
+  // CHECK: onnx.Slice %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : (tensor<10x?xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<4x?xf32>
+  %0 = onnx.Slice %x, %start, %end, %axes, %step
+      : (tensor<10x?xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<4x?xf32>
+  // CHECK: onnx.Slice %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : (tensor<10x?xf32>, tensor<1xi64>, tensor<1xi64>, none, none) -> tensor<?x?xf32>
+  %1 = onnx.Slice %x, %s, %s, %none, %none
+      : (tensor<10x?xf32>, tensor<1xi64>, tensor<1xi64>, none, none) -> tensor<?x?xf32>
+  // An attribute equal to its default is not printed.
+  // CHECK: onnx.Gather %{{.*}}, %{{.*}} : (tensor<10x?xf32>, tensor<3xi32>) -> tensor<3x?xf32>
+  %2 = onnx.Gather %x, %i {axis = 0 : i64} : (tensor<10x?xf32>, tensor<3xi32>) -> tensor<3x?xf32>
+  %idx = onnx.Constant {value = dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>} : () -> tensor<2x2xi64>
+  // CHECK: onnx.Gather %{{.*}}, %{{.*}} {axis = -1 : i64} : (tensor<10x?xf32>, tensor<2x2xi64>) -> tensor<10x2x2xf32>
+  %3 = onnx.Gather %x, %idx {axis = -1 : i64} : (tensor<10x?xf32>, tensor<2x2xi64>) -> tensor<10x2x2xf32>
+  return %0, %1, %2, %3 : tensor<4x?xf32>, tensor<?x?xf32>, tensor<3x?xf32>, tensor<10x2x2xf32>
+}
+
+// CHECK-LABEL: func.func @squeeze_unsqueeze
+func.func @squeeze_unsqueeze(%x: tensor<1x?x1xf32>, %a: tensor<1xi64>)
+    -> (tensor<?x1xf32>, tensor<?xf32>, tensor<1x?x1x1xf32>, tensor<?x?x?x?xf32>) {
+  %axes = onnx.Constant {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %none = onnx.NoValue : () -> none
+  // CHECK: onnx.Squeeze %{{.*}}, %{{.*}} : (tensor<1x?x1xf32>, tensor<1xi64>) -> tensor<?x1xf32>
+  %0 = onnx.Squeeze %x, %axes : (tensor<1x?x1xf32>, tensor<1xi64>) -> tensor<?x1xf32>
+  // CHECK: onnx.Squeeze %{{.*}}, %{{.*}} : (tensor<1x?x1xf32>, none) -> tensor<?xf32>
+  %1 = onnx.Squeeze %x, %none : (tensor<1x?x1xf32>, none) -> tensor<?xf32>
+  %last = onnx.Constant {value = dense<-1> : tensor<1xi64>} : () -> tensor<1xi64>
+  // CHECK: onnx.Unsqueeze %{{.*}}, %{{.*}} : (tensor<1x?x1xf32>, tensor<1xi64>) -> tensor<1x?x1x1xf32>
+  %2 = onnx.Unsqueeze %x, %last : (tensor<1x?x1xf32>, tensor<1xi64>) -> tensor<1x?x1x1xf32>
+  // CHECK: onnx.Unsqueeze %{{.*}}, %{{.*}} : (tensor<1x?x1xf32>, tensor<1xi64>) -> tensor<?x?x?x?xf32>
+  %3 = onnx.Unsqueeze %x, %a : (tensor<1x?x1xf32>, tensor<1xi64>) -> tensor<?x?x?x?xf32>
+  return %0, %1, %2, %3 : tensor<?x1xf32>, tensor<?xf32>, tensor<1x?x1x1xf32>, tensor<?x?x?x?xf32>
+}
+
+// CHECK-LABEL: func.func @expand_constant_of_shape
+func.func @expand_constant_of_shape(%x: tensor<3x1xf32>, %s: tensor<2xi64>)
+    -> (tensor<3x4xf32>, tensor<?x?xf32>, tensor<?x?xi64>, tensor<2x3xf32>) {
+  %shape = onnx.Constant {value = dense<[1, 4]> : tensor<2xi64>} : () -> tensor<2xi64>
+  // CHECK: onnx.Expand %{{.*}}, %{{.*}} : (tensor<3x1xf32>, tensor<2xi64>) -> tensor<3x4xf32>
+  %0 = onnx.Expand %x, %shape : (tensor<3x1xf32>, tensor<2xi64>) -> tensor<3x4xf32>
+  // CHECK: onnx.Expand %{{.*}}, %{{.*}} : (tensor<3x1xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  %1 = onnx.Expand %x, %s : (tensor<3x1xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  // CHECK: onnx.ConstantOfShape %{{.*}} {value = dense<1> : tensor<1xi64>} : (tensor<2xi64>) -> tensor<?x?xi64>
+  %2 = onnx.ConstantOfShape %s {value = dense<1> : tensor<1xi64>} : (tensor<2xi64>) -> tensor<?x?xi64>
+  %c = onnx.Constant {value = dense<[2, 3]> : tensor<2xi64>} : () -> tensor<2xi64>
+  // CHECK: onnx.ConstantOfShape %{{.*}} : (tensor<2xi64>) -> tensor<2x3xf32>
+  %3 = onnx.ConstantOfShape %c : (tensor<2xi64>) -> tensor<2x3xf32>
+  return %0, %1, %2, %3 : tensor<3x4xf32>, tensor<?x?xf32>, tensor<?x?xi64>, tensor<2x3xf32>
+}
+
+// CHECK-LABEL: func.func @reduce
+func.func @reduce(%x: tensor<2x?x4xf32>, %a: tensor<1xi64>)
+    -> (tensor<2x?xf32>, tensor<1x1x1xf32>, tensor<?x?x?xf32>, tensor<2x?x4xf32>) {
+  %axes = onnx.Constant {value = dense<-1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %none = onnx.NoValue : () -> none
+  // CHECK: onnx.ReduceMean %{{.*}}, %{{.*}} {keepdims = 0 : i64} : (tensor<2x?x4xf32>, tensor<1xi64>) -> tensor<2x?xf32>
+  %0 = onnx.ReduceMean %x, %axes {keepdims = 0 : i64} : (tensor<2x?x4xf32>, tensor<1xi64>) -> tensor<2x?xf32>
+  // CHECK: onnx.ReduceSum %{{.*}}, %{{.*}} : (tensor<2x?x4xf32>, none) -> tensor<1x1x1xf32>
+  %1 = onnx.ReduceSum %x, %none : (tensor<2x?x4xf32>, none) -> tensor<1x1x1xf32>
+  // CHECK: onnx.ReduceMax %{{.*}}, %{{.*}} : (tensor<2x?x4xf32>, tensor<1xi64>) -> tensor<?x?x?xf32>
+  %2 = onnx.ReduceMax %x, %a : (tensor<2x?x4xf32>, tensor<1xi64>) -> tensor<?x?x?xf32>
+  // CHECK: onnx.ReduceSum %{{.*}}, %{{.*}} {noop_with_empty_axes = 1 : i64} : (tensor<2x?x4xf32>, none) -> tensor<2x?x4xf32>
+  %3 = onnx.ReduceSum %x, %none {noop_with_empty_axes = 1 : i64} : (tensor<2x?x4xf32>, none) -> tensor<2x?x4xf32>
+  return %0, %1, %2, %3 : tensor<2x?xf32>, tensor<1x1x1xf32>, tensor<?x?x?xf32>, tensor<2x?x4xf32>
+}
+
+// Unranked operands are accepted where the spec allows any rank.
+// CHECK-LABEL: func.func @unranked
+func.func @unranked(%x: tensor<*xf32>, %y: tensor<4xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<?xi64>) {
+  // CHECK: onnx.Add %{{.*}}, %{{.*}} : (tensor<*xf32>, tensor<4xf32>) -> tensor<*xf32>
+  %0 = onnx.Add %x, %y : (tensor<*xf32>, tensor<4xf32>) -> tensor<*xf32>
+  // CHECK: onnx.Relu %{{.*}} : (tensor<*xf32>) -> tensor<*xf32>
+  %1 = onnx.Relu %0 : (tensor<*xf32>) -> tensor<*xf32>
+  // CHECK: onnx.Shape %{{.*}} : (tensor<*xf32>) -> tensor<?xi64>
+  %2 = onnx.Shape %1 : (tensor<*xf32>) -> tensor<?xi64>
+  return %0, %1, %2 : tensor<*xf32>, tensor<*xf32>, tensor<?xi64>
+}

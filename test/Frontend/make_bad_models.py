@@ -1,0 +1,67 @@
+"""make_bad_models.py - write malformed/unsupported ONNX models and bad inputs for the importer and runtime tests."""
+import argparse
+import os
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+
+def tiny_model(op="Relu", domain="", opset=17, opset_domain="", elem_type=TensorProto.FLOAT, node_name="node0"):
+    """y = op(x + x) for x [2,3]: an Add feeding a single configurable node."""
+    x = helper.make_tensor_value_info("x", elem_type, [2, 3])
+    y = helper.make_tensor_value_info("y", elem_type, [2, 3])
+    nodes = [helper.make_node("Add", ["x", "x"], ["s"], name="node_add"),
+             helper.make_node(op, ["s"], ["y"], name=node_name, domain=domain)]
+    graph = helper.make_graph(nodes, "tiny", [x], [y])
+    opsets = [helper.make_opsetid(opset_domain, opset)]
+    if domain:  # a custom-domain node needs the default domain too for Add
+        opsets = [helper.make_opsetid("", 17), helper.make_opsetid(domain, 1)]
+    model = helper.make_model(graph, opset_imports=opsets, producer_name="make_bad_models")
+    model.ir_version = 8
+    return model
+
+
+def save_tensor(array, name, path):
+    with open(path, "wb") as f:
+        f.write(numpy_helper.from_array(array, name).SerializeToString())
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--out", required=True, help="output directory")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    out = lambda name: os.path.join(args.out, name)  # noqa: E731
+
+    good = tiny_model()
+    onnx.checker.check_model(good, full_check=True)
+    onnx.save(good, out("good.onnx"))
+
+    # Corrupt files: written as raw bytes (onnx.save would try to parse them).
+    data = good.SerializeToString()
+    with open(out("truncated.onnx"), "wb") as f:
+        f.write(data[: len(data) // 2])
+    with open(out("garbage.onnx"), "wb") as f:
+        f.write(np.random.default_rng(0).integers(0, 256, 512, dtype=np.uint8).tobytes())
+
+    # Well-formed protobufs the importer must reject; saved without onnx.checker.
+    onnx.save(tiny_model(op="FooBar", node_name="node_foo"), out("unknown_op.onnx"))
+    onnx.save(tiny_model(domain="com.example"), out("unknown_domain.onnx"))
+    onnx.save(tiny_model(opset=6), out("old_opset.onnx"))
+    onnx.save(tiny_model(opset=99), out("new_opset.onnx"))
+    bad = tiny_model()
+    bad.graph.input[0].type.tensor_type.elem_type = TensorProto.COMPLEX64
+    onnx.save(bad, out("bad_dtype.onnx"))
+
+    # Run-time inputs for good.onnx (input "x", float32 [2,3]).
+    x = np.arange(-3, 3, dtype=np.float32).reshape(2, 3)
+    save_tensor(x, "x", out("good_input.pb"))
+    save_tensor(np.maximum(x + x, 0), "y", out("good_output.pb"))
+    save_tensor(x.astype(np.int64), "x", out("wrong_dtype.pb"))
+    save_tensor(x.reshape(3, 2), "x", out("wrong_shape.pb"))
+    print("wrote", " ".join(sorted(os.listdir(args.out))))
+
+
+if __name__ == "__main__":
+    main()
