@@ -71,7 +71,10 @@ OpFoldResult ShapeOp::fold(FoldAdaptor) {
   auto resultType = cast<RankedTensorType>(getType());
   if (!type || !resultType.hasStaticShape())
     return {};
-  int64_t start = getStart() < 0 ? getStart() + type.getRank() : getStart();
+  // I64Attr getters return uint64_t: read the start as signed.
+  int64_t start = static_cast<int64_t>(getStart());
+  if (start < 0)
+    start += type.getRank();
   start = std::max<int64_t>(0, std::min(start, type.getRank()));
   ArrayRef<int64_t> dims =
       type.getShape().slice(start, resultType.getDimSize(0));
@@ -88,10 +91,16 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   if (!dense || !isSmallStatic(type))
     return {};
   Type from = dense.getElementType(), to = type.getElementType();
-  // Integer to integer (shape arithmetic), with sign extension.
+  // Integer to integer (shape arithmetic): extend by the source's
+  // signedness; to bool is "not zero".
   if (isa<IntegerType>(from) && isa<IntegerType>(to) && !from.isInteger(1)) {
     unsigned width = to.getIntOrFloatBitWidth();
-    return dense.mapValues(to, [&](const APInt &v) { return v.sextOrTrunc(width); });
+    if (to.isInteger(1))
+      return dense.mapValues(to, [](const APInt &v) { return APInt(1, !v.isZero()); });
+    bool isUnsigned = from.isUnsignedInteger();
+    return dense.mapValues(to, [&](const APInt &v) {
+      return isUnsigned ? v.zextOrTrunc(width) : v.sextOrTrunc(width);
+    });
   }
   return {};
 }
@@ -138,12 +147,13 @@ OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
                        });
 }
 OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
-  // ONNX integer Div truncates toward zero, like APInt::sdiv.
+  // ONNX integer Div truncates toward zero, like APInt::sdiv and udiv.
+  bool isUnsigned = getElementTypeOrSelf(getType()).isUnsignedInteger();
   return foldIntBinary(adaptor.getA(), adaptor.getB(), getType(),
-                       [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+                       [&](const APInt &a, const APInt &b) -> std::optional<APInt> {
                          if (b.isZero())
                            return std::nullopt;
-                         return a.sdiv(b);
+                         return isUnsigned ? a.udiv(b) : a.sdiv(b);
                        });
 }
 

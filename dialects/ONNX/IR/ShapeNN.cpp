@@ -128,6 +128,7 @@ LogicalResult MatMulOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
     return opError(loc, "MatMul", "expects matching contraction dims (got ", a,
                    " and ", b, ")");
   SmallVector<int64_t> batch;
+  // matmul_c4
   if (!OpTrait::util::getBroadcastedShape(ArrayRef(aShape).drop_back(2),
                                           ArrayRef(bShape).drop_back(2), batch))
     return opError(loc, "MatMul", "expects broadcastable batch dims (got ", a,
