@@ -41,6 +41,9 @@ struct NodeContext {
 
   /// The `none` value for an absent optional input.
   mlir::Value noValue();
+  /// Where constants made from the node's attributes live: the node's name
+  /// with a `_const` suffix, so the node keeps its own name on export.
+  mlir::Location constantLoc();
   /// A 1-D i64 constant (an attribute turned into an input).
   mlir::Value i64Constant(llvm::ArrayRef<int64_t> values);
   /// Removes and returns attribute `name`, if present.

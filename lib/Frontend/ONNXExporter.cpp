@@ -44,6 +44,10 @@ private:
   LogicalResult exportValueInfo(Value value, StringRef name,
                                 DictionaryAttr attrs, ::onnx::ValueInfoProto &info);
   LogicalResult exportOp(Operation *op, ::onnx::GraphProto &graph);
+  LogicalResult exportOutputs(mlir::func::FuncOp func, mlir::func::ReturnOp ret,
+                              llvm::ArrayRef<std::string> outputNames,
+                              ::onnx::GraphProto &graph);
+  void removeUnreadConstants(::onnx::GraphProto &graph);
   LogicalResult exportAttribute(NamedAttribute attr, ::onnx::AttributeProto &out,
                                 Operation *op);
   /// Rewrites an input that older opsets took as an attribute.
@@ -222,8 +226,13 @@ LogicalResult GraphExporter::exportOp(Operation *op, ::onnx::GraphProto &graph) 
     names[result] = name;
     node->add_output(name);
   }
+  // Attributes at their default value are left out: older opsets may not
+  // know them (ReduceMean's noop_with_empty_axes, Reshape's allowzero).
+  NamedAttrList defaults;
+  op->getName().populateDefaultAttrs(defaults);
   for (NamedAttribute attr : op->getAttrs()) {
-    if (attr.getName().getValue().starts_with("onnx."))
+    if (attr.getName().getValue().starts_with("onnx.") ||
+        defaults.get(attr.getName()) == attr.getValue())
       continue;
     if (failed(exportAttribute(attr, *node->add_attribute(), op)))
       return failure();
@@ -277,6 +286,39 @@ LogicalResult GraphExporter::exportTo(::onnx::ModelProto &model) {
     if (failed(exportOp(&op, graph)))
       return failure();
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  if (failed(exportOutputs(func, ret, outputNames, graph)))
+    return failure();
+  removeUnreadConstants(graph);
+  return success();
+}
+
+void GraphExporter::removeUnreadConstants(::onnx::GraphProto &graph) {
+  // Constants that became attributes (Squeeze axes at opset 11, ...) have no
+  // reader left.
+  llvm::StringSet<> read;
+  for (const auto &node : graph.node())
+    for (const std::string &input : node.input())
+      read.insert(input);
+  for (const auto &output : graph.output())
+    read.insert(output.name());
+  auto *nodes = graph.mutable_node();
+  nodes->erase(std::remove_if(nodes->begin(), nodes->end(),
+                              [&](const ::onnx::NodeProto &node) {
+                                return node.op_type() == "Constant" &&
+                                       !read.contains(node.output(0));
+                              }),
+               nodes->end());
+  auto *inits = graph.mutable_initializer();
+  inits->erase(std::remove_if(inits->begin(), inits->end(),
+                              [&](const ::onnx::TensorProto &init) {
+                                return !read.contains(init.name());
+                              }),
+               inits->end());
+}
+
+LogicalResult GraphExporter::exportOutputs(func::FuncOp func, func::ReturnOp ret,
+                                           ArrayRef<std::string> outputNames,
+                                           ::onnx::GraphProto &graph) {
   for (auto [i, value] : llvm::enumerate(ret.getOperands())) {
     std::string inner = nameOf(value);
     const std::string &outer = outputNames[i];

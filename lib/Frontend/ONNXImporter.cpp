@@ -12,6 +12,7 @@
 #include "llvm/Support/Path.h"
 
 #include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/text_format.h>
 
 using namespace mlir;
@@ -309,8 +310,20 @@ OwningOpRef<ModuleOp> GraphImporter::import(::onnx::ModelProto &model) {
       return nullptr;
     }
     results.push_back(it->second);
-    resultAttrs.push_back(builder.getDictionaryAttr(builder.getNamedAttr(
-        "onnx.name", builder.getStringAttr(output.name()))));
+    SmallVector<NamedAttribute> attrs{
+        builder.getNamedAttr("onnx.name", builder.getStringAttr(output.name()))};
+    if (output.type().has_tensor_type() &&
+        output.type().tensor_type().has_shape()) {
+      SmallVector<Attribute> dimParams;
+      for (const auto &dim : output.type().tensor_type().shape().dim())
+        dimParams.push_back(builder.getStringAttr(dim.dim_param()));
+      if (llvm::any_of(dimParams, [](Attribute a) {
+            return !cast<StringAttr>(a).getValue().empty();
+          }))
+        attrs.push_back(builder.getNamedAttr("onnx.dim_params",
+                                             builder.getArrayAttr(dimParams)));
+    }
+    resultAttrs.push_back(builder.getDictionaryAttr(attrs));
   }
   builder.create<func::ReturnOp>(fileLoc, results);
   func.setType(builder.getFunctionType(argTypes, ValueRange(results).getTypes()));
@@ -331,8 +344,21 @@ static LogicalResult parseModel(StringRef path, MLIRContext *ctx,
   StringRef bytes = (*file)->getBuffer();
   if (path.ends_with(".onnxtxt") || path.ends_with(".textproto") ||
       path.ends_with(".pbtxt")) {
-    if (!google::protobuf::TextFormat::ParseFromString(bytes.str(), &model)) {
-      emitError(loc) << "not a valid ONNX model in protobuf text format";
+    // Collect the parser's first complaint with its position, instead of
+    // letting protobuf log it.
+    struct FirstError : google::protobuf::io::ErrorCollector {
+      std::string message;
+      void AddError(int line, int column, const std::string &text) override {
+        if (message.empty())
+          message = std::to_string(line + 1) + ":" + std::to_string(column + 1) +
+                    ": " + text;
+      }
+    } collector;
+    google::protobuf::TextFormat::Parser parser;
+    parser.RecordErrorsTo(&collector);
+    if (!parser.ParseFromString(bytes.str(), &model)) {
+      emitError(loc) << "not a valid ONNX model in protobuf text format: "
+                     << collector.message;
       return failure();
     }
     return success();

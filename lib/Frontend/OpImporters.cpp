@@ -24,11 +24,18 @@ Value NodeContext::noValue() {
   return builder.create<onnx::NoValueOp>(loc, builder.getNoneType());
 }
 
+Location NodeContext::constantLoc() {
+  auto name = cast<NameLoc>(loc);
+  return NameLoc::get(
+      StringAttr::get(builder.getContext(), name.getName().str() + "_const"),
+      name.getChildLoc());
+}
+
 Value NodeContext::i64Constant(ArrayRef<int64_t> values) {
   auto type = RankedTensorType::get({static_cast<int64_t>(values.size())},
                                     builder.getI64Type());
   return builder.create<onnx::ConstantOp>(
-      loc, cast<ElementsAttr>(DenseElementsAttr::get(type, values)));
+      constantLoc(), cast<ElementsAttr>(DenseElementsAttr::get(type, values)));
 }
 
 std::optional<Attribute> NodeContext::takeAttribute(StringRef name) {
@@ -164,7 +171,7 @@ static FailureOr<SmallVector<Value>> importClipV6(NodeContext &node,
     double v = cast<FloatAttr>(*attr).getValueAsDouble();
     auto type = RankedTensorType::get({}, element);
     node.inputs.push_back(node.builder.create<onnx::ConstantOp>(
-        node.loc, cast<ElementsAttr>(DenseElementsAttr::get(
+        node.constantLoc(), cast<ElementsAttr>(DenseElementsAttr::get(
                       type, FloatAttr::get(element, v)))));
   }
   return importGeneric(node, error);
@@ -204,7 +211,8 @@ static FailureOr<SmallVector<Value>> importSoftmaxV1(NodeContext &node,
   Value flat = b.create<onnx::FlattenOp>(node.loc, input, i64(axis));
   Value soft = b.create<onnx::SoftmaxOp>(node.loc, flat, i64(-1));
   Value shape = b.create<onnx::ShapeOp>(node.loc, input, IntegerAttr(), i64(0));
-  Value result = b.create<onnx::ReshapeOp>(node.loc, soft, shape, i64(0));
+  Value result =
+      b.create<onnx::ReshapeOp>(node.loc, type, soft, shape, i64(0));
   return SmallVector<Value>{result};
 }
 
