@@ -190,11 +190,15 @@ static LogicalResult link(const CompileOptions &options, StringRef object,
   std::string temp = (output + ".tmp-link").str();
   std::vector<std::string> args{"-o", temp, object.str()};
   if (shared) {
+    // The library exports the whole runtime API, not just what the model uses.
     args.insert(args.begin(), "-shared");
+    args.push_back("-Wl,--whole-archive");
+    args.push_back(std::string(runtimeLib));
+    args.push_back("-Wl,--no-whole-archive");
   } else {
     args.push_back(std::string(mainLib));
+    args.push_back(std::string(runtimeLib));
   }
-  args.push_back(std::string(runtimeLib));
   for (const char *lib : {"-lm", "-lpthread"})
     args.push_back(lib);
   if (failed(runTool(linker, args, error))) {
@@ -233,6 +237,9 @@ static LogicalResult writeStaticLibrary(const CompileOptions &options,
     error = llvm::toString(model.takeError());
     return failure();
   }
+  // A plain member name: a path's slashes would corrupt the GNU name table.
+  std::string memberName = symbolFromPath(output) + "_model.o";
+  model->MemberName = memberName;
   members.push_back(std::move(*model));
   llvm::Error err = llvm::Error::success();
   for (const llvm::object::Archive::Child &child : (*archive)->children(err)) {
@@ -306,6 +313,9 @@ LogicalResult compileModel(const CompileOptions &options, MLIRContext &context) 
     emitError(fileLoc) << message;
     return failure();
   };
+  bool same = false;
+  if (!llvm::sys::fs::equivalent(options.input, options.output, same) && same)
+    return fail("refusing to overwrite the input model with the output");
   OwningOpRef<ModuleOp> module =
       importONNXModel(options.input, &context, options.import);
   if (!module)
