@@ -54,12 +54,51 @@ def main():
     bad.graph.input[0].type.tensor_type.elem_type = TensorProto.COMPLEX64
     onnx.save(bad, out("bad_dtype.onnx"))
 
+    # Malformed graphs.
+    with open(out("empty.onnx"), "wb"):
+        pass
+    bad = tiny_model()
+    bad.graph.node[1].input[0] = "nowhere"
+    onnx.save(bad, out("undefined_input.onnx"))
+    bad = tiny_model()
+    bad.graph.output[0].name = "missing"
+    onnx.save(bad, out("missing_output.onnx"))
+    bad = tiny_model()
+    bad.graph.node[1].output.append("extra")
+    onnx.save(bad, out("too_many_outputs.onnx"))
+    bad = tiny_model()
+    bad.graph.node[1].attribute.append(helper.make_attribute("foo", 1))
+    onnx.save(bad, out("unknown_attribute.onnx"))
+    onnx.save(tiny_model(op="LayerNormalization", opset=13, node_name="node_ln"),
+              out("op_too_new.onnx"))
+    # Shapes the op rejects: Add of [2,3] and [4].
+    bad = tiny_model()
+    bad.graph.initializer.append(numpy_helper.from_array(np.zeros(4, np.float32), "b"))
+    bad.graph.node[0].input[1] = "b"
+    onnx.save(bad, out("shape_mismatch.onnx"))
+    # An initializer whose raw_data does not match its dims.
+    bad = tiny_model()
+    w = numpy_helper.from_array(np.zeros((2, 3), np.float32), "w")
+    w.raw_data = w.raw_data[:4]
+    bad.graph.initializer.append(w)
+    bad.graph.node[0].input[1] = "w"
+    onnx.save(bad, out("bad_initializer.onnx"))
+    # A sequence-typed graph input.
+    bad = tiny_model()
+    bad.graph.input[0].type.CopyFrom(
+        helper.make_sequence_type_proto(helper.make_tensor_type_proto(TensorProto.FLOAT, [2, 3])))
+    onnx.save(bad, out("sequence_input.onnx"))
+
     # Run-time inputs for good.onnx (input "x", float32 [2,3]).
     x = np.arange(-3, 3, dtype=np.float32).reshape(2, 3)
     save_tensor(x, "x", out("good_input.pb"))
     save_tensor(np.maximum(x + x, 0), "y", out("good_output.pb"))
     save_tensor(x.astype(np.int64), "x", out("wrong_dtype.pb"))
     save_tensor(x.reshape(3, 2), "x", out("wrong_shape.pb"))
+    with open(out("good_input.pb"), "rb") as f:
+        data = f.read()
+    with open(out("corrupt_input.pb"), "wb") as f:
+        f.write(data[: len(data) // 2])
     print("wrote", " ".join(sorted(os.listdir(args.out))))
 
 

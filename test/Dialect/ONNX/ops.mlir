@@ -280,3 +280,21 @@ func.func @unranked(%x: tensor<*xf32>, %y: tensor<4xf32>) -> (tensor<*xf32>, ten
   %2 = onnx.Shape %1 : (tensor<*xf32>) -> tensor<?xi64>
   return %0, %1, %2 : tensor<*xf32>, tensor<*xf32>, tensor<?xi64>
 }
+
+// Large initializers are dense resources.
+// CHECK-LABEL: func.func @resource_constant
+func.func @resource_constant() -> tensor<2x2xf32> {
+  // CHECK: onnx.Constant {value = dense_resource<weight> : tensor<2x2xf32>} : () -> tensor<2x2xf32>
+  %0 = onnx.Constant {value = dense_resource<weight> : tensor<2x2xf32>} : () -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+
+// CHECK: dialect_resources
+// CHECK: weight: "0x040000000000803F0000004000004040000080C0"
+{-#
+  dialect_resources: {
+    builtin: {
+      weight: "0x040000000000803F0000004000004040000080C0"
+    }
+  }
+#-}

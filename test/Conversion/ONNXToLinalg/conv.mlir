@@ -1,0 +1,79 @@
+// RUN: onnx-opt %s -convert-onnx-to-linalg -split-input-file | FileCheck %s
+
+// Zero padding is a fill + insert_slice; the bias, broadcast along dim 1,
+// initializes the accumulator.
+// CHECK-DAG: #[[BIAS:.+]] = affine_map<(d0, d1, d2, d3) -> (d1)>
+// CHECK-LABEL: func.func @conv
+// CHECK-SAME: (%[[X:.+]]: tensor<?x3x8x8xf32>, %[[W:.+]]: tensor<4x3x3x3xf32>, %[[B:.+]]: tensor<4xf32>)
+// CHECK: %[[ZERO:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<?x3x10x9xf32>)
+// CHECK: %[[PAD:.+]] = tensor.insert_slice %[[X]] into %[[ZERO]][0, 0, 1, 0] [%{{.+}}, 3, 8, 8] [1, 1, 1, 1]
+// CHECK: %[[INIT:.+]] = linalg.generic {indexing_maps = [#[[BIAS]], #{{.+}}]{{.*}} ins(%[[B]] : tensor<4xf32>)
+// CHECK: linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+// CHECK-SAME: ins(%[[PAD]], %[[W]] : tensor<?x3x10x9xf32>, tensor<4x3x3x3xf32>) outs(%[[INIT]] : tensor<?x4x4x4xf32>)
+func.func @conv(%x: tensor<?x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) -> tensor<?x4x4x4xf32> {
+  %0 = onnx.Conv %x, %w, %b {pads = array<i64: 1, 0, 1, 1>, strides = array<i64: 2, 2>} : (tensor<?x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<?x4x4x4xf32>
+  return %0 : tensor<?x4x4x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @conv_no_bias_dilated
+// CHECK-NOT: tensor.insert_slice
+// CHECK: %[[INIT:.+]] = linalg.fill
+// CHECK: linalg.conv_2d_nchw_fchw {dilations = dense<2> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+// CHECK-SAME: outs(%[[INIT]] : tensor<1x4x4x4xf32>)
+func.func @conv_no_bias_dilated(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x4x4xf32> {
+  %none = onnx.NoValue : () -> none
+  %0 = onnx.Conv %x, %w, %none {dilations = array<i64: 2, 2>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, none) -> tensor<1x4x4x4xf32>
+  return %0 : tensor<1x4x4x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @conv_depthwise
+// CHECK: %[[F:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0, 1], [2], [3]] : tensor<8x1x3x3xf32> into tensor<8x3x3xf32>
+// CHECK: linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+// CHECK-SAME: ins(%{{.+}}, %[[F]] : tensor<1x8x10x10xf32>, tensor<8x3x3xf32>)
+func.func @conv_depthwise(%x: tensor<1x8x8x8xf32>, %w: tensor<8x1x3x3xf32>, %b: tensor<8xf32>) -> tensor<1x8x8x8xf32> {
+  %0 = onnx.Conv %x, %w, %b {group = 8 : i64, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x8x8x8xf32>, tensor<8x1x3x3xf32>, tensor<8xf32>) -> tensor<1x8x8x8xf32>
+  return %0 : tensor<1x8x8x8xf32>
+}
+
+// -----
+
+// Other groups split the channel dims into [group, channels / group].
+// CHECK-LABEL: func.func @conv_group
+// CHECK: %[[IN:.+]] = tensor.expand_shape %{{.+}} {{\[}}[0], [1, 2], [3], [4]] output_shape [%{{.+}}, 2, 3, 10, 10] : tensor<?x6x10x10xf32> into tensor<?x2x3x10x10xf32>
+// CHECK: %[[F:.+]] = tensor.expand_shape %{{.+}} {{\[}}[0, 1], [2], [3], [4]] output_shape [2, 2, 3, 3, 3] : tensor<4x3x3x3xf32> into tensor<2x2x3x3x3xf32>
+// CHECK: %[[OUT:.+]] = tensor.expand_shape %{{.+}} {{\[}}[0], [1, 2], [3], [4]] output_shape [%{{.+}}, 2, 2, 8, 8] : tensor<?x4x8x8xf32> into tensor<?x2x2x8x8xf32>
+// CHECK: %[[C:.+]] = linalg.conv_2d_ngchw_gfchw {{.*}} ins(%[[IN]], %[[F]] : {{.*}}) outs(%[[OUT]] : tensor<?x2x2x8x8xf32>)
+// CHECK: tensor.collapse_shape %[[C]] {{\[}}[0], [1, 2], [3], [4]] : tensor<?x2x2x8x8xf32> into tensor<?x4x8x8xf32>
+func.func @conv_group(%x: tensor<?x6x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) -> tensor<?x4x8x8xf32> {
+  %0 = onnx.Conv %x, %w, %b {group = 2 : i64, pads = array<i64: 1, 1, 1, 1>} : (tensor<?x6x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<?x4x8x8xf32>
+  return %0 : tensor<?x4x8x8xf32>
+}
+
+// -----
+
+// auto_pad SAME_UPPER resolves to pads [0, 0] begin and [1, 1] end here.
+// CHECK-LABEL: func.func @conv_same_upper
+// CHECK: tensor.insert_slice %{{.+}} into %{{.+}}[0, 0, 0, 0] [1, 3, 7, 7] [1, 1, 1, 1] : tensor<1x3x7x7xf32> into tensor<1x3x8x8xf32>
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}}strides = dense<2>
+func.func @conv_same_upper(%x: tensor<1x3x7x7xf32>, %w: tensor<2x3x2x2xf32>) -> tensor<1x2x4x4xf32> {
+  %none = onnx.NoValue : () -> none
+  %0 = onnx.Conv %x, %w, %none {auto_pad = "SAME_UPPER", strides = array<i64: 2, 2>} : (tensor<1x3x7x7xf32>, tensor<2x3x2x2xf32>, none) -> tensor<1x2x4x4xf32>
+  return %0 : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// Dynamic spatial dims: the output size is computed at runtime.
+// CHECK-LABEL: func.func @conv_dynamic_spatial
+// CHECK: arith.divsi
+// CHECK: linalg.conv_2d_nchw_fchw
+// CHECK-SAME: outs(%{{.+}} : tensor<1x2x?x?xf32>)
+func.func @conv_dynamic_spatial(%x: tensor<1x3x?x?xf32>, %w: tensor<2x3x3x3xf32>) -> tensor<1x2x?x?xf32> {
+  %none = onnx.NoValue : () -> none
+  %0 = onnx.Conv %x, %w, %none {strides = array<i64: 2, 2>} : (tensor<1x3x?x?xf32>, tensor<2x3x3x3xf32>, none) -> tensor<1x2x?x?xf32>
+  return %0 : tensor<1x2x?x?xf32>
+}

@@ -1,0 +1,66 @@
+// RUN: onnx-opt %s -convert-onnx-to-linalg -split-input-file -verify-diagnostics
+
+func.func @conv_1d(%x: tensor<1x3x8xf32>, %w: tensor<4x3x3xf32>) -> tensor<1x4x6xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{only 2-D Conv is supported}}
+  // expected-error @+1 {{failed to legalize operation 'onnx.Conv'}}
+  %0 = onnx.Conv %x, %w, %none : (tensor<1x3x8xf32>, tensor<4x3x3xf32>, none) -> tensor<1x4x6xf32>
+  return %0 : tensor<1x4x6xf32>
+}
+
+// -----
+
+func.func @conv_same_dynamic(%x: tensor<1x3x?x?xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x?x?xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{auto_pad SAME_UPPER needs static spatial dims}}
+  // expected-error @+1 {{failed to legalize operation 'onnx.Conv'}}
+  %0 = onnx.Conv %x, %w, %none {auto_pad = "SAME_UPPER"} : (tensor<1x3x?x?xf32>, tensor<4x3x3x3xf32>, none) -> tensor<1x4x?x?xf32>
+  return %0 : tensor<1x4x?x?xf32>
+}
+
+// -----
+
+func.func @dropout_training(%x: tensor<4xf32>, %t: tensor<i1>) -> tensor<4xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{supports only inference ('training_mode' must be a constant false)}}
+  // expected-error @+1 {{failed to legalize operation 'onnx.Dropout'}}
+  %0, %m = onnx.Dropout %x, %none, %t : (tensor<4xf32>, none, tensor<i1>) -> (tensor<4xf32>, tensor<4xi1>)
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @add_unsigned(%a: tensor<4xui8>, %b: tensor<4xui8>) -> tensor<4xui8> {
+  // expected-error @+2 {{has unsupported element type 'ui8'}}
+  // expected-error @+1 {{failed to legalize operation 'onnx.Add'}}
+  %0 = onnx.Add %a, %b : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  return %0 : tensor<4xui8>
+}
+
+// -----
+
+func.func @reduce_runtime_axes(%x: tensor<2x3xf32>, %axes: tensor<1xi64>) -> tensor<?x?xf32> {
+  // expected-error @+2 {{needs constant, valid 'axes' to be lowered}}
+  // expected-error @+1 {{failed to legalize operation 'onnx.ReduceSum'}}
+  %0 = onnx.ReduceSum %x, %axes : (tensor<2x3xf32>, tensor<1xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+func.func @slice_runtime_steps(%x: tensor<8xf32>, %s: tensor<1xi64>) -> tensor<?xf32> {
+  %c = onnx.Constant {value = dense<[0]> : tensor<1xi64>} : () -> tensor<1xi64>
+  // expected-error @+2 {{needs constant 'steps' to be lowered}}
+  // expected-error @+1 {{failed to legalize operation 'onnx.Slice'}}
+  %0 = onnx.Slice %x, %c, %c, %c, %s : (tensor<8xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
+func.func @unranked(%x: tensor<*xf32>) -> tensor<*xf32> {
+  // expected-error @+2 {{needs ranked operands to be lowered (got 'tensor<*xf32>')}}
+  // expected-error @+1 {{failed to legalize operation 'onnx.Relu'}}
+  %0 = onnx.Relu %x : (tensor<*xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

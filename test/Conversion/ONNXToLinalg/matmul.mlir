@@ -1,0 +1,88 @@
+// RUN: onnx-opt %s -convert-onnx-to-linalg -split-input-file | FileCheck %s
+
+// CHECK-LABEL: func.func @matmul_2d
+// CHECK-SAME: (%[[A:.+]]: tensor<?x4xf32>, %[[B:.+]]: tensor<4x5xf32>)
+// CHECK: %[[M:.+]] = tensor.dim %[[A]]
+// CHECK: %[[INIT:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<?x5xf32>)
+// CHECK: linalg.matmul ins(%[[A]], %[[B]] : tensor<?x4xf32>, tensor<4x5xf32>) outs(%[[INIT]] : tensor<?x5xf32>)
+func.func @matmul_2d(%a: tensor<?x4xf32>, %b: tensor<4x5xf32>) -> tensor<?x5xf32> {
+  %0 = onnx.MatMul %a, %b : (tensor<?x4xf32>, tensor<4x5xf32>) -> tensor<?x5xf32>
+  return %0 : tensor<?x5xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @matmul_batch
+// CHECK: linalg.batch_matmul ins(%{{.+}}, %{{.+}} : tensor<?x3x4xf32>, tensor<?x4x5xf32>)
+func.func @matmul_batch(%a: tensor<?x3x4xf32>, %b: tensor<?x4x5xf32>) -> tensor<?x3x5xf32> {
+  %0 = onnx.MatMul %a, %b : (tensor<?x3x4xf32>, tensor<?x4x5xf32>) -> tensor<?x3x5xf32>
+  return %0 : tensor<?x3x5xf32>
+}
+
+// -----
+
+// Broadcast batch dims and a 1-D operand: one generic, then the unit dim that
+// the vector gained is collapsed away.
+// CHECK-DAG: #[[A_MAP:.+]] = affine_map<(d0, d1, d2, d3) -> (d1, d3)>
+// CHECK-DAG: #[[B_MAP:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>
+// CHECK-DAG: #[[OUT_MAP:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @matmul_vector_batch
+// CHECK: %[[A:.+]] = tensor.expand_shape %{{.+}} {{\[}}[0, 1]] output_shape [1, 4] : tensor<4xf32> into tensor<1x4xf32>
+// CHECK: %[[P:.+]] = linalg.generic {indexing_maps = [#[[A_MAP]], #[[B_MAP]], #[[OUT_MAP]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+// CHECK-SAME: ins(%[[A]], %{{.+}} : tensor<1x4xf32>, tensor<2x4x5xf32>)
+// CHECK: tensor.collapse_shape %[[P]] {{\[}}[0, 1], [2]] : tensor<2x1x5xf32> into tensor<2x5xf32>
+func.func @matmul_vector_batch(%a: tensor<4xf32>, %b: tensor<2x4x5xf32>) -> tensor<2x5xf32> {
+  %0 = onnx.MatMul %a, %b : (tensor<4xf32>, tensor<2x4x5xf32>) -> tensor<2x5xf32>
+  return %0 : tensor<2x5xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @matmul_int
+// CHECK: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<2x3xi32>, tensor<3x4xi32>)
+func.func @matmul_int(%a: tensor<2x3xi32>, %b: tensor<3x4xi32>) -> tensor<2x4xi32> {
+  %0 = onnx.MatMul %a, %b : (tensor<2x3xi32>, tensor<3x4xi32>) -> tensor<2x4xi32>
+  return %0 : tensor<2x4xi32>
+}
+
+// -----
+
+// The init holds C broadcast to [M, N]; transB maps to matmul_transpose_b.
+// CHECK-DAG: #[[ROW:.+]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @gemm_linear
+// CHECK-SAME: (%[[A:.+]]: tensor<?x64xf32>, %[[B:.+]]: tensor<10x64xf32>, %[[C:.+]]: tensor<10xf32>)
+// CHECK: %[[INIT:.+]] = linalg.generic {indexing_maps = [#[[ROW]], #{{.+}}]{{.*}} ins(%[[C]] : tensor<10xf32>)
+// CHECK: linalg.matmul_transpose_b ins(%[[A]], %[[B]] : tensor<?x64xf32>, tensor<10x64xf32>) outs(%[[INIT]] : tensor<?x10xf32>)
+func.func @gemm_linear(%a: tensor<?x64xf32>, %b: tensor<10x64xf32>, %c: tensor<10xf32>) -> tensor<?x10xf32> {
+  %0 = onnx.Gemm %a, %b, %c {transB = 1 : i64} : (tensor<?x64xf32>, tensor<10x64xf32>, tensor<10xf32>) -> tensor<?x10xf32>
+  return %0 : tensor<?x10xf32>
+}
+
+// -----
+
+// transA and alpha go into a generic; beta scales C in the init.
+// CHECK-DAG: #[[A_T:.+]] = affine_map<(d0, d1, d2) -> (d2, d0)>
+// CHECK-DAG: #[[B_T:.+]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK-DAG: #[[C_COL:.+]] = affine_map<(d0, d1) -> (d0, 0)>
+// CHECK-LABEL: func.func @gemm_trans
+// CHECK-DAG: %[[ALPHA:.+]] = arith.constant 2.000000e+00 : f32
+// CHECK-DAG: %[[BETA:.+]] = arith.constant 5.000000e-01 : f32
+// CHECK: linalg.generic {indexing_maps = [#[[C_COL]], #{{.+}}]
+// CHECK: arith.mulf %{{.+}}, %[[BETA]]
+// CHECK: linalg.generic {indexing_maps = [#[[A_T]], #[[B_T]], #{{.+}}], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK: arith.mulf %{{.+}}, %[[ALPHA]]
+func.func @gemm_trans(%a: tensor<4x3xf32>, %b: tensor<5x4xf32>, %c: tensor<3x1xf32>) -> tensor<3x5xf32> {
+  %0 = onnx.Gemm %a, %b, %c {transA = 1 : i64, transB = 1 : i64, alpha = 2.0 : f32, beta = 0.5 : f32} : (tensor<4x3xf32>, tensor<5x4xf32>, tensor<3x1xf32>) -> tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @gemm_no_c
+// CHECK: %[[ZERO:.+]] = linalg.fill
+// CHECK: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<2x3xf32>, tensor<3x4xf32>) outs(%[[ZERO]] : tensor<2x4xf32>)
+func.func @gemm_no_c(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) -> tensor<2x4xf32> {
+  %none = onnx.NoValue : () -> none
+  %0 = onnx.Gemm %a, %b, %none : (tensor<2x3xf32>, tensor<3x4xf32>, none) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}

@@ -1,0 +1,93 @@
+// RUN: onnx-opt %s -convert-onnx-to-linalg -split-input-file | FileCheck %s
+
+// CHECK-LABEL: func.func @max_pool
+// CHECK: %[[NEG_INF:.+]] = arith.constant 0xFF800000 : f32
+// CHECK: %[[FILL:.+]] = linalg.fill ins(%[[NEG_INF]] : f32) outs(%{{.+}} : tensor<?x8x10x10xf32>)
+// CHECK: %[[PAD:.+]] = tensor.insert_slice %{{.+}} into %[[FILL]][0, 0, 1, 1]
+// CHECK: %[[INIT:.+]] = linalg.fill ins(%[[NEG_INF]] : f32) outs(%{{.+}} : tensor<?x8x4x4xf32>)
+// CHECK: %[[WINDOW:.+]] = tensor.empty() : tensor<3x3xf32>
+// CHECK: linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+// CHECK-SAME: ins(%[[PAD]], %[[WINDOW]] : tensor<?x8x10x10xf32>, tensor<3x3xf32>) outs(%[[INIT]] : tensor<?x8x4x4xf32>)
+func.func @max_pool(%x: tensor<?x8x8x8xf32>) -> tensor<?x8x4x4xf32> {
+  %0 = onnx.MaxPool %x {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<?x8x8x8xf32>) -> tensor<?x8x4x4xf32>
+  return %0 : tensor<?x8x4x4xf32>
+}
+
+// -----
+
+// ceil_mode pads the end so that the last window fits.
+// CHECK-LABEL: func.func @max_pool_ceil
+// CHECK: tensor.insert_slice %{{.+}} into %{{.+}}[0, 0, 0, 0] [1, 2, 8, 8] [1, 1, 1, 1] : tensor<1x2x8x8xf32> into tensor<1x2x9x9xf32>
+// CHECK: linalg.pooling_nchw_max
+// CHECK-SAME: outs(%{{.+}} : tensor<1x2x4x4xf32>)
+func.func @max_pool_ceil(%x: tensor<1x2x8x8xf32>) -> tensor<1x2x4x4xf32> {
+  %0 = onnx.MaxPool %x {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, ceil_mode = 1 : i64} : (tensor<1x2x8x8xf32>) -> tensor<1x2x4x4xf32>
+  return %0 : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// Without padding every window holds the whole kernel.
+// CHECK-LABEL: func.func @average_pool
+// CHECK: %[[AREA:.+]] = arith.constant 4.000000e+00 : f32
+// CHECK: %[[SUM:.+]] = linalg.pooling_nchw_sum {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+// CHECK: linalg.generic {{.*}} ins(%[[SUM]] : tensor<1x2x4x4xf32>)
+// CHECK: arith.divf %{{.+}}, %[[AREA]]
+func.func @average_pool(%x: tensor<1x2x8x8xf32>) -> tensor<1x2x4x4xf32> {
+  %0 = onnx.AveragePool %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x8x8xf32>) -> tensor<1x2x4x4xf32>
+  return %0 : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// Padding not counted, static dims: a constant tensor of per-window counts.
+// CHECK-DAG: #[[SPATIAL:.+]] = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
+// CHECK-LABEL: func.func @average_pool_exclude_pad
+// CHECK: %[[COUNTS:.+]] = arith.constant dense<{{\[}}[4.000000e+00, 6.000000e+00, 4.000000e+00], [6.000000e+00, 9.000000e+00, 6.000000e+00], [4.000000e+00, 6.000000e+00, 4.000000e+00]]> : tensor<3x3xf32>
+// CHECK: %[[SUM:.+]] = linalg.pooling_nchw_sum
+// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #[[SPATIAL]], #{{.+}}]{{.*}} ins(%[[SUM]], %[[COUNTS]] : tensor<1x1x3x3xf32>, tensor<3x3xf32>)
+// CHECK: arith.divf
+func.func @average_pool_exclude_pad(%x: tensor<1x1x5x5xf32>) -> tensor<1x1x3x3xf32> {
+  %0 = onnx.AveragePool %x {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x1x5x5xf32>) -> tensor<1x1x3x3xf32>
+  return %0 : tensor<1x1x3x3xf32>
+}
+
+// -----
+
+// count_include_pad counts the explicit pads, but not the ceil_mode overhang.
+// CHECK-LABEL: func.func @average_pool_include_pad_ceil
+// CHECK: arith.constant dense<{{\[}}[9.000000e+00, 9.000000e+00, 6.000000e+00]]> : tensor<1x3xf32>
+func.func @average_pool_include_pad_ceil(%x: tensor<1x1x1x6xf32>) -> tensor<1x1x1x3xf32> {
+  %0 = onnx.AveragePool %x {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 3, 3>, ceil_mode = 1 : i64, count_include_pad = 1 : i64} : (tensor<1x1x1x6xf32>) -> tensor<1x1x1x3xf32>
+  return %0 : tensor<1x1x1x3xf32>
+}
+
+// -----
+
+// Dynamic spatial dims: the counts are computed per window at runtime.
+// CHECK-LABEL: func.func @average_pool_dynamic
+// CHECK: linalg.pooling_nchw_sum
+// CHECK: linalg.generic
+// CHECK: linalg.index 2
+// CHECK: arith.minsi
+// CHECK: arith.maxsi
+// CHECK: linalg.index 3
+// CHECK: arith.divf
+func.func @average_pool_dynamic(%x: tensor<?x2x?x?xf32>) -> tensor<?x2x?x?xf32> {
+  %0 = onnx.AveragePool %x {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<?x2x?x?xf32>) -> tensor<?x2x?x?xf32>
+  return %0 : tensor<?x2x?x?xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @global_average_pool
+// CHECK-SAME: (%[[X:.+]]: tensor<?x8x7x7xf32>)
+// CHECK: %[[COUNT:.+]] = arith.constant 4.900000e+01 : f32
+// CHECK: %[[SUM:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction", "reduction"]{{.*}} ins(%[[X]] : tensor<?x8x7x7xf32>) outs(%{{.+}} : tensor<?x8xf32>)
+// CHECK: %[[MEAN:.+]] = linalg.generic {{.*}} ins(%[[SUM]] : tensor<?x8xf32>)
+// CHECK: arith.divf %{{.+}}, %[[COUNT]]
+// CHECK: tensor.expand_shape %[[MEAN]] {{\[}}[0], [1, 2, 3]] output_shape [%{{.+}}, 8, 1, 1] : tensor<?x8xf32> into tensor<?x8x1x1xf32>
+func.func @global_average_pool(%x: tensor<?x8x7x7xf32>) -> tensor<?x8x1x1xf32> {
+  %0 = onnx.GlobalAveragePool %x : (tensor<?x8x7x7xf32>) -> tensor<?x8x1x1xf32>
+  return %0 : tensor<?x8x1x1xf32>
+}
