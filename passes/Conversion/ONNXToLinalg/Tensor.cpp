@@ -211,6 +211,10 @@ struct ReshapeLowering : public OpConversionPattern<onnx::ReshapeOp> {
       Value zero = createIndex(rewriter, loc, 0);
       Value one = createIndex(rewriter, loc, 1);
       Value minusOne = createIndex(rewriter, loc, -1);
+      SmallVector<Value> isInferred;
+      for (Value v : requested)
+        isInferred.push_back(
+            foldedCmp(rewriter, loc, arith::CmpIPredicate::eq, v, minusOne));
       // 0 copies the input dim.
       if (op.getAllowzero() == 0) {
         for (int64_t i = 0; i < rank && i < xType.getRank(); ++i) {
@@ -224,13 +228,9 @@ struct ReshapeLowering : public OpConversionPattern<onnx::ReshapeOp> {
       }
       // -1 is the element count over the product of the other dims.
       Value known = one;
-      SmallVector<Value> isInferred;
-      for (Value v : requested) {
-        isInferred.push_back(
-            foldedCmp(rewriter, loc, arith::CmpIPredicate::eq, v, minusOne));
+      for (auto [v, inferred] : llvm::zip(requested, isInferred))
         known = foldedMul(rewriter, loc, known,
-                          foldedSelect(rewriter, loc, isInferred.back(), one, v));
-      }
+                          foldedSelect(rewriter, loc, inferred, one, v));
       Value total = createProduct(rewriter, loc, getDimSizes(rewriter, loc, x));
       Value inferred = foldedDiv(rewriter, loc, total,
                                  foldedMax(rewriter, loc, known, one));
