@@ -29,6 +29,17 @@ using namespace mlir;
 
 namespace onnxc {
 
+/// Moves the finished `temp` to `path`, removing `temp` on failure.
+static LogicalResult renameIntoPlace(StringRef temp, StringRef path,
+                                     std::string &error) {
+  if (std::error_code ec = llvm::sys::fs::rename(temp, path)) {
+    llvm::sys::fs::remove(temp);
+    error = "cannot write '" + path.str() + "': " + ec.message();
+    return failure();
+  }
+  return success();
+}
+
 LogicalResult writeFileAtomically(StringRef path, StringRef contents,
                                   std::string &error) {
   SmallString<256> temp;
@@ -48,12 +59,7 @@ LogicalResult writeFileAtomically(StringRef path, StringRef contents,
       return failure();
     }
   }
-  if (std::error_code ec = llvm::sys::fs::rename(temp, path)) {
-    llvm::sys::fs::remove(temp);
-    error = "cannot write '" + path.str() + "': " + ec.message();
-    return failure();
-  }
-  return success();
+  return renameIntoPlace(temp, path, error);
 }
 
 LogicalResult parseInputShape(StringRef spec, ImportOptions &options,
@@ -205,12 +211,7 @@ static LogicalResult link(const CompileOptions &options, StringRef object,
     llvm::sys::fs::remove(temp);
     return failure();
   }
-  if (std::error_code ec = llvm::sys::fs::rename(temp, output)) {
-    llvm::sys::fs::remove(temp);
-    error = "cannot write '" + output.str() + "': " + ec.message();
-    return failure();
-  }
-  return success();
+  return renameIntoPlace(temp, output, error);
 }
 
 /// A static archive of the model object and the runtime's members.
@@ -264,12 +265,7 @@ static LogicalResult writeStaticLibrary(const CompileOptions &options,
     llvm::sys::fs::remove(temp);
     return failure();
   }
-  if (std::error_code ec = llvm::sys::fs::rename(temp, output)) {
-    llvm::sys::fs::remove(temp);
-    error = "cannot write '" + output.str() + "': " + ec.message();
-    return failure();
-  }
-  return success();
+  return renameIntoPlace(temp, output, error);
 }
 
 /// The C header of a library: the model descriptor and the runtime API.
