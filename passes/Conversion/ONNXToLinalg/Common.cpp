@@ -2,6 +2,8 @@
 
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 
 using namespace mlir;
@@ -13,10 +15,6 @@ static int64_t productOfTwo(int64_t a, int64_t b) {
   if (ShapedType::isDynamic(a) || ShapedType::isDynamic(b))
     return ShapedType::kDynamic;
   return a * b;
-}
-
-RankedTensorType getRankedType(Value value) {
-  return dyn_cast<RankedTensorType>(value.getType());
 }
 
 RankedTensorType getRankedResultType(Operation *op, unsigned index) {
@@ -48,8 +46,7 @@ LogicalResult unsupportedElementType(Operation *op, Type type) {
   return op->emitOpError("has unsupported element type ") << type;
 }
 
-OpFoldResult getDimSize(OpBuilder &b, Location loc, Value tensor,
-                        int64_t dim) {
+OpFoldResult getDimSize(OpBuilder &b, Location loc, Value tensor, int64_t dim) {
   auto type = cast<RankedTensorType>(tensor.getType());
   if (!type.isDynamicDim(dim))
     return b.getIndexAttr(type.getDimSize(dim));
@@ -99,8 +96,9 @@ Value createLowest(OpBuilder &b, Location loc, Type type) {
                                                   /*Negative=*/true)));
   unsigned width = type.getIntOrFloatBitWidth();
   return b.create<arith::ConstantOp>(
-      loc, b.getIntegerAttr(type, width == 1 ? APInt(1, 0)
-                                             : APInt::getSignedMinValue(width)));
+      loc,
+      b.getIntegerAttr(type, width == 1 ? APInt(1, 0)
+                                        : APInt::getSignedMinValue(width)));
 }
 
 Value createIndex(OpBuilder &b, Location loc, int64_t value) {
@@ -207,30 +205,33 @@ SmallVector<OpFoldResult> getBroadcastSizes(OpBuilder &b, Location loc,
       sizes.push_back(b.getIndexAttr(resultType.getDimSize(j)));
       continue;
     }
-    OpFoldResult size = b.getIndexAttr(1);
+    // The largest of the operands' sizes: a `?` may be 1 at run time.
+    Value size;
     for (Value operand : operands) {
       auto type = cast<RankedTensorType>(operand.getType());
       int64_t i = j - (rank - type.getRank());
       if (i < 0 || type.getDimSize(i) == 1)
         continue;
-      size = getDimSize(b, loc, operand, i);
-      break;
+      Value dim = toValue(b, loc, getDimSize(b, loc, operand, i));
+      size = size ? b.create<arith::MaxUIOp>(loc, size, dim).getResult() : dim;
     }
-    sizes.push_back(size);
+    sizes.push_back(size ? OpFoldResult(size) : OpFoldResult(b.getIndexAttr(1)));
   }
   return sizes;
 }
 
-Value createElementwise(OpBuilder &b, Location loc, ValueRange inputs,
-                        RankedTensorType resultType,
-                        ArrayRef<OpFoldResult> sizes, ScalarBuilder body) {
+Value createElementwiseMap(OpBuilder &b, Location loc,
+                                     ValueRange inputs,
+                                     RankedTensorType resultType,
+                                     ArrayRef<OpFoldResult> sizes,
+                                     ScalarBuilder body) {
   MLIRContext *ctx = b.getContext();
   Value init = createEmpty(b, loc, resultType, sizes);
   SmallVector<AffineMap> maps;
   for (Value input : inputs)
-    maps.push_back(getBroadcastMap(
-        ctx, cast<RankedTensorType>(input.getType()).getShape(),
-        resultType.getShape()));
+    maps.push_back(
+        getBroadcastMap(ctx, cast<RankedTensorType>(input.getType()).getShape(),
+                        resultType.getShape()));
   maps.push_back(b.getMultiDimIdentityMap(resultType.getRank()));
   auto generic = b.create<linalg::GenericOp>(
       loc, TypeRange{resultType}, inputs, ValueRange{init}, maps,
@@ -240,6 +241,128 @@ Value createElementwise(OpBuilder &b, Location loc, ValueRange inputs,
         nested.create<linalg::YieldOp>(nestedLoc, result);
       });
   return generic.getResult(0);
+}
+
+/// The elementwise generic that reads inputs with `?` dims through
+/// tensor.extract at `dim == 1 ? 0 : i`, so a run-time size 1 broadcasts.
+static Value createRuntimeBroadcastElementwise(OpBuilder &b, Location loc,
+                                               ValueRange inputs,
+                                               ArrayRef<bool> gathered,
+                                               RankedTensorType resultType,
+                                               ArrayRef<OpFoldResult> sizes,
+                                               ScalarBuilder body) {
+  MLIRContext *ctx = b.getContext();
+  int64_t rank = resultType.getRank();
+  Value init = createEmpty(b, loc, resultType, sizes);
+  SmallVector<Value> direct;
+  SmallVector<AffineMap> maps;
+  for (auto [input, gather] : llvm::zip(inputs, gathered)) {
+    if (gather)
+      continue;
+    direct.push_back(input);
+    maps.push_back(getBroadcastMap(
+        ctx, cast<RankedTensorType>(input.getType()).getShape(),
+        resultType.getShape()));
+  }
+  maps.push_back(b.getMultiDimIdentityMap(rank));
+  // Whether each `?` dim of a gathered input is 1, computed outside the loop.
+  SmallVector<SmallVector<Value>> isOne(inputs.size());
+  Value c0 = b.create<arith::ConstantIndexOp>(loc, 0);
+  Value c1 = b.create<arith::ConstantIndexOp>(loc, 1);
+  for (auto [k, input] : llvm::enumerate(inputs)) {
+    if (!gathered[k])
+      continue;
+    auto type = cast<RankedTensorType>(input.getType());
+    for (int64_t i = 0; i < type.getRank(); ++i)
+      isOne[k].push_back(
+          type.isDynamicDim(i)
+              ? b.create<arith::CmpIOp>(
+                     loc, arith::CmpIPredicate::eq,
+                     b.create<tensor::DimOp>(loc, input, i), c1)
+                    .getResult()
+              : Value());
+  }
+  auto generic = b.create<linalg::GenericOp>(
+      loc, TypeRange{resultType}, direct, ValueRange{init}, maps,
+      getParallel(rank),
+      [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        SmallVector<Value> scalars;
+        auto directArg = args.begin();
+        for (auto [k, input] : llvm::enumerate(inputs)) {
+          if (!gathered[k]) {
+            scalars.push_back(*directArg++);
+            continue;
+          }
+          auto type = cast<RankedTensorType>(input.getType());
+          SmallVector<Value> indices;
+          for (int64_t i = 0; i < type.getRank(); ++i) {
+            int64_t j = i + rank - type.getRank();
+            Value index = nested.create<linalg::IndexOp>(nestedLoc, j);
+            if (type.getDimSize(i) == 1 && resultType.getDimSize(j) != 1)
+              index = c0;
+            else if (isOne[k][i])
+              index = nested.create<arith::SelectOp>(nestedLoc, isOne[k][i], c0,
+                                                     index);
+            indices.push_back(index);
+          }
+          scalars.push_back(
+              nested.create<tensor::ExtractOp>(nestedLoc, input, indices));
+        }
+        nested.create<linalg::YieldOp>(nestedLoc,
+                                       body(nested, nestedLoc, scalars));
+      });
+  return generic.getResult(0);
+}
+
+/// True if `size` is `tensor.dim %value, i`.
+static bool isDimOf(OpFoldResult size, Value value, int64_t i) {
+  auto dim = dyn_cast_if_present<Value>(size);
+  auto dimOp = dim ? dim.getDefiningOp<tensor::DimOp>() : nullptr;
+  return dimOp && dimOp.getSource() == value &&
+         dimOp.getConstantIndex() == std::optional<int64_t>(i);
+}
+
+Value createElementwise(OpBuilder &b, Location loc, ValueRange inputs,
+                        RankedTensorType resultType,
+                        ArrayRef<OpFoldResult> sizes, ScalarBuilder body) {
+  // A `?` dim of an input may be 1 at run time where the result is larger.
+  // Version the loop: the affine one when every such dim has the result's
+  // size (the common case), the gathering one otherwise.
+  int64_t rank = resultType.getRank();
+  SmallVector<bool> gathered;
+  Value allEqual;
+  for (Value input : inputs) {
+    auto type = cast<RankedTensorType>(input.getType());
+    bool mayBroadcast = false;
+    for (int64_t i = 0; i < type.getRank(); ++i) {
+      int64_t j = i + rank - type.getRank();
+      if (!type.isDynamicDim(i) || resultType.getDimSize(j) == 1 ||
+          isDimOf(sizes[j], input, i))
+        continue;
+      mayBroadcast = true;
+      Value eq = b.create<arith::CmpIOp>(
+          loc, arith::CmpIPredicate::eq, b.create<tensor::DimOp>(loc, input, i),
+          toValue(b, loc, sizes[j]));
+      allEqual = allEqual ? b.create<arith::AndIOp>(loc, allEqual, eq).getResult()
+                          : eq;
+    }
+    gathered.push_back(mayBroadcast);
+  }
+  if (!allEqual)
+    return createElementwiseMap(b, loc, inputs, resultType, sizes, body);
+  auto ifOp = b.create<scf::IfOp>(
+      loc, allEqual,
+      [&](OpBuilder &then, Location thenLoc) {
+        Value fast = createElementwiseMap(then, thenLoc, inputs, resultType,
+                                             sizes, body);
+        then.create<scf::YieldOp>(thenLoc, fast);
+      },
+      [&](OpBuilder &otherwise, Location elseLoc) {
+        Value slow = createRuntimeBroadcastElementwise(
+            otherwise, elseLoc, inputs, gathered, resultType, sizes, body);
+        otherwise.create<scf::YieldOp>(elseLoc, slow);
+      });
+  return ifOp.getResult(0);
 }
 
 Value createElementwise(OpBuilder &b, Location loc, ValueRange inputs,
@@ -264,20 +387,6 @@ SmallVector<ReassociationIndices> collapseAll(int64_t rank) {
   return reassociation;
 }
 
-SmallVector<OpFoldResult>
-getCollapsedSizes(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
-                  ArrayRef<ReassociationIndices> reassociation) {
-  SmallVector<OpFoldResult> result;
-  for (const ReassociationIndices &group : reassociation) {
-    SmallVector<OpFoldResult> groupSizes;
-    for (int64_t i : group)
-      groupSizes.push_back(sizes[i]);
-    Value product = createProduct(b, loc, groupSizes);
-    result.push_back(getAsOpFoldResult(product));
-  }
-  return result;
-}
-
 Value reshapeThroughFlat(OpBuilder &b, Location loc, Value value,
                          RankedTensorType type, ArrayRef<OpFoldResult> sizes) {
   auto srcType = cast<RankedTensorType>(value.getType());
@@ -299,7 +408,8 @@ Value reshapeThroughFlat(OpBuilder &b, Location loc, Value value,
   if (srcType.getRank() == 0) {
     flat = b.create<tensor::ExpandShapeOp>(
         loc, RankedTensorType::get({1}, element), value,
-        ArrayRef<ReassociationIndices>{}, ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+        ArrayRef<ReassociationIndices>{},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
   } else if (srcType.getRank() > 1) {
     int64_t count = srcType.hasStaticShape() ? srcType.getNumElements()
                                              : ShapedType::kDynamic;
@@ -324,9 +434,8 @@ Value reshapeThroughFlat(OpBuilder &b, Location loc, Value value,
         type.isDynamicDim(i)
             ? OpFoldResult(toValue(b, loc, sizes[i]))
             : OpFoldResult(b.getIndexAttr(type.getDimSize(i))));
-  return b.create<tensor::ExpandShapeOp>(loc, type, flat,
-                                         collapseAll(type.getRank()),
-                                         outputShape);
+  return b.create<tensor::ExpandShapeOp>(
+      loc, type, flat, collapseAll(type.getRank()), outputShape);
 }
 
 Value collapseUnitDims(OpBuilder &b, Location loc, Value value,
@@ -485,9 +594,8 @@ Value createPad(OpBuilder &b, Location loc, Value value,
     shape.push_back(ShapedType::kDynamic);
     Value size = b.create<arith::AddIOp>(loc, toValue(b, loc, srcSizes[i]),
                                          toValue(b, loc, low[i]));
-    sizes.push_back(
-        b.create<arith::AddIOp>(loc, size, toValue(b, loc, high[i]))
-            .getResult());
+    sizes.push_back(b.create<arith::AddIOp>(loc, size, toValue(b, loc, high[i]))
+                        .getResult());
   }
   auto type = RankedTensorType::get(shape, srcType.getElementType());
   Value filled = createFilled(b, loc, type, sizes, padValue);
@@ -507,8 +615,8 @@ Value createWindowOutputSize(OpBuilder &b, Location loc, Value inSize,
     Value quotient = b.create<arith::DivSIOp>(loc, span, strideValue);
     return b.create<arith::AddIOp>(loc, quotient, one);
   }
-  Value rounded = b.create<arith::AddIOp>(loc, span,
-                                          createIndex(b, loc, stride - 1));
+  Value rounded =
+      b.create<arith::AddIOp>(loc, span, createIndex(b, loc, stride - 1));
   Value quotient = b.create<arith::DivSIOp>(loc, rounded, strideValue);
   // The last window starts at quotient * stride; it must start before
   // in + padBegin.

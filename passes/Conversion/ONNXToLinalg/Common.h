@@ -19,9 +19,6 @@
 
 namespace onnxc::tolinalg {
 
-/// The type of `value` if it is a ranked tensor, else null.
-mlir::RankedTensorType getRankedType(mlir::Value value);
-
 /// The ranked type of `op`'s result `index`, or null after reporting that the
 /// lowering needs ranked tensors.
 mlir::RankedTensorType getRankedResultType(mlir::Operation *op,
@@ -121,12 +118,24 @@ using ScalarBuilder = llvm::function_ref<mlir::Value(
     mlir::OpBuilder &, mlir::Location, mlir::ValueRange)>;
 
 /// A linalg.generic over a new tensor of `resultType` (sizes `sizes`) that
-/// reads the broadcast `inputs` and yields `body`.
+/// reads the broadcast `inputs` and yields `body`. An input `?` dim may be 1
+/// at run time: unless it is trivially the result's size, the loop is
+/// versioned (scf.if) between affine reads and reads at `dim == 1 ? 0 : i`.
 mlir::Value createElementwise(mlir::OpBuilder &b, mlir::Location loc,
                               mlir::ValueRange inputs,
                               mlir::RankedTensorType resultType,
                               llvm::ArrayRef<mlir::OpFoldResult> sizes,
                               ScalarBuilder body);
+
+/// A linalg.generic over a new tensor of `resultType` that reads `inputs`
+/// with static broadcasting only: for inputs that have the result's shape by
+/// construction (a sum divided into a mean), where createElementwise would
+/// version the loop for run-time broadcasting of `?` dims.
+mlir::Value createElementwiseMap(mlir::OpBuilder &b, mlir::Location loc,
+                                 mlir::ValueRange inputs,
+                                 mlir::RankedTensorType resultType,
+                                 llvm::ArrayRef<mlir::OpFoldResult> sizes,
+                                 ScalarBuilder body);
 
 /// As above, with the sizes taken from the broadcast inputs.
 mlir::Value createElementwise(mlir::OpBuilder &b, mlir::Location loc,
@@ -143,16 +152,11 @@ mlir::Value castTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
 llvm::SmallVector<mlir::ReassociationIndices> collapseAll(int64_t rank);
 
 /// Any ranked tensor reshaped to `type` with a collapse_shape to 1-D and an
-/// expand_shape to `sizes` (all dims of `type`).
+/// expand_shape to `sizes` (all dims of `type`), or with a tensor.reshape when
+/// `type` has several dynamic dims.
 mlir::Value reshapeThroughFlat(mlir::OpBuilder &b, mlir::Location loc,
                                mlir::Value value, mlir::RankedTensorType type,
                                llvm::ArrayRef<mlir::OpFoldResult> sizes);
-
-/// Sizes of a tensor shape after a collapse_shape by `reassociation`.
-llvm::SmallVector<mlir::OpFoldResult>
-getCollapsedSizes(mlir::OpBuilder &b, mlir::Location loc,
-                  llvm::ArrayRef<mlir::OpFoldResult> sizes,
-                  llvm::ArrayRef<mlir::ReassociationIndices> reassociation);
 
 /// `value` with its dims `unitDims` (sorted; each of size 1, perhaps `?` in
 /// the type) removed by a collapse_shape, then cast to `type`.
@@ -181,7 +185,8 @@ mlir::Value createReduction(mlir::OpBuilder &b, mlir::Location loc,
 /// result dims `dims` (one per dim of `value`; a static size-1 dim of `value`
 /// facing another size is read at index 0).
 mlir::Value createBroadcastInDims(mlir::OpBuilder &b, mlir::Location loc,
-                                  mlir::Value value, mlir::RankedTensorType type,
+                                  mlir::Value value,
+                                  mlir::RankedTensorType type,
                                   llvm::ArrayRef<mlir::OpFoldResult> sizes,
                                   llvm::ArrayRef<int64_t> dims);
 

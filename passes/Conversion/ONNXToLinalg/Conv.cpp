@@ -69,7 +69,8 @@ struct ConvLowering : public OpConversionPattern<onnx::ConvOp> {
       }
       int64_t extent = (g.kernel[i] - 1) * g.dilations[i] + 1;
       sizes.push_back(createWindowOutputSize(
-          rewriter, loc, toValue(rewriter, loc, getDimSize(rewriter, loc, x, i + 2)),
+          rewriter, loc,
+          toValue(rewriter, loc, getDimSize(rewriter, loc, x, i + 2)),
           g.padsBegin[i], g.padsEnd[i], extent, g.strides[i],
           /*ceilMode=*/false));
     }
@@ -104,8 +105,7 @@ struct ConvLowering : public OpConversionPattern<onnx::ConvOp> {
       auto filterType = RankedTensorType::get(
           {filters, wType.getDimSize(2), wType.getDimSize(3)}, element);
       Value filter = rewriter.create<tensor::CollapseShapeOp>(
-          loc, filterType, w,
-          ArrayRef<ReassociationIndices>{{0, 1}, {2}, {3}});
+          loc, filterType, w, ArrayRef<ReassociationIndices>{{0, 1}, {2}, {3}});
       rewriter.replaceOp(op, rewriter
                                  .create<linalg::DepthwiseConv2DNchwChwOp>(
                                      loc, TypeRange{resultType},
@@ -120,14 +120,15 @@ struct ConvLowering : public OpConversionPattern<onnx::ConvOp> {
     Value input = splitDim(rewriter, loc, padded, 1, group);
     Value filter = splitDim(rewriter, loc, w, 0, group);
     Value output = splitDim(rewriter, loc, init, 1, group);
-    Value conv = rewriter
-                     .create<linalg::Conv2DNgchwGfchwOp>(
-                         loc, TypeRange{output.getType()},
-                         ValueRange{input, filter}, ValueRange{output},
-                         strides, dilations)
-                     .getResult(0);
+    Value conv =
+        rewriter
+            .create<linalg::Conv2DNgchwGfchwOp>(
+                loc, TypeRange{output.getType()}, ValueRange{input, filter},
+                ValueRange{output}, strides, dilations)
+            .getResult(0);
     rewriter.replaceOp(
-        op, castTo(rewriter, loc, mergeDims(rewriter, loc, conv, 1), resultType));
+        op,
+        castTo(rewriter, loc, mergeDims(rewriter, loc, conv, 1), resultType));
     return success();
   }
 };

@@ -13,11 +13,8 @@ using namespace onnxc;
 using namespace onnxc::tolinalg;
 
 /// Converts a scalar between float, signless integer and bool types as ONNX
-/// Cast does: to bool is `x != 0`, from bool is 0 or 1. Integers are signed
-/// unless `fromUnsigned`/`toUnsigned` say otherwise (the values are then
-/// signless too: unsigned types are bridged by the caller).
-static Value convertScalar(OpBuilder &b, Location loc, Value value, Type to,
-                           bool fromUnsigned = false, bool toUnsigned = false) {
+/// Cast does: to bool is `x != 0`, from bool is 0 or 1.
+static Value convertScalar(OpBuilder &b, Location loc, Value value, Type to) {
   Type from = value.getType();
   if (from == to)
     return value;
@@ -28,8 +25,11 @@ static Value convertScalar(OpBuilder &b, Location loc, Value value, Type to,
                                      zero);
     return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, value, zero);
   }
-  if (from.isInteger(1))
-    fromUnsigned = true;
+  if (from.isInteger(1)) {
+    if (isa<FloatType>(to))
+      return b.create<arith::UIToFPOp>(loc, to, value);
+    return b.create<arith::ExtUIOp>(loc, to, value);
+  }
   auto fromFloat = dyn_cast<FloatType>(from);
   auto toFloat = dyn_cast<FloatType>(to);
   if (fromFloat && toFloat) {
@@ -42,39 +42,13 @@ static Value convertScalar(OpBuilder &b, Location loc, Value value, Type to,
       return b.create<arith::ExtFOp>(loc, to, value);
     return b.create<arith::TruncFOp>(loc, to, value);
   }
-  if (fromFloat) {
-    if (toUnsigned)
-      return b.create<arith::FPToUIOp>(loc, to, value);
+  if (fromFloat)
     return b.create<arith::FPToSIOp>(loc, to, value);
-  }
-  if (toFloat) {
-    if (fromUnsigned)
-      return b.create<arith::UIToFPOp>(loc, to, value);
+  if (toFloat)
     return b.create<arith::SIToFPOp>(loc, to, value);
-  }
-  if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth()) {
-    if (fromUnsigned)
-      return b.create<arith::ExtUIOp>(loc, to, value);
+  if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
     return b.create<arith::ExtSIOp>(loc, to, value);
-  }
-  if (from.getIntOrFloatBitWidth() == to.getIntOrFloatBitWidth())
-    return value;
   return b.create<arith::TruncIOp>(loc, to, value);
-}
-
-/// The signless integer type standing for the unsigned `type`, or `type`.
-static Type getSignless(Type type) {
-  auto intType = dyn_cast<IntegerType>(type);
-  if (!intType || intType.isSignless())
-    return type;
-  return IntegerType::get(type.getContext(), intType.getWidth());
-}
-
-/// `value` cast between an unsigned integer type and its signless twin.
-static Value bridge(OpBuilder &b, Location loc, Value value, Type to) {
-  if (value.getType() == to)
-    return value;
-  return b.create<UnrealizedConversionCastOp>(loc, to, value).getResult(0);
 }
 
 //===----------------------------------------------------------------------===//
@@ -207,8 +181,7 @@ static Value buildScalar(onnx::AbsOp, OpBuilder &b, Location loc,
 
 static Value buildScalar(onnx::ReciprocalOp, OpBuilder &b, Location loc,
                          ValueRange args, Type type) {
-  return b.create<arith::DivFOp>(loc, createScalar(b, loc, type, 1.0),
-                                 args[0]);
+  return b.create<arith::DivFOp>(loc, createScalar(b, loc, type, 1.0), args[0]);
 }
 
 static Value buildScalar(onnx::LeakyReluOp op, OpBuilder &b, Location loc,
@@ -221,14 +194,9 @@ static Value buildScalar(onnx::LeakyReluOp op, OpBuilder &b, Location loc,
   return b.create<arith::SelectOp>(loc, negative, scaled, args[0]);
 }
 
-static Value buildScalar(onnx::CastOp op, OpBuilder &b, Location loc,
+static Value buildScalar(onnx::CastOp, OpBuilder &b, Location loc,
                          ValueRange args, Type type) {
-  // Unsigned integers (say uint8 images) are computed on as signless ones.
-  Type from = args[0].getType();
-  Value in = bridge(b, loc, args[0], getSignless(from));
-  Value out = convertScalar(b, loc, in, getSignless(type),
-                            from.isUnsignedInteger(), type.isUnsignedInteger());
-  return bridge(b, loc, out, type);
+  return convertScalar(b, loc, args[0], type);
 }
 
 //===----------------------------------------------------------------------===//
@@ -243,16 +211,6 @@ static LogicalResult checkTypes(Operation *op) {
   Type result = getElementTypeOrSelf(op->getResult(0).getType());
   if (!isArithType(result))
     return unsupportedElementType(op, result);
-  return success();
-}
-
-/// Cast also converts from and to unsigned integers.
-static LogicalResult checkTypes(onnx::CastOp op) {
-  for (Type type : {op.getInput().getType(), op.getType()}) {
-    Type element = getElementTypeOrSelf(type);
-    if (!isArithType(getSignless(element)))
-      return unsupportedElementType(op, element);
-  }
   return success();
 }
 

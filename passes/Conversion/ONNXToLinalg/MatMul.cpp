@@ -52,15 +52,15 @@ struct MatMulLowering : public OpConversionPattern<onnx::MatMulOp> {
     auto bType = cast<RankedTensorType>(b.getType());
     bool aVector = aType.getRank() == 1, bVector = bType.getRank() == 1;
     if (aVector) {
-      a = expandUnitDims(rewriter, loc, a, {0},
-                         RankedTensorType::get({1, aType.getDimSize(0)},
-                                               element));
+      a = expandUnitDims(
+          rewriter, loc, a, {0},
+          RankedTensorType::get({1, aType.getDimSize(0)}, element));
       aType = cast<RankedTensorType>(a.getType());
     }
     if (bVector) {
-      b = expandUnitDims(rewriter, loc, b, {1},
-                         RankedTensorType::get({bType.getDimSize(0), 1},
-                                               element));
+      b = expandUnitDims(
+          rewriter, loc, b, {1},
+          RankedTensorType::get({bType.getDimSize(0), 1}, element));
       bType = cast<RankedTensorType>(b.getType());
     }
     ArrayRef<int64_t> aBatch = aType.getShape().drop_back(2);
@@ -98,18 +98,18 @@ struct MatMulLowering : public OpConversionPattern<onnx::MatMulOp> {
 
     Value product;
     if (aType.getRank() == 2 && bType.getRank() == 2) {
-      product = rewriter
-                    .create<linalg::MatmulOp>(loc, TypeRange{productType},
-                                              ValueRange{a, b},
-                                              ValueRange{init})
-                    .getResult(0);
+      product =
+          rewriter
+              .create<linalg::MatmulOp>(loc, TypeRange{productType},
+                                        ValueRange{a, b}, ValueRange{init})
+              .getResult(0);
     } else if (aType.getRank() == 3 && bType.getRank() == 3 &&
                haveEqualBatch(aType, bType)) {
-      product = rewriter
-                    .create<linalg::BatchMatmulOp>(loc, TypeRange{productType},
-                                                   ValueRange{a, b},
-                                                   ValueRange{init})
-                    .getResult(0);
+      product =
+          rewriter
+              .create<linalg::BatchMatmulOp>(loc, TypeRange{productType},
+                                             ValueRange{a, b}, ValueRange{init})
+              .getResult(0);
     } else {
       // Loops: batch..., m, n, k.
       int64_t loops = batchRank + 3;
@@ -133,10 +133,9 @@ struct MatMulLowering : public OpConversionPattern<onnx::MatMulOp> {
       SmallVector<utils::IteratorType> iterators = getParallel(loops);
       iterators.back() = utils::IteratorType::reduction;
       product = rewriter
-                    .create<linalg::GenericOp>(loc, TypeRange{productType},
-                                               ValueRange{a, b},
-                                               ValueRange{init}, maps,
-                                               iterators, buildMulAcc)
+                    .create<linalg::GenericOp>(
+                        loc, TypeRange{productType}, ValueRange{a, b},
+                        ValueRange{init}, maps, iterators, buildMulAcc)
                     .getResult(0);
     }
 
@@ -172,8 +171,9 @@ struct GemmLowering : public OpConversionPattern<onnx::GemmOp> {
     bool transA = op.getTransA() != 0, transB = op.getTransB() != 0;
     double alpha = op.getAlpha().convertToDouble();
     double beta = op.getBeta().convertToDouble();
-    SmallVector<OpFoldResult> sizes{getDimSize(rewriter, loc, a, transA ? 1 : 0),
-                                    getDimSize(rewriter, loc, b, transB ? 0 : 1)};
+    SmallVector<OpFoldResult> sizes{
+        getDimSize(rewriter, loc, a, transA ? 1 : 0),
+        getDimSize(rewriter, loc, b, transB ? 0 : 1)};
 
     Value init;
     if (onnx::isNoValue(op.getC()) || beta == 0.0) {
@@ -206,32 +206,33 @@ struct GemmLowering : public OpConversionPattern<onnx::GemmOp> {
       AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
                  k = getAffineDimExpr(2, ctx);
       SmallVector<AffineMap> maps{
-          AffineMap::get(3, 0, transA ? ArrayRef<AffineExpr>{k, m}
-                                      : ArrayRef<AffineExpr>{m, k},
+          AffineMap::get(3, 0,
+                         transA ? ArrayRef<AffineExpr>{k, m}
+                                : ArrayRef<AffineExpr>{m, k},
                          ctx),
-          AffineMap::get(3, 0, transB ? ArrayRef<AffineExpr>{n, k}
-                                      : ArrayRef<AffineExpr>{k, n},
+          AffineMap::get(3, 0,
+                         transB ? ArrayRef<AffineExpr>{n, k}
+                                : ArrayRef<AffineExpr>{k, n},
                          ctx),
           AffineMap::get(3, 0, {m, n}, ctx)};
       SmallVector<utils::IteratorType> iterators = getParallel(3);
       iterators.back() = utils::IteratorType::reduction;
       Value alphaValue = createScalar(rewriter, loc, element, alpha);
-      result = rewriter
-                   .create<linalg::GenericOp>(
-                       loc, TypeRange{resultType}, ValueRange{a, b},
-                       ValueRange{init}, maps, iterators,
-                       [&](OpBuilder &nested, Location nestedLoc,
-                           ValueRange args) {
-                         Value lhs = args[0];
-                         if (alpha != 1.0)
-                           lhs = createMul(nested, nestedLoc, alphaValue, lhs);
-                         Value product =
-                             createMul(nested, nestedLoc, lhs, args[1]);
-                         nested.create<linalg::YieldOp>(
-                             nestedLoc,
-                             createAdd(nested, nestedLoc, args[2], product));
-                       })
-                   .getResult(0);
+      result =
+          rewriter
+              .create<linalg::GenericOp>(
+                  loc, TypeRange{resultType}, ValueRange{a, b},
+                  ValueRange{init}, maps, iterators,
+                  [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+                    Value lhs = args[0];
+                    if (alpha != 1.0)
+                      lhs = createMul(nested, nestedLoc, alphaValue, lhs);
+                    Value product = createMul(nested, nestedLoc, lhs, args[1]);
+                    nested.create<linalg::YieldOp>(
+                        nestedLoc,
+                        createAdd(nested, nestedLoc, args[2], product));
+                  })
+              .getResult(0);
     }
     rewriter.replaceOp(op, result);
     return success();

@@ -65,15 +65,15 @@ struct BatchNormalizationLowering
       if (type.getRank() != 1)
         return op.emitOpError("expects 1-D parameters (got ") << type << ")";
       bool broadcast = type.getDimSize(0) == 1 && resultType.getDimSize(1) != 1;
-      maps.push_back(AffineMap::get(
-          rank, 0,
-          broadcast ? getAffineConstantExpr(0, ctx) : getAffineDimExpr(1, ctx)));
+      maps.push_back(AffineMap::get(rank, 0,
+                                    broadcast ? getAffineConstantExpr(0, ctx)
+                                              : getAffineDimExpr(1, ctx)));
     }
     maps.push_back(rewriter.getMultiDimIdentityMap(rank));
-    Value epsilon = createScalar(rewriter, loc, element,
-                                 op.getEpsilon().convertToDouble());
-    Value init = createEmpty(rewriter, loc, resultType,
-                             getDimSizes(rewriter, loc, x));
+    Value epsilon =
+        createScalar(rewriter, loc, element, op.getEpsilon().convertToDouble());
+    Value init =
+        createEmpty(rewriter, loc, resultType, getDimSizes(rewriter, loc, x));
     auto generic = rewriter.create<linalg::GenericOp>(
         loc, TypeRange{resultType}, inputs, ValueRange{init}, maps,
         getParallel(rank), [&](OpBuilder &b, Location l, ValueRange args) {
@@ -138,16 +138,17 @@ struct SoftmaxLowering : public OpConversionPattern<onnx::SoftmaxOp> {
           return b.create<arith::AddFOp>(l, in, acc).getResult();
         });
     Value init = createEmpty(rewriter, loc, resultType, sizes);
-    Value result = rewriter
-                       .create<linalg::GenericOp>(
-                           loc, TypeRange{resultType}, ValueRange{exp, sum},
-                           ValueRange{init}, maps, getParallel(rank),
-                           [](OpBuilder &b, Location l, ValueRange args) {
-                             b.create<linalg::YieldOp>(
-                                 l, b.create<arith::DivFOp>(l, args[0], args[1])
-                                        .getResult());
-                           })
-                       .getResult(0);
+    Value result =
+        rewriter
+            .create<linalg::GenericOp>(
+                loc, TypeRange{resultType}, ValueRange{exp, sum},
+                ValueRange{init}, maps, getParallel(rank),
+                [](OpBuilder &b, Location l, ValueRange args) {
+                  b.create<linalg::YieldOp>(
+                      l,
+                      b.create<arith::DivFOp>(l, args[0], args[1]).getResult());
+                })
+            .getResult(0);
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -199,38 +200,35 @@ struct LayerNormalizationLowering
           return b.create<arith::AddFOp>(l, in, acc).getResult();
         });
     auto statType = cast<RankedTensorType>(sum.getType());
-    Value mean = createElementwise(
-        rewriter, loc, ValueRange{sum}, statType,
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          return b.create<arith::DivFOp>(l, args[0], count);
-        });
+    Value mean =
+        createElementwise(rewriter, loc, ValueRange{sum}, statType,
+                          [&](OpBuilder &b, Location l, ValueRange args) {
+                            return b.create<arith::DivFOp>(l, args[0], count);
+                          });
 
     // var = sum((x - mean)^2) / count
     SmallVector<utils::IteratorType> iterators = getParallel(rank);
     for (int64_t i : axes)
       iterators[i] = utils::IteratorType::reduction;
-    Value varInit =
-        createFilled(rewriter, loc, statType,
-                     getDimSizes(rewriter, loc, mean), zero);
-    Value squares = rewriter
-                        .create<linalg::GenericOp>(
-                            loc, TypeRange{statType}, ValueRange{x, mean},
-                            ValueRange{varInit},
-                            ArrayRef<AffineMap>{identity, outer, outer},
-                            iterators,
-                            [](OpBuilder &b, Location l, ValueRange args) {
-                              Value d =
-                                  b.create<arith::SubFOp>(l, args[0], args[1]);
-                              Value sq = b.create<arith::MulFOp>(l, d, d);
-                              b.create<linalg::YieldOp>(
-                                  l, b.create<arith::AddFOp>(l, sq, args[2])
-                                         .getResult());
-                            })
-                        .getResult(0);
+    Value varInit = createFilled(rewriter, loc, statType,
+                                 getDimSizes(rewriter, loc, mean), zero);
+    Value squares =
+        rewriter
+            .create<linalg::GenericOp>(
+                loc, TypeRange{statType}, ValueRange{x, mean},
+                ValueRange{varInit},
+                ArrayRef<AffineMap>{identity, outer, outer}, iterators,
+                [](OpBuilder &b, Location l, ValueRange args) {
+                  Value d = b.create<arith::SubFOp>(l, args[0], args[1]);
+                  Value sq = b.create<arith::MulFOp>(l, d, d);
+                  b.create<linalg::YieldOp>(
+                      l, b.create<arith::AddFOp>(l, sq, args[2]).getResult());
+                })
+            .getResult(0);
 
     // y = (x - mean) / sqrt(var + epsilon) * Scale + B
-    Value epsilon = createScalar(rewriter, loc, element,
-                                 op.getEpsilon().convertToDouble());
+    Value epsilon =
+        createScalar(rewriter, loc, element, op.getEpsilon().convertToDouble());
     SmallVector<Value> inputs{x, mean, squares, scale};
     SmallVector<AffineMap> maps{
         identity, outer, outer,

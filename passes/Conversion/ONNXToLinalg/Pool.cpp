@@ -41,8 +41,8 @@ static FailureOr<PoolSetup> setUpPool(OpT op, Value x, Value padValue,
   StringRef name = op->getName().getStringRef().drop_front(5);
   auto xType = cast<RankedTensorType>(x.getType());
   if (xType.getRank() != 4)
-    return op.emitOpError("only 2-D ") << name << " is supported (got input "
-                                       << xType << ")";
+    return op.emitOpError("only 2-D ")
+           << name << " is supported (got input " << xType << ")";
   PoolSetup setup;
   onnx::WindowGeometry &g = setup.g;
   ArrayRef<int64_t> spatial = xType.getShape().drop_front(2);
@@ -67,9 +67,9 @@ static FailureOr<PoolSetup> setUpPool(OpT op, Value x, Value padValue,
     setup.inSizes.push_back(inSize);
     if (!ShapedType::isDynamic(spatial[i])) {
       int64_t out = g.outputSpatial[i];
-      int64_t extra = std::max<int64_t>(
-          0, (out - 1) * g.strides[i] + extent -
-                 (spatial[i] + padBegin + padEnd));
+      int64_t extra =
+          std::max<int64_t>(0, (out - 1) * g.strides[i] + extent -
+                                   (spatial[i] + padBegin + padEnd));
       setup.overhang |= extra > 0;
       setup.sizes.push_back(b.getIndexAttr(out));
       high.push_back(b.getIndexAttr(padEnd + extra));
@@ -91,8 +91,9 @@ static FailureOr<PoolSetup> setUpPool(OpT op, Value x, Value padValue,
         createIndex(b, loc, g.strides[i]));
     Value needed = b.create<arith::AddIOp>(
         loc, lastStart, createIndex(b, loc, extent - padBegin));
-    Value extra = b.create<arith::MaxSIOp>(
-        loc, b.create<arith::SubIOp>(loc, needed, in), createIndex(b, loc, padEnd));
+    Value extra =
+        b.create<arith::MaxSIOp>(loc, b.create<arith::SubIOp>(loc, needed, in),
+                                 createIndex(b, loc, padEnd));
     high.push_back(extra);
   }
   setup.padded = createPad(b, loc, x, low, high, padValue);
@@ -128,12 +129,13 @@ struct MaxPoolLowering : public OpConversionPattern<onnx::MaxPoolOp> {
     Location loc = op.getLoc();
     Type element = resultType.getElementType();
     Value lowest = createLowest(rewriter, loc, element);
-    FailureOr<PoolSetup> setup = setUpPool(op, adaptor.getX(), lowest, rewriter);
+    FailureOr<PoolSetup> setup =
+        setUpPool(op, adaptor.getX(), lowest, rewriter);
     if (failed(setup))
       return failure();
     Value init = createFilled(rewriter, loc, resultType, setup->sizes, lowest);
-    Value window = rewriter.create<tensor::EmptyOp>(loc, setup->g.kernel,
-                                                    element);
+    Value window =
+        rewriter.create<tensor::EmptyOp>(loc, setup->g.kernel, element);
     rewriter.replaceOp(op, rewriter
                                .create<linalg::PoolingNchwMaxOp>(
                                    loc, TypeRange{resultType},
@@ -167,13 +169,13 @@ struct AveragePoolLowering : public OpConversionPattern<onnx::AveragePoolOp> {
     const onnx::WindowGeometry &g = setup->g;
     Value init = createFilled(rewriter, loc, resultType, setup->sizes, zero);
     Value window = rewriter.create<tensor::EmptyOp>(loc, g.kernel, element);
-    Value sum = rewriter
-                    .create<linalg::PoolingNchwSumOp>(
-                        loc, TypeRange{resultType},
-                        ValueRange{setup->padded, window}, ValueRange{init},
-                        getI64Pair(rewriter, g.strides),
-                        getI64Pair(rewriter, g.dilations))
-                    .getResult(0);
+    Value sum =
+        rewriter
+            .create<linalg::PoolingNchwSumOp>(
+                loc, TypeRange{resultType}, ValueRange{setup->padded, window},
+                ValueRange{init}, getI64Pair(rewriter, g.strides),
+                getI64Pair(rewriter, g.dilations))
+            .getResult(0);
 
     bool countPad = op.getCountIncludePad() != 0;
     bool padded = llvm::any_of(g.padsBegin, [](int64_t p) { return p; }) ||
@@ -182,12 +184,11 @@ struct AveragePoolLowering : public OpConversionPattern<onnx::AveragePoolOp> {
       Value area =
           createScalar(rewriter, loc, element, g.kernel[0] * g.kernel[1]);
       rewriter.replaceOp(
-          op, createElementwise(rewriter, loc, ValueRange{sum}, resultType,
-                                setup->sizes,
-                                [&](OpBuilder &b, Location l, ValueRange args) {
-                                  return b.create<arith::DivFOp>(l, args[0],
-                                                                 area);
-                                }));
+          op, createElementwiseMap(
+                  rewriter, loc, ValueRange{sum}, resultType, setup->sizes,
+                  [&](OpBuilder &b, Location l, ValueRange args) {
+                    return b.create<arith::DivFOp>(l, args[0], area);
+                  }));
       return success();
     }
 
@@ -222,13 +223,12 @@ struct AveragePoolLowering : public OpConversionPattern<onnx::AveragePoolOp> {
       auto divisorType = RankedTensorType::get({outH, outW}, element);
       Value divisor = rewriter.create<arith::ConstantOp>(
           loc, DenseElementsAttr::get(divisorType, divisors));
-      Value result = rewriter.create<tensor::EmptyOp>(loc, resultType,
-                                                      ValueRange{});
+      Value result =
+          rewriter.create<tensor::EmptyOp>(loc, resultType, ValueRange{});
       SmallVector<AffineMap> maps{
           rewriter.getMultiDimIdentityMap(4),
-          AffineMap::get(4, 0,
-                         {getAffineDimExpr(2, ctx), getAffineDimExpr(3, ctx)},
-                         ctx),
+          AffineMap::get(
+              4, 0, {getAffineDimExpr(2, ctx), getAffineDimExpr(3, ctx)}, ctx),
           rewriter.getMultiDimIdentityMap(4)};
       rewriter.replaceOp(
           op, rewriter
@@ -250,25 +250,26 @@ struct AveragePoolLowering : public OpConversionPattern<onnx::AveragePoolOp> {
     // Dynamic sizes: count the taps of each window at runtime.
     SmallVector<Value> inSizes{toValue(rewriter, loc, setup->inSizes[0]),
                                toValue(rewriter, loc, setup->inSizes[1])};
-    Value result = createElementwise(
+    Value result = createElementwiseMap(
         rewriter, loc, ValueRange{sum}, resultType, setup->sizes,
         [&](OpBuilder &b, Location l, ValueRange args) {
           Value total;
           for (int64_t i = 0; i < 2; ++i) {
             Value o = b.create<linalg::IndexOp>(l, i + 2);
             Value start = b.create<arith::SubIOp>(
-                l, b.create<arith::MulIOp>(l, o, createIndex(b, l, g.strides[i])),
+                l,
+                b.create<arith::MulIOp>(l, o, createIndex(b, l, g.strides[i])),
                 createIndex(b, l, g.padsBegin[i]));
             Value lo = createIndex(b, l, countPad ? -g.padsBegin[i] : 0);
-            Value hi = countPad ? b.create<arith::AddIOp>(
-                                      l, inSizes[i],
-                                      createIndex(b, l, g.padsEnd[i]))
-                                : inSizes[i];
-            Value end = b.create<arith::AddIOp>(
-                l, start, createIndex(b, l, g.kernel[i]));
-            Value count = b.create<arith::SubIOp>(
-                l, b.create<arith::MinSIOp>(l, end, hi),
-                b.create<arith::MaxSIOp>(l, start, lo));
+            Value hi = countPad
+                           ? b.create<arith::AddIOp>(
+                                 l, inSizes[i], createIndex(b, l, g.padsEnd[i]))
+                           : inSizes[i];
+            Value end = b.create<arith::AddIOp>(l, start,
+                                                createIndex(b, l, g.kernel[i]));
+            Value count =
+                b.create<arith::SubIOp>(l, b.create<arith::MinSIOp>(l, end, hi),
+                                        b.create<arith::MaxSIOp>(l, start, lo));
             total = total ? b.create<arith::MulIOp>(l, total, count) : count;
           }
           return b.create<arith::DivFOp>(l, args[0],
@@ -311,11 +312,11 @@ struct GlobalAveragePoolLowering
     Value count = indexToElement(
         rewriter, loc, createProduct(rewriter, loc, spatialSizes), element);
     auto sumType = cast<RankedTensorType>(sum.getType());
-    Value mean = createElementwise(
-        rewriter, loc, ValueRange{sum}, sumType,
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          return b.create<arith::DivFOp>(l, args[0], count);
-        });
+    Value mean =
+        createElementwise(rewriter, loc, ValueRange{sum}, sumType,
+                          [&](OpBuilder &b, Location l, ValueRange args) {
+                            return b.create<arith::DivFOp>(l, args[0], count);
+                          });
     rewriter.replaceOp(op,
                        expandUnitDims(rewriter, loc, mean, axes, resultType));
     return success();

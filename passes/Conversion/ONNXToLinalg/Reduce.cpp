@@ -81,14 +81,14 @@ struct ReduceLowering : public OpConversionPattern<OpT> {
       SmallVector<OpFoldResult> sizes;
       for (int64_t i : axes)
         sizes.push_back(getDimSize(rewriter, loc, x, i));
-      Value count = indexToElement(rewriter, loc,
-                                   createProduct(rewriter, loc, sizes), element);
-      reduced = createElementwise(
-          rewriter, loc, ValueRange{reduced},
-          cast<RankedTensorType>(reduced.getType()),
-          [&](OpBuilder &b, Location l, ValueRange args) {
-            return createDiv(b, l, args[0], count);
-          });
+      Value count = indexToElement(
+          rewriter, loc, createProduct(rewriter, loc, sizes), element);
+      reduced =
+          createElementwise(rewriter, loc, ValueRange{reduced},
+                            cast<RankedTensorType>(reduced.getType()),
+                            [&](OpBuilder &b, Location l, ValueRange args) {
+                              return createDiv(b, l, args[0], count);
+                            });
     }
     if (op.getKeepdims() != 0)
       reduced = expandUnitDims(rewriter, loc, reduced, axes, resultType);

@@ -109,8 +109,8 @@ struct IdentityLowering : public OpConversionPattern<onnx::IdentityOp> {
   LogicalResult
   matchAndRewrite(onnx::IdentityOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, castTo(rewriter, op.getLoc(), adaptor.getInput(),
-                                  op.getType()));
+    rewriter.replaceOp(
+        op, castTo(rewriter, op.getLoc(), adaptor.getInput(), op.getType()));
     return success();
   }
 };
@@ -137,8 +137,8 @@ struct DropoutLowering : public OpConversionPattern<onnx::DropoutOp> {
       auto maskType = dyn_cast<RankedTensorType>(op.getMask().getType());
       if (!maskType || !isa<RankedTensorType>(data.getType()))
         return op.emitOpError("needs ranked tensors to lower its mask");
-      Value one = rewriter.create<arith::ConstantOp>(loc,
-                                                     rewriter.getBoolAttr(true));
+      Value one =
+          rewriter.create<arith::ConstantOp>(loc, rewriter.getBoolAttr(true));
       mask = createFilled(rewriter, loc, maskType,
                           getDimSizes(rewriter, loc, data), one);
     }
@@ -204,8 +204,8 @@ struct ReshapeLowering : public OpConversionPattern<onnx::ReshapeOp> {
       for (int64_t d : resultType.getShape())
         sizes.push_back(rewriter.getIndexAttr(d));
     } else {
-      SmallVector<Value> requested =
-          getIndexValues(rewriter, loc, adaptor.getShape(), op.getShape(), rank);
+      SmallVector<Value> requested = getIndexValues(
+          rewriter, loc, adaptor.getShape(), op.getShape(), rank);
       if (static_cast<int64_t>(requested.size()) != rank)
         return op.emitOpError("has a 'shape' of the wrong length");
       Value zero = createIndex(rewriter, loc, 0);
@@ -232,8 +232,8 @@ struct ReshapeLowering : public OpConversionPattern<onnx::ReshapeOp> {
         known = foldedMul(rewriter, loc, known,
                           foldedSelect(rewriter, loc, inferred, one, v));
       Value total = createProduct(rewriter, loc, getDimSizes(rewriter, loc, x));
-      Value inferred = foldedDiv(rewriter, loc, total,
-                                 foldedMax(rewriter, loc, known, one));
+      Value inferred =
+          foldedDiv(rewriter, loc, total, foldedMax(rewriter, loc, known, one));
       for (int64_t i = 0; i < rank; ++i) {
         if (!resultType.isDynamicDim(i)) {
           sizes.push_back(rewriter.getIndexAttr(resultType.getDimSize(i)));
@@ -284,8 +284,10 @@ struct FlattenLowering : public OpConversionPattern<onnx::FlattenOp> {
     }
     SmallVector<OpFoldResult> dims = getDimSizes(rewriter, loc, x);
     SmallVector<OpFoldResult> sizes{
-        getAsOpFoldResult(createProduct(rewriter, loc, ArrayRef(dims).take_front(axis))),
-        getAsOpFoldResult(createProduct(rewriter, loc, ArrayRef(dims).drop_front(axis)))};
+        getAsOpFoldResult(
+            createProduct(rewriter, loc, ArrayRef(dims).take_front(axis))),
+        getAsOpFoldResult(
+            createProduct(rewriter, loc, ArrayRef(dims).drop_front(axis)))};
     rewriter.replaceOp(op,
                        reshapeThroughFlat(rewriter, loc, x, resultType, sizes));
     return success();
@@ -319,10 +321,10 @@ struct TransposeLowering : public OpConversionPattern<onnx::TransposeOp> {
     for (int64_t p : perm)
       sizes.push_back(dims[p]);
     Value init = createEmpty(rewriter, loc, resultType, sizes);
-    rewriter.replaceOp(
-        op, rewriter.create<linalg::TransposeOp>(loc, x, init, perm)
-                .getResult()
-                .front());
+    rewriter.replaceOp(op,
+                       rewriter.create<linalg::TransposeOp>(loc, x, init, perm)
+                           .getResult()
+                           .front());
     return success();
   }
 };
@@ -384,9 +386,8 @@ struct ConcatLowering : public OpConversionPattern<onnx::ConcatOp> {
       Value slice = castTo(
           rewriter, loc, input,
           RankedTensorType::get(sliceShape, resultType.getElementType()));
-      result = rewriter.create<tensor::InsertSliceOp>(loc, slice, result,
-                                                      offsets, inputSizes,
-                                                      strides);
+      result = rewriter.create<tensor::InsertSliceOp>(
+          loc, slice, result, offsets, inputSizes, strides);
       offset = foldedAdd(rewriter, loc, offset,
                          toValue(rewriter, loc, inputSizes[*axis]));
     }
@@ -440,8 +441,8 @@ struct SliceLowering : public OpConversionPattern<onnx::SliceOp> {
     if (llvm::is_contained(steps, 0))
       return op.emitOpError("has a zero step");
 
-    SmallVector<Value> starts =
-        getIndexValues(rewriter, loc, adaptor.getStarts(), op.getStarts(), *count);
+    SmallVector<Value> starts = getIndexValues(
+        rewriter, loc, adaptor.getStarts(), op.getStarts(), *count);
     SmallVector<Value> ends =
         getIndexValues(rewriter, loc, adaptor.getEnds(), op.getEnds(), *count);
     SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
@@ -456,8 +457,8 @@ struct SliceLowering : public OpConversionPattern<onnx::SliceOp> {
       auto normalize = [&](Value v, Value lo, Value hi) {
         Value negative =
             foldedCmp(rewriter, loc, arith::CmpIPredicate::slt, v, zero);
-        v = foldedSelect(rewriter, loc, negative, foldedAdd(rewriter, loc, v, dim),
-                         v);
+        v = foldedSelect(rewriter, loc, negative,
+                         foldedAdd(rewriter, loc, v, dim), v);
         return foldedMin(rewriter, loc, foldedMax(rewriter, loc, v, lo), hi);
       };
       Value start, end, span;
@@ -466,17 +467,19 @@ struct SliceLowering : public OpConversionPattern<onnx::SliceOp> {
         end = normalize(ends[i], zero, dim);
         span = foldedSub(rewriter, loc, end, start);
       } else {
-        Value last = foldedSub(rewriter, loc, dim, createIndex(rewriter, loc, 1));
+        Value last =
+            foldedSub(rewriter, loc, dim, createIndex(rewriter, loc, 1));
         start = normalize(starts[i], zero, last);
         end = normalize(ends[i], minusOne, last);
         span = foldedSub(rewriter, loc, start, end);
       }
       int64_t magnitude = std::abs(step);
       span = foldedMax(rewriter, loc, span, zero);
-      Value size = foldedDiv(
-          rewriter, loc,
-          foldedAdd(rewriter, loc, span, createIndex(rewriter, loc, magnitude - 1)),
-          createIndex(rewriter, loc, magnitude));
+      Value size =
+          foldedDiv(rewriter, loc,
+                    foldedAdd(rewriter, loc, span,
+                              createIndex(rewriter, loc, magnitude - 1)),
+                    createIndex(rewriter, loc, magnitude));
       offsets[axis] = getAsOpFoldResult(start);
       sizes[axis] = getAsOpFoldResult(size);
     }
@@ -485,7 +488,8 @@ struct SliceLowering : public OpConversionPattern<onnx::SliceOp> {
       SmallVector<int64_t> shape;
       for (OpFoldResult s : sizes)
         shape.push_back(getConstantIntValue(s).value_or(ShapedType::kDynamic));
-      auto sliceType = RankedTensorType::get(shape, resultType.getElementType());
+      auto sliceType =
+          RankedTensorType::get(shape, resultType.getElementType());
       SmallVector<OpFoldResult> strideValues;
       for (int64_t s : strides)
         strideValues.push_back(rewriter.getIndexAttr(s));
@@ -510,7 +514,8 @@ struct SliceLowering : public OpConversionPattern<onnx::SliceOp> {
             if (strides[d] != 1)
               index = b.create<arith::MulIOp>(l, index,
                                               createIndex(b, l, strides[d]));
-            indices.push_back(b.create<arith::AddIOp>(l, offsetValues[d], index));
+            indices.push_back(
+                b.create<arith::AddIOp>(l, offsetValues[d], index));
           }
           b.create<linalg::YieldOp>(
               l, b.create<tensor::ExtractOp>(l, x, indices).getResult());
@@ -557,8 +562,8 @@ struct GatherLowering : public OpConversionPattern<onnx::GatherOp> {
         getParallel(outRank), [&](OpBuilder &b, Location l, ValueRange args) {
           Value index =
               b.create<arith::IndexCastOp>(l, b.getIndexType(), args[0]);
-          Value negative = b.create<arith::CmpIOp>(
-              l, arith::CmpIPredicate::slt, index, createIndex(b, l, 0));
+          Value negative = b.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt,
+                                                   index, createIndex(b, l, 0));
           index = b.create<arith::SelectOp>(
               l, negative, b.create<arith::AddIOp>(l, index, axisSize), index);
           SmallVector<Value> position;
@@ -657,8 +662,8 @@ struct ExpandLowering : public OpConversionPattern<onnx::ExpandOp> {
       std::optional<int64_t> length = getStaticLength(op.getShape());
       if (!length || *length > rank)
         return op.emitOpError("needs a 'shape' of static length");
-      requested =
-          getIndexValues(rewriter, loc, adaptor.getShape(), op.getShape(), *length);
+      requested = getIndexValues(rewriter, loc, adaptor.getShape(),
+                                 op.getShape(), *length);
     }
     Value one = createIndex(rewriter, loc, 1);
     for (int64_t j = 0; j < rank; ++j) {
@@ -732,9 +737,10 @@ struct ConstantOfShapeLowering
 } // namespace
 
 void onnxc::populateONNXTensorToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<ConstantLowering, NoValueLowering, IdentityLowering,
-               DropoutLowering, ShapeLowering, ReshapeLowering, FlattenLowering,
-               TransposeLowering, ConcatLowering, SliceLowering, GatherLowering,
-               SqueezeLowering, UnsqueezeLowering, ExpandLowering,
-               ConstantOfShapeLowering>(patterns.getContext());
+  patterns
+      .add<ConstantLowering, NoValueLowering, IdentityLowering, DropoutLowering,
+           ShapeLowering, ReshapeLowering, FlattenLowering, TransposeLowering,
+           ConcatLowering, SliceLowering, GatherLowering, SqueezeLowering,
+           UnsqueezeLowering, ExpandLowering, ConstantOfShapeLowering>(
+          patterns.getContext());
 }

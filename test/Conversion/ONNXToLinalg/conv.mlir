@@ -1,5 +1,8 @@
 // RUN: onnx-opt %s -convert-onnx-to-linalg -split-input-file | FileCheck %s
 
+// Conv (passes/Conversion/ONNXToLinalg/Conv.cpp): padding, bias init and the
+// named convolution for each kind of grouping.
+
 // Zero padding is a fill + insert_slice; the bias, broadcast along dim 1,
 // initializes the accumulator.
 // CHECK-DAG: #[[BIAS:.+]] = affine_map<(d0, d1, d2, d3) -> (d1)>

@@ -1,5 +1,8 @@
 // RUN: onnx-opt %s -convert-onnx-to-linalg -split-input-file | FileCheck %s
 
+// Elementwise ops (passes/Conversion/ONNXToLinalg/Elementwise.cpp): one linalg.generic
+// each, with numpy broadcasting in the indexing maps.
+
 // CHECK-DAG: #[[ID:.+]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG: #[[ROW:.+]] = affine_map<(d0, d1) -> (d1)>
 // CHECK-DAG: #[[COL:.+]] = affine_map<(d0, d1) -> (d0, 0)>
@@ -134,4 +137,20 @@ func.func @unary_math(%a: tensor<4xf32>) -> tensor<4xf32> {
   %2 = onnx.Tanh %1 : (tensor<4xf32>) -> tensor<4xf32>
   %3 = onnx.Abs %2 : (tensor<4xf32>) -> tensor<4xf32>
   return %3 : tensor<4xf32>
+}
+
+// -----
+
+// A `?` dim may be 1 at run time: the loop is versioned between affine reads
+// (all dims equal) and reads at `dim == 1 ? 0 : i`.
+// CHECK-LABEL: func.func @add_runtime_broadcast
+func.func @add_runtime_broadcast(%a: tensor<?x3xf32>, %b: tensor<?x3xf32>) -> tensor<?x3xf32> {
+  // CHECK: %[[EQ:.+]] = arith.andi
+  // CHECK: scf.if %[[EQ]] -> (tensor<?x3xf32>)
+  // CHECK: linalg.generic
+  // CHECK: } else {
+  // CHECK: arith.select
+  // CHECK: tensor.extract
+  %0 = onnx.Add %a, %b : (tensor<?x3xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
 }

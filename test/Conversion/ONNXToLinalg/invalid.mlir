@@ -1,5 +1,7 @@
 // RUN: onnx-opt %s -convert-onnx-to-linalg -split-input-file -verify-diagnostics
 
+// What the onnx -> linalg lowering rejects, and the diagnostics it gives.
+
 func.func @conv_1d(%x: tensor<1x3x8xf32>, %w: tensor<4x3x3xf32>) -> tensor<1x4x6xf32> {
   %none = onnx.NoValue : () -> none
   // expected-error @+2 {{only 2-D Conv is supported}}

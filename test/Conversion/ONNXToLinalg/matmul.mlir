@@ -1,5 +1,7 @@
 // RUN: onnx-opt %s -convert-onnx-to-linalg -split-input-file | FileCheck %s
 
+// MatMul and Gemm (passes/Conversion/ONNXToLinalg/MatMul.cpp).
+
 // CHECK-LABEL: func.func @matmul_2d
 // CHECK-SAME: (%[[A:.+]]: tensor<?x4xf32>, %[[B:.+]]: tensor<4x5xf32>)
 // CHECK: %[[M:.+]] = tensor.dim %[[A]]

@@ -1,5 +1,8 @@
 // RUN: onnx-opt %s -convert-onnx-to-linalg -split-input-file | FileCheck %s
 
+// BatchNormalization, Softmax and LayerNormalization
+// (passes/Conversion/ONNXToLinalg/Normalization.cpp).
+
 // CHECK-DAG: #[[ID:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 // CHECK-DAG: #[[CHANNEL:.+]] = affine_map<(d0, d1, d2, d3) -> (d1)>
 // CHECK-LABEL: func.func @batch_norm

@@ -1,5 +1,7 @@
 // RUN: onnx-opt %s -convert-onnx-to-linalg -split-input-file | FileCheck %s
 
+// Pooling (passes/Conversion/ONNXToLinalg/Pool.cpp).
+
 // CHECK-LABEL: func.func @max_pool
 // CHECK: %[[NEG_INF:.+]] = arith.constant 0xFF800000 : f32
 // CHECK: %[[FILL:.+]] = linalg.fill ins(%[[NEG_INF]] : f32) outs(%{{.+}} : tensor<?x8x10x10xf32>)

@@ -1,5 +1,7 @@
 // RUN: onnx-opt %s -convert-onnx-to-linalg -split-input-file | FileCheck %s
 
+// Reductions (passes/Conversion/ONNXToLinalg/Reduce.cpp).
+
 // keepdims expands the reduced result back.
 // CHECK-DAG: #[[ID:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 // CHECK-DAG: #[[KEPT:.+]] = affine_map<(d0, d1, d2) -> (d0, d2)>

@@ -1,5 +1,7 @@
 // RUN: onnx-opt %s -convert-onnx-to-linalg -split-input-file | FileCheck %s
 
+// Constants, shape and data-movement ops (passes/Conversion/ONNXToLinalg/Tensor.cpp).
+
 // CHECK-LABEL: func.func @constants
 // CHECK-DAG: arith.constant dense<[1, 2]> : tensor<2xi64>
 // CHECK-DAG: arith.constant dense_resource<blob> : tensor<2xf32>
