@@ -1,13 +1,14 @@
 # Makefile - the two commands of the README, and a few conveniences.
 #   make demo   set up, build, and run the digits example end to end
 #   make test   set up, build, and run every test (what CI runs)
+#   make bench  benchmark compiled models against ONNX Runtime (docs/performance.md)
 BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?= -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
   -DLLVM_USE_LINKER=lld
 
-.PHONY: all setup configure build demo test unit lit e2e clean
+.PHONY: all setup configure build demo test unit lit e2e bench clean
 
 all: build
 
@@ -28,6 +29,9 @@ test: build
 
 unit lit e2e: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -L $@
+
+bench: build
+	/usr/bin/python3 bench/run_bench.py --build $(BUILD) $(BENCH_ARGS)
 
 clean:
 	rm -rf $(BUILD)
