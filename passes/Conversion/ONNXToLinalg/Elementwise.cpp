@@ -2,6 +2,8 @@
 //
 // Each elementwise op becomes one linalg.generic over the (numpy broadcast)
 // result shape whose body is the scalar arith/math op for its element type.
+// Unsigned integers enter the body as their signless twins (Common.h) and
+// pick the unsigned arith ops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,43 +14,61 @@ using namespace mlir;
 using namespace onnxc;
 using namespace onnxc::tolinalg;
 
-/// Converts a scalar between float, signless integer and bool types as ONNX
-/// Cast does: to bool is `x != 0`, from bool is 0 or 1.
-static Value convertScalar(OpBuilder &b, Location loc, Value value, Type to) {
-  Type from = value.getType();
-  if (from == to)
+/// True when `op` computes on unsigned integers (its first operand's elements).
+static bool isUnsignedOp(Operation *op) {
+  return getElementTypeOrSelf(op->getOperand(0).getType()).isUnsignedInteger();
+}
+
+/// Converts the signless scalar `value`, an element of ONNX type `from`, to
+/// (the signless form of) ONNX type `to` as Cast does: to bool is `x != 0`,
+/// from bool is 0 or 1, unsigned integers zero-extend and convert with the
+/// unsigned float conversions, and integers of one width keep their bits.
+static Value convertScalar(OpBuilder &b, Location loc, Value value, Type from,
+                           Type to) {
+  Type target = getSignlessType(to);
+  if (getSignlessType(from) == target)
     return value;
+  Type source = value.getType();
   if (to.isInteger(1)) {
-    Value zero = createScalar(b, loc, from, 0);
-    if (isa<FloatType>(from))
+    Value zero = createScalar(b, loc, source, 0);
+    if (isa<FloatType>(source))
       return b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::UNE, value,
                                      zero);
     return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, value, zero);
   }
   if (from.isInteger(1)) {
-    if (isa<FloatType>(to))
-      return b.create<arith::UIToFPOp>(loc, to, value);
-    return b.create<arith::ExtUIOp>(loc, to, value);
+    if (isa<FloatType>(target))
+      return b.create<arith::UIToFPOp>(loc, target, value);
+    return b.create<arith::ExtUIOp>(loc, target, value);
   }
-  auto fromFloat = dyn_cast<FloatType>(from);
-  auto toFloat = dyn_cast<FloatType>(to);
+  auto fromFloat = dyn_cast<FloatType>(source);
+  auto toFloat = dyn_cast<FloatType>(target);
   if (fromFloat && toFloat) {
     if (fromFloat.getWidth() == toFloat.getWidth()) {
       // bf16 <-> f16: through f32.
       Value wide = b.create<arith::ExtFOp>(loc, b.getF32Type(), value);
-      return b.create<arith::TruncFOp>(loc, to, wide);
+      return b.create<arith::TruncFOp>(loc, target, wide);
     }
     if (fromFloat.getWidth() < toFloat.getWidth())
-      return b.create<arith::ExtFOp>(loc, to, value);
-    return b.create<arith::TruncFOp>(loc, to, value);
+      return b.create<arith::ExtFOp>(loc, target, value);
+    return b.create<arith::TruncFOp>(loc, target, value);
   }
-  if (fromFloat)
-    return b.create<arith::FPToSIOp>(loc, to, value);
-  if (toFloat)
-    return b.create<arith::SIToFPOp>(loc, to, value);
-  if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
-    return b.create<arith::ExtSIOp>(loc, to, value);
-  return b.create<arith::TruncIOp>(loc, to, value);
+  if (fromFloat) {
+    if (to.isUnsignedInteger())
+      return b.create<arith::FPToUIOp>(loc, target, value);
+    return b.create<arith::FPToSIOp>(loc, target, value);
+  }
+  if (toFloat) {
+    if (from.isUnsignedInteger())
+      return b.create<arith::UIToFPOp>(loc, target, value);
+    return b.create<arith::SIToFPOp>(loc, target, value);
+  }
+  if (source.getIntOrFloatBitWidth() < target.getIntOrFloatBitWidth()) {
+    if (from.isUnsignedInteger())
+      return b.create<arith::ExtUIOp>(loc, target, value);
+    return b.create<arith::ExtSIOp>(loc, target, value);
+  }
+  return b.create<arith::TruncIOp>(loc, target, value);
 }
 
 //===----------------------------------------------------------------------===//
@@ -70,54 +90,56 @@ static Value buildScalar(onnx::MulOp, OpBuilder &b, Location loc,
   return createMul(b, loc, args[0], args[1]);
 }
 
-static Value buildScalar(onnx::DivOp, OpBuilder &b, Location loc,
+static Value buildScalar(onnx::DivOp op, OpBuilder &b, Location loc,
                          ValueRange args, Type) {
-  return createDiv(b, loc, args[0], args[1]);
+  return createDiv(b, loc, args[0], args[1], isUnsignedOp(op));
 }
 
-static Value buildScalar(onnx::PowOp, OpBuilder &b, Location loc,
+static Value buildScalar(onnx::PowOp op, OpBuilder &b, Location loc,
                          ValueRange args, Type) {
-  Type baseType = args[0].getType();
+  Type baseType = getElementTypeOrSelf(op.getX());
+  Type exponentType = getElementTypeOrSelf(op.getY());
   if (isa<FloatType>(baseType)) {
-    Value exponent = convertScalar(b, loc, args[1], baseType);
+    Value exponent = convertScalar(b, loc, args[1], exponentType, baseType);
     return b.create<math::PowFOp>(loc, args[0], exponent);
   }
   // Integer powers are computed in f64, exact for the results that fit.
   Type f64 = b.getF64Type();
-  Value base = convertScalar(b, loc, args[0], f64);
-  Value exponent = convertScalar(b, loc, args[1], f64);
+  Value base = convertScalar(b, loc, args[0], baseType, f64);
+  Value exponent = convertScalar(b, loc, args[1], exponentType, f64);
   Value power = b.create<math::PowFOp>(loc, base, exponent);
-  return b.create<arith::FPToSIOp>(loc, baseType, power);
+  return convertScalar(b, loc, power, f64, baseType);
 }
 
-/// A comparison: `floatPred` on floats, `signedPred` on integers and
-/// `boolPred` on i1.
-static Value buildCompare(OpBuilder &b, Location loc, ValueRange args,
-                          arith::CmpFPredicate floatPred,
+/// A comparison: `floatPred` on floats, `signedPred` on signed integers and
+/// `unsignedPred` on unsigned integers and i1.
+static Value buildCompare(Operation *op, OpBuilder &b, Location loc,
+                          ValueRange args, arith::CmpFPredicate floatPred,
                           arith::CmpIPredicate signedPred,
-                          arith::CmpIPredicate boolPred) {
+                          arith::CmpIPredicate unsignedPred) {
   Type type = args[0].getType();
   if (isa<FloatType>(type))
     return b.create<arith::CmpFOp>(loc, floatPred, args[0], args[1]);
-  return b.create<arith::CmpIOp>(loc, type.isInteger(1) ? boolPred : signedPred,
+  bool isUnsigned = type.isInteger(1) || isUnsignedOp(op);
+  return b.create<arith::CmpIOp>(loc, isUnsigned ? unsignedPred : signedPred,
                                  args[0], args[1]);
 }
 
-static Value buildScalar(onnx::EqualOp, OpBuilder &b, Location loc,
+static Value buildScalar(onnx::EqualOp op, OpBuilder &b, Location loc,
                          ValueRange args, Type) {
-  return buildCompare(b, loc, args, arith::CmpFPredicate::OEQ,
+  return buildCompare(op, b, loc, args, arith::CmpFPredicate::OEQ,
                       arith::CmpIPredicate::eq, arith::CmpIPredicate::eq);
 }
 
-static Value buildScalar(onnx::LessOp, OpBuilder &b, Location loc,
+static Value buildScalar(onnx::LessOp op, OpBuilder &b, Location loc,
                          ValueRange args, Type) {
-  return buildCompare(b, loc, args, arith::CmpFPredicate::OLT,
+  return buildCompare(op, b, loc, args, arith::CmpFPredicate::OLT,
                       arith::CmpIPredicate::slt, arith::CmpIPredicate::ult);
 }
 
-static Value buildScalar(onnx::GreaterOp, OpBuilder &b, Location loc,
+static Value buildScalar(onnx::GreaterOp op, OpBuilder &b, Location loc,
                          ValueRange args, Type) {
-  return buildCompare(b, loc, args, arith::CmpFPredicate::OGT,
+  return buildCompare(op, b, loc, args, arith::CmpFPredicate::OGT,
                       arith::CmpIPredicate::sgt, arith::CmpIPredicate::ugt);
 }
 
@@ -160,9 +182,10 @@ static Value buildScalar(onnx::SigmoidOp, OpBuilder &b, Location loc,
   return b.create<arith::DivFOp>(loc, one, denominator);
 }
 
-static Value buildScalar(onnx::ReluOp, OpBuilder &b, Location loc,
+static Value buildScalar(onnx::ReluOp op, OpBuilder &b, Location loc,
                          ValueRange args, Type type) {
-  return createMax(b, loc, args[0], createScalar(b, loc, type, 0));
+  return createMax(b, loc, args[0], createScalar(b, loc, type, 0),
+                   isUnsignedOp(op));
 }
 
 static Value buildScalar(onnx::NegOp, OpBuilder &b, Location loc,
@@ -172,10 +195,12 @@ static Value buildScalar(onnx::NegOp, OpBuilder &b, Location loc,
   return b.create<arith::SubIOp>(loc, createScalar(b, loc, type, 0), args[0]);
 }
 
-static Value buildScalar(onnx::AbsOp, OpBuilder &b, Location loc,
+static Value buildScalar(onnx::AbsOp op, OpBuilder &b, Location loc,
                          ValueRange args, Type type) {
   if (isa<FloatType>(type))
     return b.create<math::AbsFOp>(loc, args[0]);
+  if (isUnsignedOp(op))
+    return args[0];
   return b.create<math::AbsIOp>(loc, args[0]);
 }
 
@@ -194,22 +219,29 @@ static Value buildScalar(onnx::LeakyReluOp op, OpBuilder &b, Location loc,
   return b.create<arith::SelectOp>(loc, negative, scaled, args[0]);
 }
 
-static Value buildScalar(onnx::CastOp, OpBuilder &b, Location loc,
-                         ValueRange args, Type type) {
-  return convertScalar(b, loc, args[0], type);
+static Value buildScalar(onnx::CastOp op, OpBuilder &b, Location loc,
+                         ValueRange args, Type) {
+  return convertScalar(b, loc, args[0], getElementTypeOrSelf(op.getInput()),
+                       getElementTypeOrSelf(op.getOutput()));
 }
 
 //===----------------------------------------------------------------------===//
 // Element type checks.
 //===----------------------------------------------------------------------===//
 
-/// By default every operand and the result must be arith types.
+/// Floats and signless integers, and unsigned integers computed on as
+/// signless ones.
+static bool isLowerableType(Type type) {
+  return isArithType(type) || type.isUnsignedInteger();
+}
+
+/// By default every operand and the result must be of lowerable types.
 static LogicalResult checkTypes(Operation *op) {
   for (Type type : op->getOperandTypes())
-    if (!isArithType(getElementTypeOrSelf(type)))
+    if (!isLowerableType(getElementTypeOrSelf(type)))
       return unsupportedElementType(op, getElementTypeOrSelf(type));
   Type result = getElementTypeOrSelf(op->getResult(0).getType());
-  if (!isArithType(result))
+  if (!isLowerableType(result))
     return unsupportedElementType(op, result);
   return success();
 }
@@ -235,10 +267,15 @@ struct ElementwiseLowering : public OpConversionPattern<OpT> {
     RankedTensorType resultType = getRankedResultType(op);
     if (!resultType || failed(checkTypes(op)))
       return failure();
+    Type element = resultType.getElementType();
     Value result = createElementwise(
         rewriter, op.getLoc(), adaptor.getOperands(), resultType,
         [&](OpBuilder &b, Location loc, ValueRange args) {
-          return buildScalar(op, b, loc, args, resultType.getElementType());
+          SmallVector<Value> signless = llvm::map_to_vector(
+              args, [&](Value arg) { return toSignless(b, loc, arg); });
+          Value value =
+              buildScalar(op, b, loc, signless, getSignlessType(element));
+          return fromSignless(b, loc, value, element);
         });
     rewriter.replaceOp(op, result);
     return success();
@@ -257,24 +294,27 @@ struct ClipLowering : public OpConversionPattern<onnx::ClipOp> {
     RankedTensorType resultType = getRankedResultType(op);
     if (!resultType)
       return failure();
-    if (!isArithType(resultType.getElementType()))
-      return unsupportedElementType(op, resultType.getElementType());
+    Type element = resultType.getElementType();
+    if (!isLowerableType(element))
+      return unsupportedElementType(op, element);
     Location loc = op.getLoc();
-    Value lo = onnx::isNoValue(op.getMin())
-                   ? Value()
-                   : extractScalar(rewriter, loc, adaptor.getMin());
-    Value hi = onnx::isNoValue(op.getMax())
-                   ? Value()
-                   : extractScalar(rewriter, loc, adaptor.getMax());
+    auto bound = [&](Value original, Value converted) {
+      if (onnx::isNoValue(original))
+        return Value();
+      return toSignless(rewriter, loc, extractScalar(rewriter, loc, converted));
+    };
+    Value lo = bound(op.getMin(), adaptor.getMin());
+    Value hi = bound(op.getMax(), adaptor.getMax());
+    bool isUnsigned = element.isUnsignedInteger();
     Value result = createElementwise(
         rewriter, loc, ValueRange{adaptor.getInput()}, resultType,
         [&](OpBuilder &b, Location nestedLoc, ValueRange args) {
-          Value v = args[0];
+          Value v = toSignless(b, nestedLoc, args[0]);
           if (lo)
-            v = createMax(b, nestedLoc, v, lo);
+            v = createMax(b, nestedLoc, v, lo, isUnsigned);
           if (hi)
-            v = createMin(b, nestedLoc, v, hi);
-          return v;
+            v = createMin(b, nestedLoc, v, hi, isUnsigned);
+          return fromSignless(b, nestedLoc, v, element);
         });
     rewriter.replaceOp(op, result);
     return success();

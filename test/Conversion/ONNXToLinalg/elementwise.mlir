@@ -154,3 +154,28 @@ func.func @add_runtime_broadcast(%a: tensor<?x3xf32>, %b: tensor<?x3xf32>) -> te
   %0 = onnx.Add %a, %b : (tensor<?x3xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>
   return %0 : tensor<?x3xf32>
 }
+
+// -----
+
+// Unsigned integers compute as signless ones with the unsigned arith ops; the
+// function, the constants and the generics end up signless, with no casts.
+// CHECK-LABEL: func.func @unsigned
+// CHECK-SAME: (%{{.+}}: tensor<4xi8>, %{{.+}}: tensor<4xi8>) -> (tensor<4xi8>, tensor<4xi1>, tensor<4xf32>, tensor<4xi8>)
+// CHECK-NOT: unrealized_conversion_cast
+// CHECK: arith.constant dense<[1, 2, -56, -1]> : tensor<4xi8>
+// CHECK: arith.divui
+// CHECK: arith.cmpi ult
+// CHECK: arith.uitofp %{{.+}} : i8 to f32
+// CHECK: arith.maxui
+// CHECK: arith.minui
+// CHECK-NOT: unrealized_conversion_cast
+func.func @unsigned(%a: tensor<4xui8>, %b: tensor<4xui8>) -> (tensor<4xui8>, tensor<4xi1>, tensor<4xf32>, tensor<4xui8>) {
+  %c = onnx.Constant {value = dense<[1, 2, 200, 255]> : tensor<4xui8>} : () -> tensor<4xui8>
+  %0 = onnx.Div %a, %c : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  %1 = onnx.Less %a, %b : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xi1>
+  %2 = onnx.Cast %a {to = 1 : i64} : (tensor<4xui8>) -> tensor<4xf32>
+  %lo = onnx.Constant {value = dense<10> : tensor<ui8>} : () -> tensor<ui8>
+  %hi = onnx.Constant {value = dense<200> : tensor<ui8>} : () -> tensor<ui8>
+  %3 = onnx.Clip %a, %lo, %hi : (tensor<4xui8>, tensor<ui8>, tensor<ui8>) -> tensor<4xui8>
+  return %0, %1, %2, %3 : tensor<4xui8>, tensor<4xi1>, tensor<4xf32>, tensor<4xui8>
+}

@@ -62,7 +62,8 @@ def ONNX_ConvOp : ONNX_InferredOp<"Conv"> {
 }
 
 /// A 2-D pooling op over NCHW input.
-class ONNX_PoolOp<string mnemonic, string what, dag extraAttrs>
+class ONNX_PoolOp<string mnemonic, string what, dag extraAttrs,
+                  Type operandType = ONNX_FloatTensor>
     : ONNX_InferredOp<mnemonic> {
   let summary = "2-D " # what # " pooling";
   let description = [{
@@ -74,18 +75,20 @@ class ONNX_PoolOp<string mnemonic, string what, dag extraAttrs>
     %y = onnx.}] # mnemonic # [{ %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x8x8x8xf32>) -> tensor<1x8x4x4xf32>
     ```
   }];
-  let arguments = !con((ins ONNX_FloatTensor:$X,
+  let arguments = !con((ins operandType:$X,
                        DefaultValuedStrAttr<StrAttr, "NOTSET">:$auto_pad,
                        DefaultValuedAttr<I64Attr, "0">:$ceil_mode,
                        DenseI64ArrayAttr:$kernel_shape,
                        OptionalAttr<DenseI64ArrayAttr>:$pads,
                        OptionalAttr<DenseI64ArrayAttr>:$strides), extraAttrs);
-  let results = (outs ONNX_FloatTensor:$Y);
+  let results = (outs operandType:$Y);
 }
 
+// MaxPool also takes 8-bit integers (opset 12).
 def ONNX_MaxPoolOp : ONNX_PoolOp<"MaxPool", "maximum",
     (ins OptionalAttr<DenseI64ArrayAttr>:$dilations,
-         DefaultValuedAttr<I64Attr, "0">:$storage_order)>;
+         DefaultValuedAttr<I64Attr, "0">:$storage_order),
+    TensorOf<[F16, BF16, F32, F64, I8, UI8]>>;
 def ONNX_AveragePoolOp : ONNX_PoolOp<"AveragePool", "average",
     (ins DefaultValuedAttr<I64Attr, "0">:$count_include_pad,
          OptionalAttr<DenseI64ArrayAttr>:$dilations)>;
