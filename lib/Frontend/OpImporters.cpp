@@ -270,6 +270,34 @@ struct Registry {
       add(op, 1);
     add("Clip", 6, 3, importClipV6);
     add("Clip", 11, 3);
+    for (StringRef op : {"Max", "Min", "Sum", "Mean", "Ceil", "Floor", "Elu",
+                         "Selu", "HardSigmoid", "PRelu"})
+      add(op, 6);
+    for (StringRef op : {"And", "Or", "Xor"})
+      add(op, 7);
+    for (StringRef op : {"Not", "Softplus", "Softsign"})
+      add(op, 1);
+    add("Sin", 7);
+    add("Cos", 7);
+    add("Tan", 7);
+    add("Asin", 7);
+    add("Acos", 7);
+    add("Atan", 7);
+    for (StringRef op :
+         {"Sinh", "Cosh", "Asinh", "Acosh", "Atanh", "Sign", "IsNaN", "Shrink"})
+      add(op, 9);
+    add("Mod", 10);
+    add("IsInf", 10);
+    add("ThresholdedRelu", 10);
+    add("BitShift", 11);
+    add("Round", 11);
+    add("GreaterOrEqual", 12);
+    add("LessOrEqual", 12);
+    add("Celu", 12);
+    add("HardSwish", 14);
+    add("CastLike", 15);
+    add("Mish", 18);
+    add("Gelu", 20);
     // Neural network.
     add("MatMul", 1);
     add("Gemm", 1, 3);

@@ -10,6 +10,8 @@
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace onnxc;
 using namespace onnxc::tolinalg;
@@ -143,6 +145,18 @@ static Value buildScalar(onnx::GreaterOp op, OpBuilder &b, Location loc,
                       arith::CmpIPredicate::sgt, arith::CmpIPredicate::ugt);
 }
 
+static Value buildScalar(onnx::LessOrEqualOp op, OpBuilder &b, Location loc,
+                         ValueRange args, Type) {
+  return buildCompare(op, b, loc, args, arith::CmpFPredicate::OLE,
+                      arith::CmpIPredicate::sle, arith::CmpIPredicate::ule);
+}
+
+static Value buildScalar(onnx::GreaterOrEqualOp op, OpBuilder &b, Location loc,
+                         ValueRange args, Type) {
+  return buildCompare(op, b, loc, args, arith::CmpFPredicate::OGE,
+                      arith::CmpIPredicate::sge, arith::CmpIPredicate::uge);
+}
+
 static Value buildScalar(onnx::WhereOp, OpBuilder &b, Location loc,
                          ValueRange args, Type) {
   return b.create<arith::SelectOp>(loc, args[0], args[1], args[2]);
@@ -225,6 +239,367 @@ static Value buildScalar(onnx::CastOp op, OpBuilder &b, Location loc,
                        getElementTypeOrSelf(op.getOutput()));
 }
 
+static Value buildScalar(onnx::CastLikeOp op, OpBuilder &b, Location loc,
+                         ValueRange args, Type) {
+  return convertScalar(b, loc, args[0], getElementTypeOrSelf(op.getInput()),
+                       getElementTypeOrSelf(op.getOutput()));
+}
+
+//===----------------------------------------------------------------------===//
+// Variadic, logical, bitwise, rounding, trigonometric and activation ops.
+//===----------------------------------------------------------------------===//
+
+static Value buildScalar(onnx::MaxOp op, OpBuilder &b, Location loc,
+                         ValueRange args, Type) {
+  Value result = args[0];
+  for (Value arg : args.drop_front())
+    result = createMax(b, loc, result, arg, isUnsignedOp(op));
+  return result;
+}
+
+static Value buildScalar(onnx::MinOp op, OpBuilder &b, Location loc,
+                         ValueRange args, Type) {
+  Value result = args[0];
+  for (Value arg : args.drop_front())
+    result = createMin(b, loc, result, arg, isUnsignedOp(op));
+  return result;
+}
+
+/// The sum of `args`, left to right.
+static Value createSum(OpBuilder &b, Location loc, ValueRange args) {
+  Value result = args[0];
+  for (Value arg : args.drop_front())
+    result = createAdd(b, loc, result, arg);
+  return result;
+}
+
+static Value buildScalar(onnx::SumOp, OpBuilder &b, Location loc,
+                         ValueRange args, Type) {
+  return createSum(b, loc, args);
+}
+
+static Value buildScalar(onnx::MeanOp, OpBuilder &b, Location loc,
+                         ValueRange args, Type type) {
+  return b.create<arith::DivFOp>(loc, createSum(b, loc, args),
+                                 createScalar(b, loc, type, args.size()));
+}
+
+static Value buildScalar(onnx::ModOp op, OpBuilder &b, Location loc,
+                         ValueRange args, Type type) {
+  Value lhs = args[0], rhs = args[1];
+  if (isa<FloatType>(type))
+    return b.create<arith::RemFOp>(loc, lhs, rhs);
+  if (isUnsignedOp(op))
+    return b.create<arith::RemUIOp>(loc, lhs, rhs);
+  Value rem = b.create<arith::RemSIOp>(loc, lhs, rhs);
+  if (op.getFmod() != 0)
+    return rem;
+  // Python's %: a nonzero remainder takes the divisor's sign.
+  Value zero = createScalar(b, loc, type, 0);
+  Value nonzero =
+      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, rem, zero);
+  Value remNegative =
+      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, rem, zero);
+  Value rhsNegative =
+      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, rhs, zero);
+  Value signsDiffer = b.create<arith::XOrIOp>(loc, remNegative, rhsNegative);
+  Value adjust = b.create<arith::AndIOp>(loc, nonzero, signsDiffer);
+  Value adjusted = b.create<arith::AddIOp>(loc, rem, rhs);
+  return b.create<arith::SelectOp>(loc, adjust, adjusted, rem);
+}
+
+static Value buildScalar(onnx::BitShiftOp op, OpBuilder &b, Location loc,
+                         ValueRange args, Type type) {
+  Value shifted =
+      op.getDirection() == "LEFT"
+          ? b.create<arith::ShLIOp>(loc, args[0], args[1]).getResult()
+          : b.create<arith::ShRUIOp>(loc, args[0], args[1]).getResult();
+  // arith leaves shifts by the bit width or more undefined; numpy gives 0.
+  Value width = createScalar(b, loc, type, type.getIntOrFloatBitWidth());
+  Value tooFar =
+      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::uge, args[1], width);
+  return b.create<arith::SelectOp>(loc, tooFar, createScalar(b, loc, type, 0),
+                                   shifted);
+}
+
+static Value buildScalar(onnx::AndOp, OpBuilder &b, Location loc,
+                         ValueRange args, Type) {
+  return b.create<arith::AndIOp>(loc, args[0], args[1]);
+}
+
+static Value buildScalar(onnx::OrOp, OpBuilder &b, Location loc,
+                         ValueRange args, Type) {
+  return b.create<arith::OrIOp>(loc, args[0], args[1]);
+}
+
+static Value buildScalar(onnx::XorOp, OpBuilder &b, Location loc,
+                         ValueRange args, Type) {
+  return b.create<arith::XOrIOp>(loc, args[0], args[1]);
+}
+
+static Value buildScalar(onnx::NotOp, OpBuilder &b, Location loc,
+                         ValueRange args, Type type) {
+  return b.create<arith::XOrIOp>(loc, args[0], createScalar(b, loc, type, 1));
+}
+
+static Value buildScalar(onnx::CeilOp, OpBuilder &b, Location loc,
+                         ValueRange args, Type) {
+  return b.create<math::CeilOp>(loc, args[0]);
+}
+
+static Value buildScalar(onnx::FloorOp, OpBuilder &b, Location loc,
+                         ValueRange args, Type) {
+  return b.create<math::FloorOp>(loc, args[0]);
+}
+
+static Value buildScalar(onnx::RoundOp, OpBuilder &b, Location loc,
+                         ValueRange args, Type) {
+  return b.create<math::RoundEvenOp>(loc, args[0]);
+}
+
+static Value buildScalar(onnx::SignOp op, OpBuilder &b, Location loc,
+                         ValueRange args, Type type) {
+  Value x = args[0];
+  Value zero = createScalar(b, loc, type, 0);
+  Value one = createScalar(b, loc, type, 1);
+  if (isUnsignedOp(op)) {
+    Value nonzero =
+        b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, x, zero);
+    return b.create<arith::SelectOp>(loc, nonzero, one, zero);
+  }
+  Value positive, negative;
+  if (isa<FloatType>(type)) {
+    positive = b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::OGT, x, zero);
+    negative = b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::OLT, x, zero);
+  } else {
+    positive = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sgt, x, zero);
+    negative = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, x, zero);
+  }
+  // A float that is neither (zero or NaN) is its own sign.
+  Value rest = isa<FloatType>(type) ? x : zero;
+  Value notPositive = b.create<arith::SelectOp>(
+      loc, negative, createScalar(b, loc, type, -1), rest);
+  return b.create<arith::SelectOp>(loc, positive, one, notPositive);
+}
+
+/// The ops that are one math dialect op.
+#define ONNX_MATH_UNARY(OP, MATH_OP)                                           \
+  static Value buildScalar(onnx::OP, OpBuilder &b, Location loc,               \
+                           ValueRange args, Type) {                            \
+    return b.create<math::MATH_OP>(loc, args[0]);                              \
+  }
+ONNX_MATH_UNARY(SinOp, SinOp)
+ONNX_MATH_UNARY(CosOp, CosOp)
+ONNX_MATH_UNARY(TanOp, TanOp)
+ONNX_MATH_UNARY(AsinOp, AsinOp)
+ONNX_MATH_UNARY(AcosOp, AcosOp)
+ONNX_MATH_UNARY(AtanOp, AtanOp)
+ONNX_MATH_UNARY(SinhOp, SinhOp)
+ONNX_MATH_UNARY(CoshOp, CoshOp)
+ONNX_MATH_UNARY(AsinhOp, AsinhOp)
+ONNX_MATH_UNARY(AcoshOp, AcoshOp)
+ONNX_MATH_UNARY(AtanhOp, AtanhOp)
+#undef ONNX_MATH_UNARY
+
+static Value buildScalar(onnx::IsNaNOp, OpBuilder &b, Location loc,
+                         ValueRange args, Type) {
+  return b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::UNO, args[0],
+                                 args[0]);
+}
+
+static Value buildScalar(onnx::IsInfOp op, OpBuilder &b, Location loc,
+                         ValueRange args, Type) {
+  Value x = args[0];
+  auto type = cast<FloatType>(x.getType());
+  auto infinity = [&](bool negative) -> Value {
+    return b.create<arith::ConstantOp>(
+        loc, b.getFloatAttr(
+                 type, APFloat::getInf(type.getFloatSemantics(), negative)));
+  };
+  bool positive = op.getDetectPositive() != 0;
+  bool negative = op.getDetectNegative() != 0;
+  if (positive && negative)
+    return b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::OEQ,
+                                   b.create<math::AbsFOp>(loc, x),
+                                   infinity(false));
+  if (positive || negative)
+    return b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::OEQ, x,
+                                   infinity(negative));
+  return b.create<arith::ConstantOp>(loc, b.getBoolAttr(false));
+}
+
+/// alpha * (exp(x) - 1), the negative branch of Elu, Selu and Celu.
+static Value createScaledExpm1(OpBuilder &b, Location loc, Value x,
+                               double alpha) {
+  Type type = x.getType();
+  Value expm1 = b.create<arith::SubFOp>(loc, b.create<math::ExpOp>(loc, x),
+                                        createScalar(b, loc, type, 1));
+  return b.create<arith::MulFOp>(loc, createScalar(b, loc, type, alpha), expm1);
+}
+
+/// max(0, min(1, alpha * x + beta)).
+static Value createHardSigmoid(OpBuilder &b, Location loc, Value x,
+                               double alpha, double beta) {
+  Type type = x.getType();
+  Value linear = b.create<arith::AddFOp>(
+      loc, b.create<arith::MulFOp>(loc, createScalar(b, loc, type, alpha), x),
+      createScalar(b, loc, type, beta));
+  Value clipped =
+      b.create<arith::MinimumFOp>(loc, linear, createScalar(b, loc, type, 1));
+  return b.create<arith::MaximumFOp>(loc, clipped,
+                                     createScalar(b, loc, type, 0));
+}
+
+/// log(exp(x) + 1) as max(x, 0) + log1p(exp(-|x|)), which does not overflow.
+static Value createSoftplus(OpBuilder &b, Location loc, Value x) {
+  Value zero = createScalar(b, loc, x.getType(), 0);
+  Value negAbs = b.create<arith::NegFOp>(loc, b.create<math::AbsFOp>(loc, x));
+  Value log1p =
+      b.create<math::Log1pOp>(loc, b.create<math::ExpOp>(loc, negAbs));
+  return b.create<arith::AddFOp>(loc, b.create<arith::MaximumFOp>(loc, x, zero),
+                                 log1p);
+}
+
+static Value buildScalar(onnx::EluOp op, OpBuilder &b, Location loc,
+                         ValueRange args, Type type) {
+  Value x = args[0];
+  Value negative = b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::OLT, x,
+                                           createScalar(b, loc, type, 0));
+  Value scaled = createScaledExpm1(b, loc, x, op.getAlpha().convertToDouble());
+  return b.create<arith::SelectOp>(loc, negative, scaled, x);
+}
+
+static Value buildScalar(onnx::SeluOp op, OpBuilder &b, Location loc,
+                         ValueRange args, Type type) {
+  Value x = args[0];
+  double gamma = op.getGamma().convertToDouble();
+  Value positive = b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::OGT, x,
+                                           createScalar(b, loc, type, 0));
+  Value scaled =
+      createScaledExpm1(b, loc, x, gamma * op.getAlpha().convertToDouble());
+  Value linear =
+      b.create<arith::MulFOp>(loc, createScalar(b, loc, type, gamma), x);
+  return b.create<arith::SelectOp>(loc, positive, linear, scaled);
+}
+
+static Value buildScalar(onnx::CeluOp op, OpBuilder &b, Location loc,
+                         ValueRange args, Type type) {
+  Value x = args[0];
+  double alpha = op.getAlpha().convertToDouble();
+  Value zero = createScalar(b, loc, type, 0);
+  Value scaledX =
+      b.create<arith::DivFOp>(loc, x, createScalar(b, loc, type, alpha));
+  Value negative = b.create<arith::MinimumFOp>(
+      loc, createScaledExpm1(b, loc, scaledX, alpha), zero);
+  return b.create<arith::AddFOp>(loc, b.create<arith::MaximumFOp>(loc, x, zero),
+                                 negative);
+}
+
+static Value buildScalar(onnx::HardSigmoidOp op, OpBuilder &b, Location loc,
+                         ValueRange args, Type) {
+  return createHardSigmoid(b, loc, args[0], op.getAlpha().convertToDouble(),
+                           op.getBeta().convertToDouble());
+}
+
+static Value buildScalar(onnx::HardSwishOp, OpBuilder &b, Location loc,
+                         ValueRange args, Type) {
+  return b.create<arith::MulFOp>(
+      loc, args[0], createHardSigmoid(b, loc, args[0], 1.0 / 6.0, 0.5));
+}
+
+static Value buildScalar(onnx::SoftplusOp, OpBuilder &b, Location loc,
+                         ValueRange args, Type) {
+  return createSoftplus(b, loc, args[0]);
+}
+
+static Value buildScalar(onnx::SoftsignOp, OpBuilder &b, Location loc,
+                         ValueRange args, Type type) {
+  Value denominator = b.create<arith::AddFOp>(
+      loc, createScalar(b, loc, type, 1), b.create<math::AbsFOp>(loc, args[0]));
+  return b.create<arith::DivFOp>(loc, args[0], denominator);
+}
+
+static Value buildScalar(onnx::ThresholdedReluOp op, OpBuilder &b, Location loc,
+                         ValueRange args, Type type) {
+  Value above = b.create<arith::CmpFOp>(
+      loc, arith::CmpFPredicate::OGT, args[0],
+      createScalar(b, loc, type, op.getAlpha().convertToDouble()));
+  return b.create<arith::SelectOp>(loc, above, args[0],
+                                   createScalar(b, loc, type, 0));
+}
+
+static Value buildScalar(onnx::MishOp, OpBuilder &b, Location loc,
+                         ValueRange args, Type) {
+  Value softplus = createSoftplus(b, loc, args[0]);
+  return b.create<arith::MulFOp>(loc, args[0],
+                                 b.create<math::TanhOp>(loc, softplus));
+}
+
+static Value buildScalar(onnx::ShrinkOp op, OpBuilder &b, Location loc,
+                         ValueRange args, Type type) {
+  // Integers shrink in f64, as the reference does after numpy's promotion.
+  Type element = getElementTypeOrSelf(op.getX());
+  Type computeType = isa<FloatType>(type) ? type : b.getF64Type();
+  Value x = convertScalar(b, loc, args[0], element, computeType);
+  double lambd = op.getLambd().convertToDouble();
+  Value bias =
+      createScalar(b, loc, computeType, op.getBias().convertToDouble());
+  Value below =
+      b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::OLT, x,
+                              createScalar(b, loc, computeType, -lambd));
+  Value above =
+      b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::OGT, x,
+                              createScalar(b, loc, computeType, lambd));
+  Value result = b.create<arith::SelectOp>(
+      loc, above, b.create<arith::SubFOp>(loc, x, bias),
+      createScalar(b, loc, computeType, 0));
+  result = b.create<arith::SelectOp>(
+      loc, below, b.create<arith::AddFOp>(loc, x, bias), result);
+  return convertScalar(b, loc, result, computeType, element);
+}
+
+static Value buildScalar(onnx::GeluOp op, OpBuilder &b, Location loc,
+                         ValueRange args, Type type) {
+  Value x = args[0];
+  Value inner;
+  if (op.getApproximate() == "tanh") {
+    // tanh(sqrt(2 / pi) * (x + 0.044715 * x^3))
+    Value cube =
+        b.create<arith::MulFOp>(loc, x, b.create<arith::MulFOp>(loc, x, x));
+    Value sum = b.create<arith::AddFOp>(
+        loc, x,
+        b.create<arith::MulFOp>(loc, createScalar(b, loc, type, 0.044715),
+                                cube));
+    inner = b.create<math::TanhOp>(
+        loc, b.create<arith::MulFOp>(
+                 loc, createScalar(b, loc, type, std::sqrt(2.0 / M_PI)), sum));
+  } else {
+    inner = b.create<math::ErfOp>(
+        loc,
+        b.create<arith::MulFOp>(loc, x, createScalar(b, loc, type, M_SQRT1_2)));
+  }
+  Value half = b.create<arith::MulFOp>(loc, createScalar(b, loc, type, 0.5), x);
+  return b.create<arith::MulFOp>(
+      loc, half,
+      b.create<arith::AddFOp>(loc, createScalar(b, loc, type, 1), inner));
+}
+
+static Value buildScalar(onnx::PReluOp op, OpBuilder &b, Location loc,
+                         ValueRange args, Type type) {
+  Value x = args[0];
+  if (isUnsignedOp(op))
+    return x;
+  Value zero = createScalar(b, loc, type, 0);
+  Value negative =
+      isa<FloatType>(type)
+          ? b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::OLT, x, zero)
+                .getResult()
+          : b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, x, zero)
+                .getResult();
+  return b.create<arith::SelectOp>(loc, negative, createMul(b, loc, args[1], x),
+                                   x);
+}
+
 //===----------------------------------------------------------------------===//
 // Element type checks.
 //===----------------------------------------------------------------------===//
@@ -249,6 +624,16 @@ static LogicalResult checkTypes(Operation *op) {
 /// Where only selects, so any element type works.
 static LogicalResult checkTypes(onnx::WhereOp) { return success(); }
 
+/// The operands that the scalar body reads: all by default.
+static ValueRange getElementwiseInputs(Operation *, ValueRange operands) {
+  return operands;
+}
+
+/// CastLike reads only the element type of `target_type`.
+static ValueRange getElementwiseInputs(onnx::CastLikeOp, ValueRange operands) {
+  return operands.take_front();
+}
+
 //===----------------------------------------------------------------------===//
 // Patterns.
 //===----------------------------------------------------------------------===//
@@ -269,8 +654,8 @@ struct ElementwiseLowering : public OpConversionPattern<OpT> {
       return failure();
     Type element = resultType.getElementType();
     Value result = createElementwise(
-        rewriter, op.getLoc(), adaptor.getOperands(), resultType,
-        [&](OpBuilder &b, Location loc, ValueRange args) {
+        rewriter, op.getLoc(), getElementwiseInputs(op, adaptor.getOperands()),
+        resultType, [&](OpBuilder &b, Location loc, ValueRange args) {
           SmallVector<Value> signless = llvm::map_to_vector(
               args, [&](Value arg) { return toSignless(b, loc, arg); });
           Value value =
@@ -337,4 +722,31 @@ void onnxc::populateONNXElementwiseToLinalgPatterns(
       ElementwiseLowering<onnx::ReciprocalOp>,
       ElementwiseLowering<onnx::LeakyReluOp>, ElementwiseLowering<onnx::CastOp>,
       ClipLowering>(patterns.getContext());
+  patterns.add<
+      ElementwiseLowering<onnx::MaxOp>, ElementwiseLowering<onnx::MinOp>,
+      ElementwiseLowering<onnx::SumOp>, ElementwiseLowering<onnx::MeanOp>,
+      ElementwiseLowering<onnx::ModOp>, ElementwiseLowering<onnx::BitShiftOp>,
+      ElementwiseLowering<onnx::AndOp>, ElementwiseLowering<onnx::OrOp>,
+      ElementwiseLowering<onnx::XorOp>, ElementwiseLowering<onnx::NotOp>,
+      ElementwiseLowering<onnx::GreaterOrEqualOp>,
+      ElementwiseLowering<onnx::LessOrEqualOp>,
+      ElementwiseLowering<onnx::CastLikeOp>, ElementwiseLowering<onnx::CeilOp>,
+      ElementwiseLowering<onnx::FloorOp>, ElementwiseLowering<onnx::RoundOp>,
+      ElementwiseLowering<onnx::SignOp>, ElementwiseLowering<onnx::SinOp>,
+      ElementwiseLowering<onnx::CosOp>, ElementwiseLowering<onnx::TanOp>,
+      ElementwiseLowering<onnx::AsinOp>, ElementwiseLowering<onnx::AcosOp>,
+      ElementwiseLowering<onnx::AtanOp>, ElementwiseLowering<onnx::SinhOp>,
+      ElementwiseLowering<onnx::CoshOp>, ElementwiseLowering<onnx::AsinhOp>,
+      ElementwiseLowering<onnx::AcoshOp>, ElementwiseLowering<onnx::AtanhOp>,
+      ElementwiseLowering<onnx::IsInfOp>, ElementwiseLowering<onnx::IsNaNOp>,
+      ElementwiseLowering<onnx::EluOp>, ElementwiseLowering<onnx::SeluOp>,
+      ElementwiseLowering<onnx::CeluOp>,
+      ElementwiseLowering<onnx::HardSigmoidOp>,
+      ElementwiseLowering<onnx::HardSwishOp>,
+      ElementwiseLowering<onnx::SoftplusOp>,
+      ElementwiseLowering<onnx::SoftsignOp>,
+      ElementwiseLowering<onnx::ThresholdedReluOp>,
+      ElementwiseLowering<onnx::MishOp>, ElementwiseLowering<onnx::ShrinkOp>,
+      ElementwiseLowering<onnx::GeluOp>, ElementwiseLowering<onnx::PReluOp>>(
+      patterns.getContext());
 }
