@@ -305,6 +305,8 @@ struct Registry {
     add("MaxPool", 1);
     add("AveragePool", 1);
     add("GlobalAveragePool", 1);
+    add("GlobalMaxPool", 1);
+    add("InstanceNormalization", 6, 3);
     add("BatchNormalization", 7, 5, dropping({"spatial"}));
     add("BatchNormalization", 9, 5);
     add("Softmax", 1, 1, importSoftmaxV1);

@@ -5,7 +5,7 @@
 // pooling_nchw_max (a linalg.generic for unsigned integers) or
 // pooling_nchw_sum. AveragePool then divides by the kernel area, or by the
 // number of counted elements of each window when padding must not count.
-// GlobalAveragePool is a reduction over the spatial dims.
+// GlobalAveragePool and GlobalMaxPool are reductions over the spatial dims.
 //
 //===----------------------------------------------------------------------===//
 
@@ -365,9 +365,41 @@ struct GlobalAveragePoolLowering
     return success();
   }
 };
+
+struct GlobalMaxPoolLowering
+    : public OpConversionPattern<onnx::GlobalMaxPoolOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(onnx::GlobalMaxPoolOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkRankedOperands(op)))
+      return failure();
+    RankedTensorType resultType = getRankedResultType(op);
+    if (!resultType)
+      return failure();
+    Location loc = op.getLoc();
+    Value x = adaptor.getX();
+    int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+    if (rank < 3)
+      return op.emitOpError("expects an input of rank 3 or more");
+    SmallVector<int64_t> axes;
+    for (int64_t i = 2; i < rank; ++i)
+      axes.push_back(i);
+    Value max = createReduction(
+        rewriter, loc, x, axes,
+        createLowest(rewriter, loc, resultType.getElementType()),
+        [](OpBuilder &b, Location l, Value in, Value acc) {
+          return b.create<arith::MaximumFOp>(l, in, acc).getResult();
+        });
+    rewriter.replaceOp(op,
+                       expandUnitDims(rewriter, loc, max, axes, resultType));
+    return success();
+  }
+};
 } // namespace
 
 void onnxc::populateONNXPoolToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<MaxPoolLowering, AveragePoolLowering, GlobalAveragePoolLowering>(
-      patterns.getContext());
+  patterns.add<MaxPoolLowering, AveragePoolLowering, GlobalAveragePoolLowering,
+               GlobalMaxPoolLowering>(patterns.getContext());
 }

@@ -112,3 +112,16 @@ func.func @global_average_pool(%x: tensor<?x8x7x7xf32>) -> tensor<?x8x1x1xf32> {
   return %0 : tensor<?x8x1x1xf32>
 }
 
+// -----
+
+// CHECK-LABEL: func.func @global_max_pool
+// CHECK-SAME: (%[[X:.+]]: tensor<1x8x?x?xf32>)
+// CHECK: %[[NEG_INF:.+]] = arith.constant 0xFF800000 : f32
+// CHECK: %[[INIT:.+]] = linalg.fill ins(%[[NEG_INF]] : f32) outs(%{{.+}} : tensor<1x8xf32>)
+// CHECK: %[[MAX:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction", "reduction"]{{.*}} ins(%[[X]] : tensor<1x8x?x?xf32>) outs(%[[INIT]] : tensor<1x8xf32>)
+// CHECK: arith.maximumf
+// CHECK: tensor.expand_shape %[[MAX]] {{\[}}[0], [1, 2, 3]] output_shape [1, 8, 1, 1] : tensor<1x8xf32> into tensor<1x8x1x1xf32>
+func.func @global_max_pool(%x: tensor<1x8x?x?xf32>) -> tensor<1x8x1x1xf32> {
+  %0 = onnx.GlobalMaxPool %x : (tensor<1x8x?x?xf32>) -> tensor<1x8x1x1xf32>
+  return %0 : tensor<1x8x1x1xf32>
+}

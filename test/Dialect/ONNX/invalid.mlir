@@ -401,6 +401,33 @@ func.func @layernorm_c1(%x: tensor<2x8xf32>, %s: tensor<8xf32>) -> tensor<2x8xf3
   return %0 : tensor<2x8xf32>
 }
 
+// -----
+
+func.func @instancenorm_c1(%x: tensor<2x3xf32>, %p: tensor<3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+2 {{'onnx.InstanceNormalization' op expects an input of rank 3 or more (got 'tensor<2x3xf32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.InstanceNormalization %x, %p, %p : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @instancenorm_c2(%x: tensor<2x3x4xf32>, %p: tensor<3xf32>, %q: tensor<4xf32>) -> tensor<2x3x4xf32> {
+  // expected-error @+2 {{'onnx.InstanceNormalization' op expects scale and B of shape [C] (got 'tensor<4xf32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.InstanceNormalization %x, %p, %q : (tensor<2x3x4xf32>, tensor<3xf32>, tensor<4xf32>) -> tensor<2x3x4xf32>
+  return %0 : tensor<2x3x4xf32>
+}
+
+// -----
+
+func.func @instancenorm_c3(%x: tensor<2x3x4xf32>, %p: tensor<3xf16>) -> tensor<2x3x4xf32> {
+  // expected-error @+2 {{'onnx.InstanceNormalization' op expects scale and B of the input's element type (got 'f16')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.InstanceNormalization %x, %p, %p : (tensor<2x3x4xf32>, tensor<3xf16>, tensor<3xf16>) -> tensor<2x3x4xf32>
+  return %0 : tensor<2x3x4xf32>
+}
+
 //===----------------------------------------------------------------------===//
 // Tensors and shapes (ShapeTensor.cpp)
 //===----------------------------------------------------------------------===//

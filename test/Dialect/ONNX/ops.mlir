@@ -250,6 +250,17 @@ func.func @pool(%x: tensor<1x8x8x8xf32>, %d: tensor<?x8x?x?xf32>)
   return %0, %1, %2, %3 : tensor<1x8x4x4xf32>, tensor<?x8x?x?xf32>, tensor<1x8x3x3xf32>, tensor<?x8x1x1xf32>
 }
 
+// CHECK-LABEL: func.func @pool_more
+func.func @pool_more(%d: tensor<?x8x?x?xf32>, %u: tensor<1x2x4x4xui8>)
+    -> (tensor<?x8x1x1xf32>, tensor<1x2x2x2xui8>) {
+  // CHECK: onnx.GlobalMaxPool %{{.*}} : (tensor<?x8x?x?xf32>) -> tensor<?x8x1x1xf32>
+  %0 = onnx.GlobalMaxPool %d : (tensor<?x8x?x?xf32>) -> tensor<?x8x1x1xf32>
+  // CHECK: onnx.MaxPool %{{.*}} {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x4x4xui8>) -> tensor<1x2x2x2xui8>
+  %1 = onnx.MaxPool %u {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>}
+      : (tensor<1x2x4x4xui8>) -> tensor<1x2x2x2xui8>
+  return %0, %1 : tensor<?x8x1x1xf32>, tensor<1x2x2x2xui8>
+}
+
 // CHECK-LABEL: func.func @normalization
 func.func @normalization(%x: tensor<?x4x8x8xf32>, %p: tensor<4xf32>, %t: tensor<2x?x8xf32>,
                          %s: tensor<8xf32>) -> (tensor<?x4x8x8xf32>, tensor<2x?x8xf32>, tensor<2x?x8xf32>) {
@@ -262,6 +273,14 @@ func.func @normalization(%x: tensor<?x4x8x8xf32>, %p: tensor<4xf32>, %t: tensor<
   // CHECK: onnx.Softmax %{{.*}} {axis = 1 : i64} : (tensor<2x?x8xf32>) -> tensor<2x?x8xf32>
   %2 = onnx.Softmax %1 {axis = 1 : i64} : (tensor<2x?x8xf32>) -> tensor<2x?x8xf32>
   return %0, %1, %2 : tensor<?x4x8x8xf32>, tensor<2x?x8xf32>, tensor<2x?x8xf32>
+}
+
+// CHECK-LABEL: func.func @instance_normalization
+func.func @instance_normalization(%x: tensor<2x3x?x?xf32>, %p: tensor<3xf32>) -> tensor<2x3x?x?xf32> {
+  // CHECK: onnx.InstanceNormalization %{{.*}}, %{{.*}}, %{{.*}} {epsilon = 0.00999999977 : f32} : (tensor<2x3x?x?xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x?x?xf32>
+  %0 = onnx.InstanceNormalization %x, %p, %p {epsilon = 1.0e-2 : f32}
+      : (tensor<2x3x?x?xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x?x?xf32>
+  return %0 : tensor<2x3x?x?xf32>
 }
 
 // CHECK-LABEL: func.func @dropout
