@@ -9,8 +9,10 @@ class ONNX_BinaryOp<string mnemonic, string op, Type operandType,
     : ONNX_InferredOp<mnemonic, traits> {
   let summary = "elementwise " # op # " with numpy broadcasting";
   let description = [{
-    Models the ONNX `}] # mnemonic # [{` operator (opsets 7 to 21): `C = A }]
-    # op # [{ B` elementwise, after broadcasting `A` and `B` to a common shape.
+    Models the ONNX `}] # mnemonic # [{` operator (opsets 7 to 21; the
+    `broadcast`/`axis` form of opsets 1 to 6 is converted on import):
+    `C = A }] # op # [{ B` elementwise, after broadcasting `A` and `B` to a
+    common shape.
     A dynamic dim broadcasts only against a size-1 dim or an equal dim.
 
     ```mlir
