@@ -13,8 +13,10 @@
 
 namespace onnxc::frontend {
 
-/// The oldest and newest default-domain opsets the importer accepts.
-inline constexpr int64_t kMinOpset = 7;
+/// The oldest and newest default-domain opsets the importer accepts. Forms
+/// of older opsets that onnxc does not model are rejected per op
+/// ("unsupported at opset N").
+inline constexpr int64_t kMinOpset = 1;
 inline constexpr int64_t kMaxOpset = 21;
 
 /// Turns a TensorProto into an elements attribute. Large raw data is moved

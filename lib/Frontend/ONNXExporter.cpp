@@ -50,6 +50,8 @@ private:
   void removeUnreadConstants(::onnx::GraphProto &graph);
   LogicalResult exportAttribute(NamedAttribute attr, ::onnx::AttributeProto &out,
                                 Operation *op);
+  /// Adds the attributes that opsets before 7 need to keep the op's meaning.
+  LogicalResult exportLegacyAttributes(Operation *op, ::onnx::NodeProto &node);
   /// Rewrites an input that older opsets took as an attribute.
   LogicalResult inputToAttribute(Operation *op, unsigned index, StringRef name,
                                  ::onnx::NodeProto &node);
@@ -194,6 +196,10 @@ LogicalResult GraphExporter::exportOp(Operation *op, ::onnx::GraphProto &graph) 
         failed(inputToAttribute(op, 3, "axes", *node)))
       return failure();
     numInputs = 1;
+  } else if (isa<onnxc::onnx::ReshapeOp>(op) && opset < 5) {
+    if (failed(inputToAttribute(op, 1, "shape", *node)))
+      return failure();
+    numInputs = 1;
   } else if (isa<onnxc::onnx::ClipOp>(op) && opset < 11) {
     for (unsigned i = 1; i < 3; ++i) {
       Value bound = op->getOperand(i);
@@ -234,9 +240,65 @@ LogicalResult GraphExporter::exportOp(Operation *op, ::onnx::GraphProto &graph) 
     if (attr.getName().getValue().starts_with("onnx.") ||
         defaults.get(attr.getName()) == attr.getValue())
       continue;
+    if (isa<onnxc::onnx::CastOp>(op) && opset < 6 && attr.getName() == "to") {
+      // Cast names the data type before opset 6.
+      auto *to = node->add_attribute();
+      to->set_name("to");
+      to->set_type(::onnx::AttributeProto::STRING);
+      to->set_s(::onnx::TensorProto::DataType_Name(
+          static_cast<::onnx::TensorProto::DataType>(
+              cast<IntegerAttr>(attr.getValue()).getInt())));
+      continue;
+    }
     if (failed(exportAttribute(attr, *node->add_attribute(), op)))
       return failure();
   }
+  return opset < 7 ? exportLegacyAttributes(op, *node) : success();
+}
+
+/// True when `from` broadcasts to `to` in one direction: trailing dims align
+/// and each dim of `from` equals its partner or is 1.
+static bool broadcastsTo(Type from, Type to) {
+  auto f = dyn_cast<RankedTensorType>(from);
+  auto t = dyn_cast<RankedTensorType>(to);
+  if (!f || !t || f.getRank() > t.getRank())
+    return false;
+  int64_t offset = t.getRank() - f.getRank();
+  for (int64_t i = 0; i < f.getRank(); ++i)
+    if (f.getDimSize(i) != 1 && f.getDimSize(i) != t.getDimSize(i + offset))
+      return false;
+  return true;
+}
+
+LogicalResult GraphExporter::exportLegacyAttributes(Operation *op,
+                                                    ::onnx::NodeProto &node) {
+  auto addInt = [&](StringRef name, int64_t value) {
+    auto *attr = node.add_attribute();
+    attr->set_name(name.str());
+    attr->set_type(::onnx::AttributeProto::INT);
+    attr->set_i(value);
+  };
+  // BatchNormalization normalizes with running statistics only when told.
+  if (isa<onnxc::onnx::BatchNormalizationOp>(op)) {
+    addInt("is_test", 1);
+    return success();
+  }
+  // Binary ops broadcast only B, and only with `broadcast = 1`.
+  if (!isa<onnxc::onnx::AddOp, onnxc::onnx::SubOp, onnxc::onnx::MulOp,
+           onnxc::onnx::DivOp, onnxc::onnx::PowOp, onnxc::onnx::EqualOp,
+           onnxc::onnx::LessOp, onnxc::onnx::GreaterOp, onnxc::onnx::AndOp,
+           onnxc::onnx::OrOp, onnxc::onnx::XorOp>(op))
+    return success();
+  auto a = dyn_cast<ShapedType>(op->getOperand(0).getType());
+  auto b = dyn_cast<ShapedType>(op->getOperand(1).getType());
+  if (a.hasRank() && b.hasRank() && a.getShape() == b.getShape())
+    return success();
+  if (!broadcastsTo(b, a))
+    return fail(op, "cannot write the broadcast of " +
+                        Twine(op->getName().stripDialect()) + " at opset " +
+                        Twine(opset) +
+                        ": before opset 7 only B broadcasts to A");
+  addInt("broadcast", 1);
   return success();
 }
 
@@ -289,6 +351,18 @@ LogicalResult GraphExporter::exportTo(::onnx::ModelProto &model) {
   if (failed(exportOutputs(func, ret, outputNames, graph)))
     return failure();
   removeUnreadConstants(graph);
+  // Before IR version 4 every initializer is also a graph input.
+  if (model.ir_version() < 4) {
+    for (const ::onnx::TensorProto &init : graph.initializer()) {
+      auto *input = graph.add_input();
+      input->set_name(init.name());
+      auto *tensor = input->mutable_type()->mutable_tensor_type();
+      tensor->set_elem_type(init.data_type());
+      auto *shape = tensor->mutable_shape();
+      for (int64_t d : init.dims())
+        shape->add_dim()->set_dim_value(d);
+    }
+  }
   return success();
 }
 

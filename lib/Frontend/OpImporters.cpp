@@ -187,6 +187,113 @@ static OpImportFn dropping(std::initializer_list<StringRef> names) {
   };
 }
 
+/// The message of a form an older opset allows but onnxc does not.
+static std::string unsupportedAt(const NodeContext &node, const Twine &what) {
+  return ("unsupported at opset " + Twine(node.opset) + ": " + what).str();
+}
+
+/// The INT attribute `name`, or `fallback` when absent.
+static int64_t takeInt(NodeContext &node, StringRef name, int64_t fallback) {
+  std::optional<Attribute> attr = node.takeAttribute(name);
+  return attr ? cast<IntegerAttr>(*attr).getInt() : fallback;
+}
+
+/// Binary ops before opset 7 (Add, Sub, Mul, Div, Pow, the comparisons and
+/// the logical ops): with `broadcast = 1`, B matched a contiguous run of A's
+/// dims starting at `axis` (by default the trailing ones). B gets trailing
+/// size-1 dims so that numpy broadcasting lines it up the same way. Opset 1's
+/// `consumed_inputs` is dropped.
+static FailureOr<SmallVector<Value>> importLegacyBroadcast(NodeContext &node,
+                                                           std::string &error) {
+  node.takeAttribute("consumed_inputs");
+  bool broadcast = takeInt(node, "broadcast", 0) != 0;
+  std::optional<Attribute> axisAttr = node.takeAttribute("axis");
+  if (!broadcast || !axisAttr || node.inputs.size() != 2)
+    return importGeneric(node, error);
+  auto a = dyn_cast<RankedTensorType>(node.inputs[0].getType());
+  auto b = dyn_cast<RankedTensorType>(node.inputs[1].getType());
+  if (!a || !b) {
+    error = unsupportedAt(node, "'axis' needs inputs of known rank");
+    return failure();
+  }
+  int64_t axis = cast<IntegerAttr>(*axisAttr).getInt();
+  if (axis < 0)
+    axis += a.getRank();
+  int64_t trailing = a.getRank() - axis - b.getRank();
+  if (axis < 0 || trailing < 0) {
+    error = ("has 'axis' = " + Twine(cast<IntegerAttr>(*axisAttr).getInt()) +
+             ", which does not fit B of rank " + Twine(b.getRank()) +
+             " into A of rank " + Twine(a.getRank()))
+                .str();
+    return failure();
+  }
+  if (trailing > 0) {
+    SmallVector<int64_t> axes;
+    for (int64_t i = 0; i < trailing; ++i)
+      axes.push_back(b.getRank() + i);
+    node.inputs[1] = node.builder.create<onnx::UnsqueezeOp>(
+        node.constantLoc(), node.inputs[1], node.i64Constant(axes));
+  }
+  return importGeneric(node, error);
+}
+
+/// BatchNormalization (opsets 1-8): `is_test` and opset 1's
+/// `consumed_inputs` are dropped (onnxc normalizes in inference mode);
+/// `spatial = 0`, statistics per activation, is not supported.
+static FailureOr<SmallVector<Value>> importBatchNormV1(NodeContext &node,
+                                                       std::string &error) {
+  node.takeAttribute("consumed_inputs");
+  node.takeAttribute("is_test");
+  if (takeInt(node, "spatial", 1) == 0) {
+    error = unsupportedAt(node, "'spatial' = 0 (statistics per activation)");
+    return failure();
+  }
+  return importGeneric(node, error);
+}
+
+/// Reshape (opsets 1-4): the `shape` attribute becomes the input.
+static FailureOr<SmallVector<Value>> importReshapeV1(NodeContext &node,
+                                                     std::string &error) {
+  node.takeAttribute("consumed_inputs");
+  std::optional<Attribute> shape = node.takeAttribute("shape");
+  if (!shape) {
+    error = "lacks the required attribute 'shape'";
+    return failure();
+  }
+  node.inputs.resize(1);
+  node.inputs.push_back(
+      node.i64Constant(cast<DenseI64ArrayAttr>(*shape).asArrayRef()));
+  return importGeneric(node, error);
+}
+
+/// Cast (opset 1): `to` is the name of the data type ("FLOAT").
+static FailureOr<SmallVector<Value>> importCastV1(NodeContext &node,
+                                                  std::string &error) {
+  std::optional<Attribute> to = node.takeAttribute("to");
+  if (!to || !isa<StringAttr>(*to)) {
+    error = "lacks the required STRING attribute 'to'";
+    return failure();
+  }
+  ::onnx::TensorProto::DataType type;
+  if (!::onnx::TensorProto::DataType_Parse(cast<StringAttr>(*to).str(),
+                                           &type)) {
+    error = "has an unknown data type '" + cast<StringAttr>(*to).str() + "'";
+    return failure();
+  }
+  node.attributes.push_back(
+      node.builder.getNamedAttr("to", node.builder.getI64IntegerAttr(type)));
+  return importGeneric(node, error);
+}
+
+/// Concat (opsets 1-3): `axis` defaults to 1.
+static FailureOr<SmallVector<Value>> importConcatV1(NodeContext &node,
+                                                    std::string &error) {
+  int64_t axis = takeInt(node, "axis", 1);
+  node.attributes.push_back(
+      node.builder.getNamedAttr("axis", node.builder.getI64IntegerAttr(axis)));
+  return importGeneric(node, error);
+}
+
 /// Softmax (opsets 1-12) flattens to 2-D at `axis` (default 1), normalizes
 /// each row, and restores the shape.
 static FailureOr<SmallVector<Value>> importSoftmaxV1(NodeContext &node,
@@ -262,36 +369,79 @@ struct Registry {
   }
 
   Registry() {
-    // Elementwise.
+    // Elementwise. Before opset 7 binary ops broadcast only on request
+    // (`broadcast`, `axis`); opset 1 listed the inputs an op may overwrite
+    // (`consumed_inputs`, an optimization hint that is dropped).
     for (StringRef op : {"Add", "Sub", "Mul", "Div", "Pow", "Equal", "Less",
-                         "Greater", "Where", "Sqrt", "Exp", "Log", "Tanh",
-                         "Sigmoid", "Relu", "Erf", "Neg", "Abs", "Reciprocal",
-                         "LeakyRelu"})
+                         "Greater", "And", "Or", "Xor"}) {
+      add(op, 1, 0, importLegacyBroadcast);
+      add(op, 7);
+    }
+    for (StringRef op : {"Sqrt", "Exp", "Log", "Tanh", "Sigmoid", "Relu", "Neg",
+                         "Abs", "Reciprocal", "LeakyRelu", "Ceil", "Floor",
+                         "Elu", "Selu", "HardSigmoid", "PRelu", "Max", "Min",
+                         "Sum", "Mean"}) {
+      add(op, 1, 0, dropping({"consumed_inputs"}));
+      add(op, 6);
+    }
+    for (StringRef op : {"Where", "Erf", "Not", "Softplus", "Softsign"})
       add(op, 1);
-    add("Clip", 6, 3, importClipV6);
+    add("Clip", 1, 3, [](NodeContext &node, std::string &error) {
+      node.takeAttribute("consumed_inputs");
+      return importClipV6(node, error);
+    });
     add("Clip", 11, 3);
+    add("Sin", 7);
+    add("Cos", 7);
+    add("Tan", 7);
+    add("Asin", 7);
+    add("Acos", 7);
+    add("Atan", 7);
+    for (StringRef op :
+         {"Sinh", "Cosh", "Asinh", "Acosh", "Atanh", "Sign", "IsNaN", "Shrink"})
+      add(op, 9);
+    add("Mod", 10);
+    add("IsInf", 10);
+    add("ThresholdedRelu", 10);
+    add("BitShift", 11);
+    add("Round", 11);
+    add("GreaterOrEqual", 12);
+    add("LessOrEqual", 12);
+    add("Celu", 12);
+    add("HardSwish", 14);
+    add("CastLike", 15);
+    add("Mish", 18);
+    add("Gelu", 20);
     // Neural network.
     add("MatMul", 1);
-    add("Gemm", 1, 3);
+    add("Gemm", 1, 3, dropping({"broadcast"}));
+    add("Gemm", 7, 3);
     add("Conv", 1, 3);
     add("MaxPool", 1);
     add("AveragePool", 1);
     add("GlobalAveragePool", 1);
-    add("BatchNormalization", 7, 5, dropping({"spatial"}));
+    add("GlobalMaxPool", 1);
+    add("InstanceNormalization", 1, 3, dropping({"consumed_inputs"}));
+    add("InstanceNormalization", 6, 3);
+    add("BatchNormalization", 1, 5, importBatchNormV1);
     add("BatchNormalization", 9, 5);
     add("Softmax", 1, 1, importSoftmaxV1);
     add("Softmax", 13, 1);
     add("LayerNormalization", 17, 3);
+    add("Dropout", 1, 3, dropping({"consumed_inputs", "is_test", "ratio"}));
     add("Dropout", 7, 3, dropping({"ratio"}));
     add("Dropout", 12, 3);
     // Tensors and shapes.
     add("Constant", 1, 0, importConstant);
     add("Identity", 1);
+    add("Cast", 1, 1, importCastV1);
     add("Cast", 6);
     add("Shape", 1);
+    add("Reshape", 1, 1, importReshapeV1);
     add("Reshape", 5);
     add("Flatten", 1);
     add("Transpose", 1);
+    add("Concat", 1, 0, importConcatV1);
     add("Concat", 4);
     add("Slice", 1, 1, importSliceV1);
     add("Slice", 10, 5);

@@ -48,8 +48,17 @@ def main():
     # Well-formed protobufs the importer must reject; saved without onnx.checker.
     onnx.save(tiny_model(op="FooBar", node_name="node_foo"), out("unknown_op.onnx"))
     onnx.save(tiny_model(domain="com.example"), out("unknown_domain.onnx"))
-    onnx.save(tiny_model(opset=6), out("old_opset.onnx"))
+    onnx.save(tiny_model(opset=22), out("next_opset.onnx"))
     onnx.save(tiny_model(opset=99), out("new_opset.onnx"))
+    # Opset 0 is no opset. Opsets 1 to 6 import, but not every old form:
+    # BatchNormalization with statistics per activation (spatial = 0) is
+    # rejected.
+    onnx.save(tiny_model(opset=0), out("opset_zero.onnx"))
+    bad = tiny_model(op="BatchNormalization", opset=6, node_name="node_bn")
+    bad.graph.node[1].input.extend(["p", "p", "p", "p"])
+    bad.graph.node[1].attribute.append(helper.make_attribute("spatial", 0))
+    bad.graph.initializer.append(numpy_helper.from_array(np.ones(3, np.float32), "p"))
+    onnx.save(bad, out("old_form.onnx"))
     bad = tiny_model()
     bad.graph.input[0].type.tensor_type.elem_type = TensorProto.COMPLEX64
     onnx.save(bad, out("bad_dtype.onnx"))

@@ -286,9 +286,10 @@ LogicalResult AveragePoolOp::inferReturnTypes(
                    result);
 }
 
-LogicalResult GlobalAveragePoolOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> loc, ValueRange operands,
-    DictionaryAttr, OpaqueProperties, RegionRange, SmallVectorImpl<Type> &result) {
+/// Result type of GlobalAveragePool and GlobalMaxPool: size-1 spatial dims.
+static LogicalResult inferGlobalPool(std::optional<Location> loc,
+                                     StringRef name, ValueRange operands,
+                                     SmallVectorImpl<Type> &result) {
   auto x = dyn_cast<RankedTensorType>(operands[0].getType());
   if (!x) {
     result.push_back(operands[0].getType());
@@ -296,11 +297,52 @@ LogicalResult GlobalAveragePoolOp::inferReturnTypes(
   }
   // globalpool_c1
   if (x.getRank() < 3)
-    return opError(loc, "GlobalAveragePool", "expects X of rank 3 or more (got ",
-                   x, ")");
+    return opError(loc, name, "expects X of rank 3 or more (got ", x, ")");
   SmallVector<int64_t> shape(x.getShape().take_front(2));
   shape.append(x.getRank() - 2, 1);
   result.push_back(RankedTensorType::get(shape, x.getElementType()));
+  return success();
+}
+
+LogicalResult GlobalAveragePoolOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, ValueRange operands,
+    DictionaryAttr, OpaqueProperties, RegionRange,
+    SmallVectorImpl<Type> &result) {
+  return inferGlobalPool(loc, "GlobalAveragePool", operands, result);
+}
+
+LogicalResult GlobalMaxPoolOp::inferReturnTypes(MLIRContext *,
+                                                std::optional<Location> loc,
+                                                ValueRange operands,
+                                                DictionaryAttr,
+                                                OpaqueProperties, RegionRange,
+                                                SmallVectorImpl<Type> &result) {
+  return inferGlobalPool(loc, "GlobalMaxPool", operands, result);
+}
+
+LogicalResult InstanceNormalizationOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, ValueRange operands,
+    DictionaryAttr, OpaqueProperties, RegionRange,
+    SmallVectorImpl<Type> &result) {
+  auto x = dyn_cast<RankedTensorType>(operands[0].getType());
+  // instancenorm_c1
+  if (x && x.getRank() < 3)
+    return opError(loc, "InstanceNormalization",
+                   "expects an input of rank 3 or more (got ", x, ")");
+  for (Value param : operands.drop_front()) {
+    auto p = dyn_cast<RankedTensorType>(param.getType());
+    // instancenorm_c2
+    if (p && (p.getRank() != 1 ||
+              (x && dimsDiffer(p.getDimSize(0), x.getDimSize(1)))))
+      return opError(loc, "InstanceNormalization",
+                     "expects scale and B of shape [C] (got ", p, ")");
+    // instancenorm_c3
+    if (getElementTypeOrSelf(param) != getElementTypeOrSelf(operands[0]))
+      return opError(loc, "InstanceNormalization",
+                     "expects scale and B of the input's element type (got ",
+                     getElementTypeOrSelf(param), ")");
+  }
+  result.push_back(operands[0].getType());
   return success();
 }
 

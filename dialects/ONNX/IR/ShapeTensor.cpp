@@ -123,6 +123,16 @@ LogicalResult CastOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location>
   return success();
 }
 
+LogicalResult CastLikeOp::inferReturnTypes(MLIRContext *,
+                                           std::optional<Location>,
+                                           ValueRange operands, DictionaryAttr,
+                                           OpaqueProperties, RegionRange,
+                                           SmallVectorImpl<Type> &result) {
+  result.push_back(cast<TensorType>(operands[0].getType())
+                       .clone(getElementTypeOrSelf(operands[1])));
+  return success();
+}
+
 LogicalResult ShapeOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location>,
                                         ValueRange operands, DictionaryAttr attrs,
                                         OpaqueProperties props, RegionRange regions,

@@ -2,7 +2,9 @@
 
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 
@@ -44,6 +46,80 @@ bool isArithType(Type type) {
 
 LogicalResult unsupportedElementType(Operation *op, Type type) {
   return op->emitOpError("has unsupported element type ") << type;
+}
+
+Type getSignlessType(Type type) {
+  if (auto shaped = dyn_cast<ShapedType>(type)) {
+    Type element = getSignlessType(shaped.getElementType());
+    return element == shaped.getElementType() ? type : shaped.clone(element);
+  }
+  auto intType = dyn_cast<IntegerType>(type);
+  if (!intType || !intType.isUnsigned())
+    return type;
+  return IntegerType::get(type.getContext(), intType.getWidth());
+}
+
+Value toSignless(OpBuilder &b, Location loc, Value value) {
+  Type signless = getSignlessType(value.getType());
+  if (signless == value.getType())
+    return value;
+  return b.create<UnrealizedConversionCastOp>(loc, signless, value)
+      .getResult(0);
+}
+
+Value fromSignless(OpBuilder &b, Location loc, Value value, Type type) {
+  if (value.getType() == type)
+    return value;
+  assert(getSignlessType(type) == value.getType() &&
+         "expects the signless twin of the type");
+  return b.create<UnrealizedConversionCastOp>(loc, type, value).getResult(0);
+}
+
+/// `attr` (an arith.constant's value) with a signless element type.
+static TypedAttr getSignlessAttr(TypedAttr attr) {
+  Type type = getSignlessType(attr.getType());
+  if (type == attr.getType())
+    return attr;
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr))
+    return dense.bitcast(cast<ShapedType>(type).getElementType());
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr))
+    return DenseResourceElementsAttr::get(cast<ShapedType>(type),
+                                          resource.getRawHandle());
+  if (auto integer = dyn_cast<IntegerAttr>(attr))
+    return IntegerAttr::get(type, integer.getValue());
+  llvm_unreachable("unexpected unsigned constant");
+}
+
+void makeIntegersSignless(Operation *root) {
+  MLIRContext *ctx = root->getContext();
+  auto convert = [](TypeRange types) {
+    return llvm::map_to_vector(types,
+                               [](Type t) { return getSignlessType(t); });
+  };
+  SmallVector<UnrealizedConversionCastOp> casts;
+  root->walk([&](Operation *op) {
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          arg.setType(getSignlessType(arg.getType()));
+    for (OpResult result : op->getResults())
+      result.setType(getSignlessType(result.getType()));
+    if (auto func = dyn_cast<func::FuncOp>(op))
+      func.setFunctionType(
+          FunctionType::get(ctx, convert(func.getFunctionType().getInputs()),
+                            convert(func.getFunctionType().getResults())));
+    else if (auto constant = dyn_cast<arith::ConstantOp>(op))
+      constant.setValueAttr(getSignlessAttr(constant.getValue()));
+    else if (auto cast = dyn_cast<UnrealizedConversionCastOp>(op))
+      casts.push_back(cast);
+  });
+  for (UnrealizedConversionCastOp cast : casts) {
+    if (cast->getNumOperands() != 1 || cast->getNumResults() != 1 ||
+        cast.getOperand(0).getType() != cast.getResult(0).getType())
+      continue;
+    cast.getResult(0).replaceAllUsesWith(cast.getOperand(0));
+    cast.erase();
+  }
 }
 
 OpFoldResult getDimSize(OpBuilder &b, Location loc, Value tensor, int64_t dim) {
@@ -123,25 +199,34 @@ Value createMul(OpBuilder &b, Location loc, Value lhs, Value rhs) {
   return b.create<arith::MulIOp>(loc, lhs, rhs);
 }
 
-Value createDiv(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+Value createDiv(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                bool isUnsigned) {
   if (isa<FloatType>(lhs.getType()))
     return b.create<arith::DivFOp>(loc, lhs, rhs);
+  if (isUnsigned)
+    return b.create<arith::DivUIOp>(loc, lhs, rhs);
   return b.create<arith::DivSIOp>(loc, lhs, rhs);
 }
 
-Value createMax(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+Value createMax(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                bool isUnsigned) {
   if (isa<FloatType>(lhs.getType()))
     return b.create<arith::MaximumFOp>(loc, lhs, rhs);
   if (lhs.getType().isInteger(1))
     return b.create<arith::OrIOp>(loc, lhs, rhs);
+  if (isUnsigned)
+    return b.create<arith::MaxUIOp>(loc, lhs, rhs);
   return b.create<arith::MaxSIOp>(loc, lhs, rhs);
 }
 
-Value createMin(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+Value createMin(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                bool isUnsigned) {
   if (isa<FloatType>(lhs.getType()))
     return b.create<arith::MinimumFOp>(loc, lhs, rhs);
   if (lhs.getType().isInteger(1))
     return b.create<arith::AndIOp>(loc, lhs, rhs);
+  if (isUnsigned)
+    return b.create<arith::MinUIOp>(loc, lhs, rhs);
   return b.create<arith::MinSIOp>(loc, lhs, rhs);
 }
 

@@ -36,6 +36,29 @@ bool isArithType(mlir::Type type);
 mlir::LogicalResult unsupportedElementType(mlir::Operation *op,
                                            mlir::Type type);
 
+/// Unsigned integers. Tensors keep their `ui` element types through the
+/// patterns (tensor and linalg ops do not look at signedness) while scalar
+/// code computes on the signless integer of the same width, reached through
+/// an unrealized cast (toSignless, fromSignless) and picking the unsigned
+/// arith op (divui, cmpi ult, uitofp, ...). Once no onnx op is left,
+/// makeIntegersSignless turns every `ui` type signless and drops the casts.
+
+/// `type` (a scalar or a shaped type) with unsigned integers made signless.
+mlir::Type getSignlessType(mlir::Type type);
+
+/// The scalar `value` as its signless twin when it is an unsigned integer.
+mlir::Value toSignless(mlir::OpBuilder &b, mlir::Location loc,
+                       mlir::Value value);
+
+/// The signless scalar `value` as `type` (its unsigned twin, or itself).
+mlir::Value fromSignless(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::Value value, mlir::Type type);
+
+/// Rewrites every `ui` type under `root` (values, block arguments, function
+/// types, constants) to the signless type of its width and removes the casts
+/// that become no-ops.
+void makeIntegersSignless(mlir::Operation *root);
+
 /// Size of dim `dim` of the ranked tensor `tensor`: an attribute when
 /// static, else a tensor.dim.
 mlir::OpFoldResult getDimSize(mlir::OpBuilder &b, mlir::Location loc,
@@ -70,7 +93,8 @@ mlir::Value createLowest(mlir::OpBuilder &b, mlir::Location loc,
 /// An index constant.
 mlir::Value createIndex(mlir::OpBuilder &b, mlir::Location loc, int64_t value);
 
-/// Elementwise scalar arith choosing the float or the signed integer op.
+/// Elementwise scalar arith choosing the float or the integer op (signed,
+/// or unsigned when `isUnsigned`; the values are signless).
 mlir::Value createAdd(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs,
                       mlir::Value rhs);
 mlir::Value createSub(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs,
@@ -78,11 +102,11 @@ mlir::Value createSub(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs,
 mlir::Value createMul(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs,
                       mlir::Value rhs);
 mlir::Value createDiv(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs,
-                      mlir::Value rhs);
+                      mlir::Value rhs, bool isUnsigned = false);
 mlir::Value createMax(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs,
-                      mlir::Value rhs);
+                      mlir::Value rhs, bool isUnsigned = false);
 mlir::Value createMin(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs,
-                      mlir::Value rhs);
+                      mlir::Value rhs, bool isUnsigned = false);
 
 /// Converts an index value to the float or integer type `type`.
 mlir::Value indexToElement(mlir::OpBuilder &b, mlir::Location loc,

@@ -1,6 +1,7 @@
 //===- ConvertONNXToLinalg.cpp - The convert-onnx-to-linalg pass ----------===//
 
 #include "dialects/ONNX/IR/ONNXOps.h"
+#include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 #include "passes/Conversion/Passes.h"
 
@@ -35,6 +36,8 @@ struct ConvertONNXToLinalgPass
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
                            math::MathDialect, tensor::TensorDialect,
                            scf::SCFDialect, func::FuncDialect>();
+    // The casts between unsigned integers and their signless twins.
+    target.addLegalOp<UnrealizedConversionCastOp>();
     RewritePatternSet patterns(ctx);
     onnxc::populateONNXToLinalgConversionPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
@@ -47,6 +50,9 @@ struct ConvertONNXToLinalgPass
     if (failed(applyPatternsAndFoldGreedily(getOperation(),
                                             std::move(padPatterns))))
       return signalPassFailure();
+    // Unsigned integers computed on as signless ones (Common.h): arith and
+    // the passes after this one need signless types throughout.
+    onnxc::tolinalg::makeIntegersSignless(getOperation());
   }
 };
 } // namespace

@@ -3,7 +3,8 @@
 // BatchNormalization (inference) is one elementwise generic with per-channel
 // parameters. Softmax is max, exp(x - max), sum and divide along its axis.
 // LayerNormalization reduces mean and variance over the trailing dims, then
-// normalizes, scales and shifts in one generic.
+// normalizes, scales and shifts in one generic; InstanceNormalization does
+// the same over the spatial dims with per-channel scale and shift.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +34,48 @@ static SmallVector<int64_t> getRange(int64_t from, int64_t to) {
   for (int64_t i = from; i < to; ++i)
     dims.push_back(i);
   return dims;
+}
+
+/// The mean of `x` over `axes` (sorted; `count` elements each) and the sum of
+/// squared differences from it, both without the `axes` dims.
+static std::pair<Value, Value> createMeanAndSquares(OpBuilder &b, Location loc,
+                                                    Value x,
+                                                    ArrayRef<int64_t> axes,
+                                                    Value count) {
+  MLIRContext *ctx = b.getContext();
+  int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+  Value zero = createScalar(b, loc, count.getType(), 0);
+  // mean = sum(x) / count
+  Value sum =
+      createReduction(b, loc, x, axes, zero,
+                      [](OpBuilder &nb, Location l, Value in, Value acc) {
+                        return nb.create<arith::AddFOp>(l, in, acc).getResult();
+                      });
+  auto statType = cast<RankedTensorType>(sum.getType());
+  Value mean =
+      createElementwise(b, loc, ValueRange{sum}, statType,
+                        [&](OpBuilder &nb, Location l, ValueRange args) {
+                          return nb.create<arith::DivFOp>(l, args[0], count);
+                        });
+  // sum((x - mean)^2)
+  SmallVector<utils::IteratorType> iterators = getParallel(rank);
+  for (int64_t i : axes)
+    iterators[i] = utils::IteratorType::reduction;
+  AffineMap identity = b.getMultiDimIdentityMap(rank);
+  AffineMap outer = getMapWithout(ctx, rank, axes);
+  Value init = createFilled(b, loc, statType, getDimSizes(b, loc, mean), zero);
+  Value squares =
+      b.create<linalg::GenericOp>(
+           loc, TypeRange{statType}, ValueRange{x, mean}, ValueRange{init},
+           ArrayRef<AffineMap>{identity, outer, outer}, iterators,
+           [](OpBuilder &nb, Location l, ValueRange args) {
+             Value d = nb.create<arith::SubFOp>(l, args[0], args[1]);
+             Value sq = nb.create<arith::MulFOp>(l, d, d);
+             nb.create<linalg::YieldOp>(
+                 l, nb.create<arith::AddFOp>(l, sq, args[2]).getResult());
+           })
+          .getResult(0);
+  return {mean, squares};
 }
 
 namespace {
@@ -189,42 +232,9 @@ struct LayerNormalizationLowering
         rewriter, loc,
         createProduct(rewriter, loc, ArrayRef(sizes).drop_front(*axis)),
         element);
-    Value zero = createScalar(rewriter, loc, element, 0);
     AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
     AffineMap outer = getMapWithout(ctx, rank, axes);
-
-    // mean = sum(x) / count
-    Value sum = createReduction(
-        rewriter, loc, x, axes, zero,
-        [](OpBuilder &b, Location l, Value in, Value acc) {
-          return b.create<arith::AddFOp>(l, in, acc).getResult();
-        });
-    auto statType = cast<RankedTensorType>(sum.getType());
-    Value mean =
-        createElementwise(rewriter, loc, ValueRange{sum}, statType,
-                          [&](OpBuilder &b, Location l, ValueRange args) {
-                            return b.create<arith::DivFOp>(l, args[0], count);
-                          });
-
-    // var = sum((x - mean)^2) / count
-    SmallVector<utils::IteratorType> iterators = getParallel(rank);
-    for (int64_t i : axes)
-      iterators[i] = utils::IteratorType::reduction;
-    Value varInit = createFilled(rewriter, loc, statType,
-                                 getDimSizes(rewriter, loc, mean), zero);
-    Value squares =
-        rewriter
-            .create<linalg::GenericOp>(
-                loc, TypeRange{statType}, ValueRange{x, mean},
-                ValueRange{varInit},
-                ArrayRef<AffineMap>{identity, outer, outer}, iterators,
-                [](OpBuilder &b, Location l, ValueRange args) {
-                  Value d = b.create<arith::SubFOp>(l, args[0], args[1]);
-                  Value sq = b.create<arith::MulFOp>(l, d, d);
-                  b.create<linalg::YieldOp>(
-                      l, b.create<arith::AddFOp>(l, sq, args[2]).getResult());
-                })
-            .getResult(0);
+    auto [mean, squares] = createMeanAndSquares(rewriter, loc, x, axes, count);
 
     // y = (x - mean) / sqrt(var + epsilon) * Scale + B
     Value epsilon =
@@ -264,10 +274,73 @@ struct LayerNormalizationLowering
     return success();
   }
 };
+
+struct InstanceNormalizationLowering
+    : public OpConversionPattern<onnx::InstanceNormalizationOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(onnx::InstanceNormalizationOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkRankedOperands(op)))
+      return failure();
+    RankedTensorType resultType = getRankedResultType(op);
+    if (!resultType)
+      return failure();
+    int64_t rank = resultType.getRank();
+    if (rank < 3)
+      return op.emitOpError("expects an input of rank 3 or more");
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    Type element = resultType.getElementType();
+    Value x = adaptor.getInput();
+    SmallVector<OpFoldResult> sizes = getDimSizes(rewriter, loc, x);
+    SmallVector<int64_t> axes = getRange(2, rank);
+    Value count = indexToElement(
+        rewriter, loc,
+        createProduct(rewriter, loc, ArrayRef(sizes).drop_front(2)), element);
+    auto [mean, squares] = createMeanAndSquares(rewriter, loc, x, axes, count);
+
+    // y = (x - mean) / sqrt(var + epsilon) * scale + B
+    Value epsilon =
+        createScalar(rewriter, loc, element, op.getEpsilon().convertToDouble());
+    AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
+    AffineMap outer = getMapWithout(ctx, rank, axes);
+    AffineMap channel = AffineMap::get(rank, 0, getAffineDimExpr(1, ctx));
+    Value init = createEmpty(rewriter, loc, resultType, sizes);
+    Value result =
+        rewriter
+            .create<linalg::GenericOp>(
+                loc, TypeRange{resultType},
+                ValueRange{x, mean, squares, adaptor.getScale(),
+                           adaptor.getB()},
+                ValueRange{init},
+                ArrayRef<AffineMap>{identity, outer, outer, channel, channel,
+                                    identity},
+                getParallel(rank),
+                [&](OpBuilder &b, Location l, ValueRange args) {
+                  Value var = b.create<arith::DivFOp>(l, args[2], count);
+                  Value stddev = b.create<math::SqrtOp>(
+                      l, b.create<arith::AddFOp>(l, var, epsilon));
+                  Value centered = b.create<arith::SubFOp>(l, args[0], args[1]);
+                  Value normalized =
+                      b.create<arith::DivFOp>(l, centered, stddev);
+                  Value scaled =
+                      b.create<arith::MulFOp>(l, normalized, args[3]);
+                  b.create<linalg::YieldOp>(
+                      l,
+                      b.create<arith::AddFOp>(l, scaled, args[4]).getResult());
+                })
+            .getResult(0);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
 } // namespace
 
 void onnxc::populateONNXNormalizationToLinalgPatterns(
     RewritePatternSet &patterns) {
   patterns.add<BatchNormalizationLowering, SoftmaxLowering,
-               LayerNormalizationLowering>(patterns.getContext());
+               LayerNormalizationLowering, InstanceNormalizationLowering>(
+      patterns.getContext());
 }

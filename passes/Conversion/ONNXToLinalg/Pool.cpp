@@ -2,10 +2,10 @@
 //
 // MaxPool and AveragePool pad the input (with -inf or 0, including the extra
 // end padding that ceil_mode needs for the last window) and run
-// pooling_nchw_max or pooling_nchw_sum. AveragePool then divides by the
-// kernel area, or by the number of counted elements of each window when
-// padding must not count. GlobalAveragePool is a reduction over the spatial
-// dims.
+// pooling_nchw_max (a linalg.generic for unsigned integers) or
+// pooling_nchw_sum. AveragePool then divides by the kernel area, or by the
+// number of counted elements of each window when padding must not count.
+// GlobalAveragePool and GlobalMaxPool are reductions over the spatial dims.
 //
 //===----------------------------------------------------------------------===//
 
@@ -112,6 +112,38 @@ static int64_t countTaps(int64_t start, int64_t k, int64_t d, int64_t lo,
   return count;
 }
 
+/// pooling_nchw_max for unsigned integers, which linalg has only in NHWC: the
+/// same loops as a linalg.generic taking the unsigned maximum.
+static Value createUnsignedMaxPool(OpBuilder &b, Location loc, Value padded,
+                                   Value window, Value init,
+                                   const onnx::WindowGeometry &g) {
+  MLIRContext *ctx = b.getContext();
+  // Loops (n, c, oh, ow, kh, kw).
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineMap> maps{
+      AffineMap::get(6, 0,
+                     {d(0), d(1), d(2) * g.strides[0] + d(4) * g.dilations[0],
+                      d(3) * g.strides[1] + d(5) * g.dilations[1]},
+                     ctx),
+      AffineMap::get(6, 0, {d(4), d(5)}, ctx),
+      AffineMap::get(6, 0, {d(0), d(1), d(2), d(3)}, ctx)};
+  SmallVector<utils::IteratorType> iterators = getParallel(4);
+  iterators.append(2, utils::IteratorType::reduction);
+  Type element = cast<RankedTensorType>(init.getType()).getElementType();
+  return b
+      .create<linalg::GenericOp>(
+          loc, TypeRange{init.getType()}, ValueRange{padded, window},
+          ValueRange{init}, maps, iterators,
+          [&](OpBuilder &nested, Location l, ValueRange args) {
+            Value max =
+                nested.create<arith::MaxUIOp>(l, toSignless(nested, l, args[0]),
+                                              toSignless(nested, l, args[2]));
+            nested.create<linalg::YieldOp>(
+                l, fromSignless(nested, l, max, element));
+          })
+      .getResult(0);
+}
+
 namespace {
 struct MaxPoolLowering : public OpConversionPattern<onnx::MaxPoolOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -128,7 +160,13 @@ struct MaxPoolLowering : public OpConversionPattern<onnx::MaxPoolOp> {
       return op.emitOpError("supports only storage_order 0");
     Location loc = op.getLoc();
     Type element = resultType.getElementType();
-    Value lowest = createLowest(rewriter, loc, element);
+    bool isUnsigned = element.isUnsignedInteger();
+    // The smallest element pads; 0 for unsigned integers.
+    Value lowest = fromSignless(
+        rewriter, loc,
+        isUnsigned ? createScalar(rewriter, loc, getSignlessType(element), 0)
+                   : createLowest(rewriter, loc, element),
+        element);
     FailureOr<PoolSetup> setup =
         setUpPool(op, adaptor.getX(), lowest, rewriter);
     if (failed(setup))
@@ -136,6 +174,11 @@ struct MaxPoolLowering : public OpConversionPattern<onnx::MaxPoolOp> {
     Value init = createFilled(rewriter, loc, resultType, setup->sizes, lowest);
     Value window =
         rewriter.create<tensor::EmptyOp>(loc, setup->g.kernel, element);
+    if (isUnsigned) {
+      rewriter.replaceOp(op, createUnsignedMaxPool(rewriter, loc, setup->padded,
+                                                   window, init, setup->g));
+      return success();
+    }
     rewriter.replaceOp(op, rewriter
                                .create<linalg::PoolingNchwMaxOp>(
                                    loc, TypeRange{resultType},
@@ -322,9 +365,41 @@ struct GlobalAveragePoolLowering
     return success();
   }
 };
+
+struct GlobalMaxPoolLowering
+    : public OpConversionPattern<onnx::GlobalMaxPoolOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(onnx::GlobalMaxPoolOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkRankedOperands(op)))
+      return failure();
+    RankedTensorType resultType = getRankedResultType(op);
+    if (!resultType)
+      return failure();
+    Location loc = op.getLoc();
+    Value x = adaptor.getX();
+    int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+    if (rank < 3)
+      return op.emitOpError("expects an input of rank 3 or more");
+    SmallVector<int64_t> axes;
+    for (int64_t i = 2; i < rank; ++i)
+      axes.push_back(i);
+    Value max = createReduction(
+        rewriter, loc, x, axes,
+        createLowest(rewriter, loc, resultType.getElementType()),
+        [](OpBuilder &b, Location l, Value in, Value acc) {
+          return b.create<arith::MaximumFOp>(l, in, acc).getResult();
+        });
+    rewriter.replaceOp(op,
+                       expandUnitDims(rewriter, loc, max, axes, resultType));
+    return success();
+  }
+};
 } // namespace
 
 void onnxc::populateONNXPoolToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<MaxPoolLowering, AveragePoolLowering, GlobalAveragePoolLowering>(
-      patterns.getContext());
+  patterns.add<MaxPoolLowering, AveragePoolLowering, GlobalAveragePoolLowering,
+               GlobalMaxPoolLowering>(patterns.getContext());
 }

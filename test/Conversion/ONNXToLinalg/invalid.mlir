@@ -32,11 +32,12 @@ func.func @dropout_training(%x: tensor<4xf32>, %t: tensor<i1>) -> tensor<4xf32> 
 
 // -----
 
-func.func @add_unsigned(%a: tensor<4xui8>, %b: tensor<4xui8>) -> tensor<4xui8> {
+// Elementwise ops compute on unsigned integers; MatMul does not yet.
+func.func @matmul_unsigned(%a: tensor<2x4xui8>, %b: tensor<4x3xui8>) -> tensor<2x3xui8> {
   // expected-error @+2 {{has unsupported element type 'ui8'}}
-  // expected-error @+1 {{failed to legalize operation 'onnx.Add'}}
-  %0 = onnx.Add %a, %b : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
-  return %0 : tensor<4xui8>
+  // expected-error @+1 {{failed to legalize operation 'onnx.MatMul'}}
+  %0 = onnx.MatMul %a, %b : (tensor<2x4xui8>, tensor<4x3xui8>) -> tensor<2x3xui8>
+  return %0 : tensor<2x3xui8>
 }
 
 // -----

@@ -1,6 +1,6 @@
 // RUN: onnx-opt %s -convert-onnx-to-linalg -split-input-file | FileCheck %s
 
-// BatchNormalization, Softmax and LayerNormalization
+// BatchNormalization, Softmax, LayerNormalization and InstanceNormalization
 // (passes/Conversion/ONNXToLinalg/Normalization.cpp).
 
 // CHECK-DAG: #[[ID:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
@@ -81,4 +81,22 @@ func.func @layer_norm_no_bias(%x: tensor<2x3x4xf32>, %s: tensor<3x4xf32>) -> ten
   %none = onnx.NoValue : () -> none
   %0 = onnx.LayerNormalization %x, %s, %none {axis = 1 : i64} : (tensor<2x3x4xf32>, tensor<3x4xf32>, none) -> tensor<2x3x4xf32>
   return %0 : tensor<2x3x4xf32>
+}
+
+// -----
+
+// Statistics per (batch, channel) over the spatial dims; scale and B per
+// channel.
+// CHECK-DAG: #[[ID4:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-DAG: #[[NC:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
+// CHECK-DAG: #[[C:.+]] = affine_map<(d0, d1, d2, d3) -> (d1)>
+// CHECK-LABEL: func.func @instance_norm
+// CHECK: %[[SUM:.+]] = linalg.generic {indexing_maps = [#[[ID4]], #[[NC]]], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+// CHECK: %[[MEAN:.+]] = linalg.generic {{.*}} ins(%[[SUM]] : tensor<2x3xf32>)
+// CHECK: %[[SQUARES:.+]] = linalg.generic {indexing_maps = [#[[ID4]], #[[NC]], #[[NC]]]
+// CHECK: linalg.generic {indexing_maps = [#[[ID4]], #[[NC]], #[[NC]], #[[C]], #[[C]], #[[ID4]]]{{.*}} ins(%{{.+}}, %[[MEAN]], %[[SQUARES]], %{{.+}}, %{{.+}} :
+// CHECK: math.sqrt
+func.func @instance_norm(%x: tensor<2x3x?x5xf32>, %s: tensor<3xf32>, %b: tensor<3xf32>) -> tensor<2x3x?x5xf32> {
+  %0 = onnx.InstanceNormalization %x, %s, %b : (tensor<2x3x?x5xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x?x5xf32>
+  return %0 : tensor<2x3x?x5xf32>
 }

@@ -17,6 +17,24 @@ func.func @max_pool(%x: tensor<?x8x8x8xf32>) -> tensor<?x8x4x4xf32> {
 
 // -----
 
+// Unsigned integers pad with 0 and take the unsigned maximum in a generic
+// with the loops of pooling_nchw_max.
+// CHECK-DAG: #[[IN:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 2 + d4, d3 * 2 + d5)>
+// CHECK-DAG: #[[WIN:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>
+// CHECK-DAG: #[[OUT:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @max_pool_unsigned
+// CHECK-SAME: (%{{.+}}: tensor<1x2x8x8xi8>) -> tensor<1x2x4x4xi8>
+// CHECK: %[[ZERO:.+]] = arith.constant 0 : i8
+// CHECK: linalg.fill ins(%[[ZERO]] : i8) outs(%{{.+}} : tensor<1x2x4x4xi8>)
+// CHECK: linalg.generic {indexing_maps = [#[[IN]], #[[WIN]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+// CHECK: arith.maxui
+func.func @max_pool_unsigned(%x: tensor<1x2x8x8xui8>) -> tensor<1x2x4x4xui8> {
+  %0 = onnx.MaxPool %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x8x8xui8>) -> tensor<1x2x4x4xui8>
+  return %0 : tensor<1x2x4x4xui8>
+}
+
+// -----
+
 // ceil_mode pads the end so that the last window fits.
 // CHECK-LABEL: func.func @max_pool_ceil
 // CHECK: tensor.insert_slice %{{.+}} into %{{.+}}[0, 0, 0, 0] [1, 2, 8, 8] [1, 1, 1, 1] : tensor<1x2x8x8xf32> into tensor<1x2x9x9xf32>
@@ -92,4 +110,18 @@ func.func @average_pool_dynamic(%x: tensor<?x2x?x?xf32>) -> tensor<?x2x?x?xf32> 
 func.func @global_average_pool(%x: tensor<?x8x7x7xf32>) -> tensor<?x8x1x1xf32> {
   %0 = onnx.GlobalAveragePool %x : (tensor<?x8x7x7xf32>) -> tensor<?x8x1x1xf32>
   return %0 : tensor<?x8x1x1xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @global_max_pool
+// CHECK-SAME: (%[[X:.+]]: tensor<1x8x?x?xf32>)
+// CHECK: %[[NEG_INF:.+]] = arith.constant 0xFF800000 : f32
+// CHECK: %[[INIT:.+]] = linalg.fill ins(%[[NEG_INF]] : f32) outs(%{{.+}} : tensor<1x8xf32>)
+// CHECK: %[[MAX:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction", "reduction"]{{.*}} ins(%[[X]] : tensor<1x8x?x?xf32>) outs(%[[INIT]] : tensor<1x8xf32>)
+// CHECK: arith.maximumf
+// CHECK: tensor.expand_shape %[[MAX]] {{\[}}[0], [1, 2, 3]] output_shape [1, 8, 1, 1] : tensor<1x8xf32> into tensor<1x8x1x1xf32>
+func.func @global_max_pool(%x: tensor<1x8x?x?xf32>) -> tensor<1x8x1x1xf32> {
+  %0 = onnx.GlobalMaxPool %x : (tensor<1x8x?x?xf32>) -> tensor<1x8x1x1xf32>
+  return %0 : tensor<1x8x1x1xf32>
 }

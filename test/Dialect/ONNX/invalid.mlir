@@ -62,6 +62,77 @@ func.func @clip_c2(%x: tensor<4xf32>, %hi: tensor<2xf32>) -> tensor<4xf32> {
   return %0 : tensor<4xf32>
 }
 
+// -----
+
+func.func @variadic_c1() -> tensor<f32> {
+  // expected-error @+2 {{'onnx.Max' op expects at least one input}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Max : () -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @variadic_c2(%a: tensor<3xf32>, %b: tensor<3xf64>) -> tensor<3xf32> {
+  // expected-error @+2 {{'onnx.Sum' op expects inputs of one element type (got 'f32' and 'f64')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Sum %a, %a, %b : (tensor<3xf32>, tensor<3xf32>, tensor<3xf64>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @mod_c1(%a: tensor<3xi32>) -> tensor<3xi32> {
+  // expected-error @+2 {{'onnx.Mod' op expects 'fmod' to be 0 or 1 (got 2)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Mod %a, %a {fmod = 2 : i64} : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+  return %0 : tensor<3xi32>
+}
+
+// -----
+
+func.func @mod_c2(%a: tensor<3xf32>) -> tensor<3xf32> {
+  // expected-error @+2 {{'onnx.Mod' op expects 'fmod' = 1 for floating-point inputs (got 'f32')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Mod %a, %a : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @bitshift_c1(%a: tensor<3xui8>) -> tensor<3xui8> {
+  // expected-error @+2 {{'onnx.BitShift' op expects 'direction' to be "LEFT" or "RIGHT" (got "left")}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.BitShift %a, %a {direction = "left"} : (tensor<3xui8>, tensor<3xui8>) -> tensor<3xui8>
+  return %0 : tensor<3xui8>
+}
+
+// -----
+
+func.func @prelu_c1(%x: tensor<2x3xf32>, %slope: tensor<3xf16>) -> tensor<2x3xf32> {
+  // expected-error @+2 {{'onnx.PRelu' op expects X and slope of one element type (got 'f32' and 'f16')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.PRelu %x, %slope : (tensor<2x3xf32>, tensor<3xf16>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @prelu_c2(%x: tensor<2x3xf32>, %slope: tensor<2x1x3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+2 {{'onnx.PRelu' op expects slope to broadcast to X (got 'tensor<2x1x3xf32>' and 'tensor<2x3xf32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.PRelu %x, %slope : (tensor<2x3xf32>, tensor<2x1x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @gelu_c1(%x: tensor<3xf32>) -> tensor<3xf32> {
+  // expected-error @+1 {{'onnx.Gelu' op expects 'approximate' to be "none" or "tanh" (got "erf")}}
+  %0 = onnx.Gelu %x {approximate = "erf"} : (tensor<3xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
 //===----------------------------------------------------------------------===//
 // Neural network (ShapeNN.cpp)
 //===----------------------------------------------------------------------===//
@@ -328,6 +399,33 @@ func.func @layernorm_c1(%x: tensor<2x8xf32>, %s: tensor<8xf32>) -> tensor<2x8xf3
   // expected-error @+1 {{failed to infer returned types}}
   %0 = onnx.LayerNormalization %x, %s, %none {axis = -3 : i64} : (tensor<2x8xf32>, tensor<8xf32>, none) -> tensor<2x8xf32>
   return %0 : tensor<2x8xf32>
+}
+
+// -----
+
+func.func @instancenorm_c1(%x: tensor<2x3xf32>, %p: tensor<3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+2 {{'onnx.InstanceNormalization' op expects an input of rank 3 or more (got 'tensor<2x3xf32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.InstanceNormalization %x, %p, %p : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @instancenorm_c2(%x: tensor<2x3x4xf32>, %p: tensor<3xf32>, %q: tensor<4xf32>) -> tensor<2x3x4xf32> {
+  // expected-error @+2 {{'onnx.InstanceNormalization' op expects scale and B of shape [C] (got 'tensor<4xf32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.InstanceNormalization %x, %p, %q : (tensor<2x3x4xf32>, tensor<3xf32>, tensor<4xf32>) -> tensor<2x3x4xf32>
+  return %0 : tensor<2x3x4xf32>
+}
+
+// -----
+
+func.func @instancenorm_c3(%x: tensor<2x3x4xf32>, %p: tensor<3xf16>) -> tensor<2x3x4xf32> {
+  // expected-error @+2 {{'onnx.InstanceNormalization' op expects scale and B of the input's element type (got 'f16')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.InstanceNormalization %x, %p, %p : (tensor<2x3x4xf32>, tensor<3xf16>, tensor<3xf16>) -> tensor<2x3x4xf32>
+  return %0 : tensor<2x3x4xf32>
 }
 
 //===----------------------------------------------------------------------===//

@@ -74,6 +74,129 @@ func.func @clip(%x: tensor<?x4xf32>, %lo: tensor<f32>, %hi: tensor<1xf32>)
   return %0, %1 : tensor<?x4xf32>, tensor<?x4xf32>
 }
 
+// CHECK-LABEL: func.func @variadic
+func.func @variadic(%a: tensor<2x3xf32>, %b: tensor<3xf32>, %c: tensor<f32>,
+                    %u: tensor<?x4xui8>, %v: tensor<4xui8>)
+    -> (tensor<2x3xf32>, tensor<?x4xui8>, tensor<2x3xf32>, tensor<3xf32>) {
+  // CHECK: onnx.Max %{{.*}}, %{{.*}}, %{{.*}} : (tensor<2x3xf32>, tensor<3xf32>, tensor<f32>) -> tensor<2x3xf32>
+  %0 = onnx.Max %a, %b, %c : (tensor<2x3xf32>, tensor<3xf32>, tensor<f32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Min %{{.*}}, %{{.*}} : (tensor<?x4xui8>, tensor<4xui8>) -> tensor<?x4xui8>
+  %1 = onnx.Min %u, %v : (tensor<?x4xui8>, tensor<4xui8>) -> tensor<?x4xui8>
+  // CHECK: onnx.Sum %{{.*}}, %{{.*}} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %2 = onnx.Sum %0, %a : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Mean %{{.*}} : (tensor<3xf32>) -> tensor<3xf32>
+  %3 = onnx.Mean %b : (tensor<3xf32>) -> tensor<3xf32>
+  return %0, %1, %2, %3 : tensor<2x3xf32>, tensor<?x4xui8>, tensor<2x3xf32>, tensor<3xf32>
+}
+
+// CHECK-LABEL: func.func @integer_binary
+func.func @integer_binary(%a: tensor<4xi32>, %b: tensor<i32>, %f: tensor<4xf16>,
+                          %u: tensor<2x3xui16>, %s: tensor<3xui16>)
+    -> (tensor<4xi32>, tensor<4xf16>, tensor<2x3xui16>) {
+  // CHECK: onnx.Mod %{{.*}}, %{{.*}} : (tensor<4xi32>, tensor<i32>) -> tensor<4xi32>
+  %0 = onnx.Mod %a, %b : (tensor<4xi32>, tensor<i32>) -> tensor<4xi32>
+  // CHECK: onnx.Mod %{{.*}}, %{{.*}} {fmod = 1 : i64} : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xf16>
+  %1 = onnx.Mod %f, %f {fmod = 1 : i64} : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xf16>
+  // CHECK: onnx.BitShift %{{.*}}, %{{.*}} {direction = "RIGHT"} : (tensor<2x3xui16>, tensor<3xui16>) -> tensor<2x3xui16>
+  %2 = onnx.BitShift %u, %s {direction = "RIGHT"} : (tensor<2x3xui16>, tensor<3xui16>) -> tensor<2x3xui16>
+  return %0, %1, %2 : tensor<4xi32>, tensor<4xf16>, tensor<2x3xui16>
+}
+
+// CHECK-LABEL: func.func @logical
+func.func @logical(%a: tensor<3x4xi1>, %b: tensor<4xi1>, %x: tensor<?xf32>, %y: tensor<f32>)
+    -> (tensor<3x4xi1>, tensor<?xi1>, tensor<?xi1>) {
+  // CHECK: onnx.And %{{.*}}, %{{.*}} : (tensor<3x4xi1>, tensor<4xi1>) -> tensor<3x4xi1>
+  %0 = onnx.And %a, %b : (tensor<3x4xi1>, tensor<4xi1>) -> tensor<3x4xi1>
+  // CHECK: onnx.Or %{{.*}}, %{{.*}} : (tensor<3x4xi1>, tensor<3x4xi1>) -> tensor<3x4xi1>
+  %1 = onnx.Or %0, %a : (tensor<3x4xi1>, tensor<3x4xi1>) -> tensor<3x4xi1>
+  // CHECK: onnx.Xor %{{.*}}, %{{.*}} : (tensor<3x4xi1>, tensor<4xi1>) -> tensor<3x4xi1>
+  %2 = onnx.Xor %1, %b : (tensor<3x4xi1>, tensor<4xi1>) -> tensor<3x4xi1>
+  // CHECK: onnx.Not %{{.*}} : (tensor<3x4xi1>) -> tensor<3x4xi1>
+  %3 = onnx.Not %2 : (tensor<3x4xi1>) -> tensor<3x4xi1>
+  // CHECK: onnx.GreaterOrEqual %{{.*}}, %{{.*}} : (tensor<?xf32>, tensor<f32>) -> tensor<?xi1>
+  %4 = onnx.GreaterOrEqual %x, %y : (tensor<?xf32>, tensor<f32>) -> tensor<?xi1>
+  // CHECK: onnx.LessOrEqual %{{.*}}, %{{.*}} : (tensor<?xf32>, tensor<f32>) -> tensor<?xi1>
+  %5 = onnx.LessOrEqual %x, %y : (tensor<?xf32>, tensor<f32>) -> tensor<?xi1>
+  return %3, %4, %5 : tensor<3x4xi1>, tensor<?xi1>, tensor<?xi1>
+}
+
+// CHECK-LABEL: func.func @rounding_trig
+func.func @rounding_trig(%x: tensor<2x?xf32>, %i: tensor<3xi8>) -> (tensor<2x?xf32>, tensor<3xi8>) {
+  // CHECK: onnx.Ceil
+  %0 = onnx.Ceil %x : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  // CHECK: onnx.Floor
+  %1 = onnx.Floor %0 : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  // CHECK: onnx.Round
+  %2 = onnx.Round %1 : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  // CHECK: onnx.Sin
+  %3 = onnx.Sin %2 : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  // CHECK: onnx.Cos
+  %4 = onnx.Cos %3 : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  // CHECK: onnx.Tan
+  %5 = onnx.Tan %4 : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  // CHECK: onnx.Asin
+  %6 = onnx.Asin %5 : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  // CHECK: onnx.Acos
+  %7 = onnx.Acos %6 : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  // CHECK: onnx.Atan
+  %8 = onnx.Atan %7 : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  // CHECK: onnx.Sinh
+  %9 = onnx.Sinh %8 : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  // CHECK: onnx.Cosh
+  %10 = onnx.Cosh %9 : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  // CHECK: onnx.Asinh
+  %11 = onnx.Asinh %10 : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  // CHECK: onnx.Acosh
+  %12 = onnx.Acosh %11 : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  // CHECK: onnx.Atanh %{{.*}} : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  %13 = onnx.Atanh %12 : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  // CHECK: onnx.Sign %{{.*}} : (tensor<3xi8>) -> tensor<3xi8>
+  %14 = onnx.Sign %i : (tensor<3xi8>) -> tensor<3xi8>
+  return %13, %14 : tensor<2x?xf32>, tensor<3xi8>
+}
+
+// CHECK-LABEL: func.func @casts_and_tests
+func.func @casts_and_tests(%x: tensor<?x4xf16>, %like: tensor<1xui32>)
+    -> (tensor<?x4xui32>, tensor<?x4xi1>, tensor<?x4xi1>) {
+  // CHECK: onnx.CastLike %{{.*}}, %{{.*}} : (tensor<?x4xf16>, tensor<1xui32>) -> tensor<?x4xui32>
+  %0 = onnx.CastLike %x, %like : (tensor<?x4xf16>, tensor<1xui32>) -> tensor<?x4xui32>
+  // CHECK: onnx.IsInf %{{.*}} {detect_negative = 0 : i64} : (tensor<?x4xf16>) -> tensor<?x4xi1>
+  %1 = onnx.IsInf %x {detect_negative = 0 : i64} : (tensor<?x4xf16>) -> tensor<?x4xi1>
+  // CHECK: onnx.IsNaN %{{.*}} : (tensor<?x4xf16>) -> tensor<?x4xi1>
+  %2 = onnx.IsNaN %x : (tensor<?x4xf16>) -> tensor<?x4xi1>
+  return %0, %1, %2 : tensor<?x4xui32>, tensor<?x4xi1>, tensor<?x4xi1>
+}
+
+// CHECK-LABEL: func.func @activations
+func.func @activations(%x: tensor<2x?xf32>, %slope: tensor<?xf32>, %i: tensor<4xi64>)
+    -> (tensor<2x?xf32>, tensor<4xi64>) {
+  // CHECK: onnx.Elu %{{.*}} {alpha = 2.000000e+00 : f32} : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  %0 = onnx.Elu %x {alpha = 2.0 : f32} : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  // CHECK: onnx.Selu %{{.*}} {gamma = 2.000000e+00 : f32}
+  %1 = onnx.Selu %0 {gamma = 2.0 : f32} : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  // CHECK: onnx.Celu
+  %2 = onnx.Celu %1 : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  // CHECK: onnx.HardSigmoid %{{.*}} {alpha = 5.000000e-01 : f32, beta = 0.000000e+00 : f32}
+  %3 = onnx.HardSigmoid %2 {alpha = 0.5 : f32, beta = 0.0 : f32} : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  // CHECK: onnx.HardSwish
+  %4 = onnx.HardSwish %3 : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  // CHECK: onnx.Softplus
+  %5 = onnx.Softplus %4 : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  // CHECK: onnx.Softsign
+  %6 = onnx.Softsign %5 : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  // CHECK: onnx.ThresholdedRelu %{{.*}} {alpha = 5.000000e-01 : f32}
+  %7 = onnx.ThresholdedRelu %6 {alpha = 0.5 : f32} : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  // CHECK: onnx.Mish
+  %8 = onnx.Mish %7 : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  // CHECK: onnx.Gelu %{{.*}} {approximate = "tanh"}
+  %9 = onnx.Gelu %8 {approximate = "tanh"} : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  // CHECK: onnx.PRelu %{{.*}}, %{{.*}} : (tensor<2x?xf32>, tensor<?xf32>) -> tensor<2x?xf32>
+  %10 = onnx.PRelu %9, %slope : (tensor<2x?xf32>, tensor<?xf32>) -> tensor<2x?xf32>
+  // CHECK: onnx.Shrink %{{.*}} {bias = 1.000000e+00 : f32} : (tensor<4xi64>) -> tensor<4xi64>
+  %11 = onnx.Shrink %i {bias = 1.0 : f32} : (tensor<4xi64>) -> tensor<4xi64>
+  return %10, %11 : tensor<2x?xf32>, tensor<4xi64>
+}
+
 // CHECK-LABEL: func.func @matmul_gemm
 func.func @matmul_gemm(%a: tensor<2x4x8xf32>, %b: tensor<8x16xf32>, %v: tensor<8xf32>,
                        %d: tensor<?x64xf32>, %w: tensor<10x64xf32>, %c: tensor<10xf32>,
@@ -127,6 +250,17 @@ func.func @pool(%x: tensor<1x8x8x8xf32>, %d: tensor<?x8x?x?xf32>)
   return %0, %1, %2, %3 : tensor<1x8x4x4xf32>, tensor<?x8x?x?xf32>, tensor<1x8x3x3xf32>, tensor<?x8x1x1xf32>
 }
 
+// CHECK-LABEL: func.func @pool_more
+func.func @pool_more(%d: tensor<?x8x?x?xf32>, %u: tensor<1x2x4x4xui8>)
+    -> (tensor<?x8x1x1xf32>, tensor<1x2x2x2xui8>) {
+  // CHECK: onnx.GlobalMaxPool %{{.*}} : (tensor<?x8x?x?xf32>) -> tensor<?x8x1x1xf32>
+  %0 = onnx.GlobalMaxPool %d : (tensor<?x8x?x?xf32>) -> tensor<?x8x1x1xf32>
+  // CHECK: onnx.MaxPool %{{.*}} {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x4x4xui8>) -> tensor<1x2x2x2xui8>
+  %1 = onnx.MaxPool %u {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>}
+      : (tensor<1x2x4x4xui8>) -> tensor<1x2x2x2xui8>
+  return %0, %1 : tensor<?x8x1x1xf32>, tensor<1x2x2x2xui8>
+}
+
 // CHECK-LABEL: func.func @normalization
 func.func @normalization(%x: tensor<?x4x8x8xf32>, %p: tensor<4xf32>, %t: tensor<2x?x8xf32>,
                          %s: tensor<8xf32>) -> (tensor<?x4x8x8xf32>, tensor<2x?x8xf32>, tensor<2x?x8xf32>) {
@@ -139,6 +273,14 @@ func.func @normalization(%x: tensor<?x4x8x8xf32>, %p: tensor<4xf32>, %t: tensor<
   // CHECK: onnx.Softmax %{{.*}} {axis = 1 : i64} : (tensor<2x?x8xf32>) -> tensor<2x?x8xf32>
   %2 = onnx.Softmax %1 {axis = 1 : i64} : (tensor<2x?x8xf32>) -> tensor<2x?x8xf32>
   return %0, %1, %2 : tensor<?x4x8x8xf32>, tensor<2x?x8xf32>, tensor<2x?x8xf32>
+}
+
+// CHECK-LABEL: func.func @instance_normalization
+func.func @instance_normalization(%x: tensor<2x3x?x?xf32>, %p: tensor<3xf32>) -> tensor<2x3x?x?xf32> {
+  // CHECK: onnx.InstanceNormalization %{{.*}}, %{{.*}}, %{{.*}} {epsilon = 0.00999999977 : f32} : (tensor<2x3x?x?xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x?x?xf32>
+  %0 = onnx.InstanceNormalization %x, %p, %p {epsilon = 1.0e-2 : f32}
+      : (tensor<2x3x?x?xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x?x?xf32>
+  return %0 : tensor<2x3x?x?xf32>
 }
 
 // CHECK-LABEL: func.func @dropout

@@ -62,7 +62,8 @@ def ONNX_ConvOp : ONNX_InferredOp<"Conv"> {
 }
 
 /// A 2-D pooling op over NCHW input.
-class ONNX_PoolOp<string mnemonic, string what, dag extraAttrs>
+class ONNX_PoolOp<string mnemonic, string what, dag extraAttrs,
+                  Type operandType = ONNX_FloatTensor>
     : ONNX_InferredOp<mnemonic> {
   let summary = "2-D " # what # " pooling";
   let description = [{
@@ -74,35 +75,42 @@ class ONNX_PoolOp<string mnemonic, string what, dag extraAttrs>
     %y = onnx.}] # mnemonic # [{ %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x8x8x8xf32>) -> tensor<1x8x4x4xf32>
     ```
   }];
-  let arguments = !con((ins ONNX_FloatTensor:$X,
+  let arguments = !con((ins operandType:$X,
                        DefaultValuedStrAttr<StrAttr, "NOTSET">:$auto_pad,
                        DefaultValuedAttr<I64Attr, "0">:$ceil_mode,
                        DenseI64ArrayAttr:$kernel_shape,
                        OptionalAttr<DenseI64ArrayAttr>:$pads,
                        OptionalAttr<DenseI64ArrayAttr>:$strides), extraAttrs);
-  let results = (outs ONNX_FloatTensor:$Y);
+  let results = (outs operandType:$Y);
 }
 
+// MaxPool also takes 8-bit integers (opset 12).
 def ONNX_MaxPoolOp : ONNX_PoolOp<"MaxPool", "maximum",
     (ins OptionalAttr<DenseI64ArrayAttr>:$dilations,
-         DefaultValuedAttr<I64Attr, "0">:$storage_order)>;
+         DefaultValuedAttr<I64Attr, "0">:$storage_order),
+    TensorOf<[F16, BF16, F32, F64, I8, UI8]>>;
 def ONNX_AveragePoolOp : ONNX_PoolOp<"AveragePool", "average",
     (ins DefaultValuedAttr<I64Attr, "0">:$count_include_pad,
          OptionalAttr<DenseI64ArrayAttr>:$dilations)>;
 
-def ONNX_GlobalAveragePoolOp : ONNX_InferredOp<"GlobalAveragePool"> {
-  let summary = "average over all spatial dims";
+/// A pooling op over all spatial dims.
+class ONNX_GlobalPoolOp<string mnemonic, string what>
+    : ONNX_InferredOp<mnemonic> {
+  let summary = what # " over all spatial dims";
   let description = [{
-    Models the ONNX `GlobalAveragePool` operator (opset 1): the mean over every
-    dim after the first two, kept as size-1 dims.
+    Models the ONNX `}] # mnemonic # [{` operator (opset 1): the }] # what #
+    [{ over every dim after the first two, kept as size-1 dims.
 
     ```mlir
-    %y = onnx.GlobalAveragePool %x : (tensor<1x512x7x7xf32>) -> tensor<1x512x1x1xf32>
+    %y = onnx.}] # mnemonic # [{ %x : (tensor<1x512x7x7xf32>) -> tensor<1x512x1x1xf32>
     ```
   }];
   let arguments = (ins ONNX_FloatTensor:$X);
   let results = (outs ONNX_FloatTensor:$Y);
 }
+
+def ONNX_GlobalAveragePoolOp : ONNX_GlobalPoolOp<"GlobalAveragePool", "average">;
+def ONNX_GlobalMaxPoolOp : ONNX_GlobalPoolOp<"GlobalMaxPool", "maximum">;
 
 def ONNX_BatchNormalizationOp : ONNX_InferredOp<"BatchNormalization"> {
   let summary = "batch normalization in inference mode";
@@ -122,6 +130,25 @@ def ONNX_BatchNormalizationOp : ONNX_InferredOp<"BatchNormalization"> {
                        DefaultValuedAttr<F32Attr, "0.9">:$momentum,
                        DefaultValuedAttr<I64Attr, "0">:$training_mode);
   let results = (outs ONNX_FloatTensor:$Y);
+}
+
+def ONNX_InstanceNormalizationOp : ONNX_InferredOp<"InstanceNormalization"> {
+  let summary = "normalization of each instance and channel";
+  let description = [{
+    Models the ONNX `InstanceNormalization` operator (opsets 6 to 21; opset
+    1's `consumed_inputs` is dropped on import):
+    `output = scale * (input - mean) / sqrt(var + epsilon) + B`, with the mean
+    and variance of each (batch, channel) pair over the spatial dims and
+    `scale` and `B` per channel.
+
+    ```mlir
+    %y = onnx.InstanceNormalization %x, %s, %b {epsilon = 1.000000e-02 : f32} : (tensor<2x3x?x?xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x?x?xf32>
+    ```
+  }];
+  let arguments = (ins ONNX_FloatTensor:$input, ONNX_FloatTensor:$scale,
+                       ONNX_FloatTensor:$B,
+                       DefaultValuedAttr<F32Attr, "1.0e-5">:$epsilon);
+  let results = (outs ONNX_FloatTensor:$output);
 }
 
 def ONNX_SoftmaxOp : ONNX_InferredOp<"Softmax"> {

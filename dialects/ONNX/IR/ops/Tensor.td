@@ -67,6 +67,22 @@ def ONNX_CastOp : ONNX_InferredOp<"Cast"> {
   let hasFolder = 1;
 }
 
+def ONNX_CastLikeOp : ONNX_InferredOp<"CastLike"> {
+  let summary = "elementwise conversion to the element type of another tensor";
+  let description = [{
+    Models the ONNX `CastLike` operator (opsets 15 to 19): `input` converted
+    as by `Cast` to the element type of `target_type`, whose values are not
+    read.
+
+    ```mlir
+    %y = onnx.CastLike %x, %like : (tensor<4xf32>, tensor<1xf16>) -> tensor<4xf16>
+    ```
+  }];
+  let arguments = (ins ONNX_Tensor:$input, ONNX_Tensor:$target_type,
+                       DefaultValuedAttr<I64Attr, "1">:$saturate);
+  let results = (outs ONNX_Tensor:$output);
+}
+
 def ONNX_ShapeOp : ONNX_InferredOp<"Shape"> {
   let summary = "the shape of a tensor as a 1-D int64 tensor";
   let description = [{
