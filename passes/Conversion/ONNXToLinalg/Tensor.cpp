@@ -18,36 +18,6 @@ using namespace mlir;
 using namespace onnxc;
 using namespace onnxc::tolinalg;
 
-/// The `count` entries of the 1-D integer tensor `tensor` as index values:
-/// constants when `original` (the onnx operand) is a constant, else
-/// tensor.extract + index_cast.
-static SmallVector<Value> getIndexValues(OpBuilder &b, Location loc,
-                                         Value tensor, Value original,
-                                         int64_t count) {
-  SmallVector<Value> values;
-  if (std::optional<SmallVector<int64_t>> constant =
-          onnx::getConstantIntValues(original)) {
-    for (int64_t v : *constant)
-      values.push_back(createIndex(b, loc, v));
-    return values;
-  }
-  for (int64_t i = 0; i < count; ++i) {
-    Value element = b.create<tensor::ExtractOp>(
-        loc, tensor, ValueRange{createIndex(b, loc, i)});
-    values.push_back(
-        b.create<arith::IndexCastOp>(loc, b.getIndexType(), element));
-  }
-  return values;
-}
-
-/// The static length of the 1-D tensor `value`, if known.
-static std::optional<int64_t> getStaticLength(Value value) {
-  auto type = dyn_cast<RankedTensorType>(value.getType());
-  if (!type || type.getRank() != 1 || type.isDynamicDim(0))
-    return std::nullopt;
-  return type.getDimSize(0);
-}
-
 /// Folding index arithmetic.
 static Value foldedCmp(OpBuilder &b, Location loc, arith::CmpIPredicate pred,
                        Value lhs, Value rhs) {
