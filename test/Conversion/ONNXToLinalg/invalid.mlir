@@ -41,11 +41,22 @@ func.func @add_unsigned(%a: tensor<4xui8>, %b: tensor<4xui8>) -> tensor<4xui8> {
 
 // -----
 
-func.func @reduce_runtime_axes(%x: tensor<2x3xf32>, %axes: tensor<1xi64>) -> tensor<?x?xf32> {
-  // expected-error @+2 {{needs constant, valid 'axes' to be lowered}}
+// Axes known at run time need a result of known rank.
+func.func @reduce_runtime_axes_unranked(%x: tensor<2x3xf32>, %axes: tensor<?xi64>) -> tensor<*xf32> {
+  // expected-error @+2 {{needs a ranked result type to be lowered (got 'tensor<*xf32>')}}
   // expected-error @+1 {{failed to legalize operation 'onnx.ReduceSum'}}
-  %0 = onnx.ReduceSum %x, %axes : (tensor<2x3xf32>, tensor<1xi64>) -> tensor<?x?xf32>
-  return %0 : tensor<?x?xf32>
+  %0 = onnx.ReduceSum %x, %axes {keepdims = 0 : i64} : (tensor<2x3xf32>, tensor<?xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @reduce_log_sum_int(%x: tensor<2x3xi32>) -> tensor<1x1xi32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{has unsupported element type 'i32'}}
+  // expected-error @+1 {{failed to legalize operation 'onnx.ReduceLogSum'}}
+  %0 = onnx.ReduceLogSum %x, %none : (tensor<2x3xi32>, none) -> tensor<1x1xi32>
+  return %0 : tensor<1x1xi32>
 }
 
 // -----
