@@ -23,6 +23,7 @@ void onnxc::populateONNXToLinalgConversionPatterns(RewritePatternSet &patterns) 
   populateONNXNormalizationToLinalgPatterns(patterns);
   populateONNXReduceToLinalgPatterns(patterns);
   populateONNXTensorToLinalgPatterns(patterns);
+  populateONNXIndexingToLinalgPatterns(patterns);
 }
 
 namespace {
