@@ -182,8 +182,21 @@ LogicalResult GraphExporter::exportOp(Operation *op, ::onnx::GraphProto &graph) 
   unsigned numInputs = op->getNumOperands();
   bool axesAsAttribute =
       (isa<onnxc::onnx::SqueezeOp, onnxc::onnx::UnsqueezeOp,
-           onnxc::onnx::ReduceSumOp>(op) && opset < 13) ||
-      (isa<onnxc::onnx::ReduceMeanOp, onnxc::onnx::ReduceMaxOp>(op) && opset < 18);
+           onnxc::onnx::ReduceSumOp>(op) &&
+       opset < 13) ||
+      (isa<onnxc::onnx::ReduceMeanOp, onnxc::onnx::ReduceMaxOp,
+           onnxc::onnx::ReduceMinOp, onnxc::onnx::ReduceProdOp,
+           onnxc::onnx::ReduceL1Op, onnxc::onnx::ReduceL2Op,
+           onnxc::onnx::ReduceLogSumOp, onnxc::onnx::ReduceLogSumExpOp,
+           onnxc::onnx::ReduceSumSquareOp>(op) &&
+       opset < 18);
+  // Attributes that the op's older form takes in place of an input, or
+  // leaves implicit, are not written.
+  SmallVector<StringRef> implicitAttributes;
+  if (isa<onnxc::onnx::ScatterElementsOp>(op) && opset < 11)
+    node->set_op_type("Scatter");
+  if (isa<onnxc::onnx::SplitOp>(op) && opset < 18)
+    implicitAttributes.push_back("num_outputs");
   if (axesAsAttribute) {
     if (failed(inputToAttribute(op, 1, "axes", *node)))
       return failure();
@@ -215,6 +228,39 @@ LogicalResult GraphExporter::exportOp(Operation *op, ::onnx::GraphProto &graph) 
       attr->set_f((*dense.getValues<APFloat>().begin()).convertToDouble());
     }
     numInputs = 1;
+  } else if (isa<onnxc::onnx::SplitOp>(op) && opset < 13) {
+    if (failed(inputToAttribute(op, 1, "split", *node)))
+      return failure();
+    numInputs = 1;
+  } else if (isa<onnxc::onnx::PadOp>(op) && opset < 11) {
+    if (!onnxc::onnx::isNoValue(op->getOperand(3)))
+      return fail(op, "cannot write Pad 'axes' at opset " + Twine(opset));
+    if (failed(inputToAttribute(op, 1, "pads", *node)))
+      return failure();
+    if (!onnxc::onnx::isNoValue(op->getOperand(2))) {
+      auto dense = onnxc::onnx::getDenseConstant(op->getOperand(2));
+      if (!dense || dense.getNumElements() != 1)
+        return fail(op, "cannot write a Pad value that is not a constant at "
+                        "opset " +
+                            Twine(opset));
+      auto *attr = node->add_attribute();
+      attr->set_name("value");
+      attr->set_type(::onnx::AttributeProto::FLOAT);
+      attr->set_f(isa<FloatType>(dense.getElementType())
+                      ? (*dense.getValues<APFloat>().begin()).convertToDouble()
+                      : (*dense.getValues<APInt>().begin()).getSExtValue());
+    }
+    numInputs = 1;
+  } else if (isa<onnxc::onnx::TopKOp>(op) && opset < 10) {
+    auto k = onnxc::onnx::getConstantIntValues(op->getOperand(1));
+    if (!k || k->size() != 1)
+      return fail(op, "cannot write TopK 'K' as an attribute at opset " +
+                          Twine(opset) + ": it is not a constant");
+    auto *attr = node->add_attribute();
+    attr->set_name("k");
+    attr->set_type(::onnx::AttributeProto::INT);
+    attr->set_i((*k)[0]);
+    numInputs = 1;
   }
   SmallVector<std::string> inputs;
   for (Value operand : op->getOperands().take_front(numInputs))
@@ -224,13 +270,44 @@ LogicalResult GraphExporter::exportOp(Operation *op, ::onnx::GraphProto &graph) 
   for (const std::string &input : inputs)
     node->add_input(input);
 
+  // Unread optional outputs are left out (an empty name before a read one);
+  // Split's are all written, their count sets the part sizes.
+  SmallVector<std::string> outputs;
   for (OpResult result : op->getResults()) {
-    if (result.use_empty() && result.getResultNumber() > 0)
+    if (result.use_empty() && result.getResultNumber() > 0 &&
+        !isa<onnxc::onnx::SplitOp>(op)) {
+      outputs.emplace_back();
       continue;
+    }
     std::string name = freshName(node->name() + "_out" +
                                  std::to_string(result.getResultNumber()));
     names[result] = name;
-    node->add_output(name);
+    outputs.push_back(name);
+  }
+  while (outputs.back().empty())
+    outputs.pop_back();
+  for (const std::string &output : outputs)
+    node->add_output(output);
+  // Softmax, LogSoftmax and Hardmax before opset 13 flatten to 2-D at `axis`
+  // (1 by default): the same only over the last dim, written explicitly.
+  if (isa<onnxc::onnx::SoftmaxOp, onnxc::onnx::LogSoftmaxOp,
+          onnxc::onnx::HardmaxOp>(op) &&
+      opset < 13) {
+    if (auto type = dyn_cast<RankedTensorType>(op->getOperand(0).getType())) {
+      int64_t axis = op->getAttrOfType<IntegerAttr>("axis").getInt();
+      if (axis < 0)
+        axis += type.getRank();
+      if (axis != type.getRank() - 1)
+        return fail(op, "cannot write " + opType +
+                            " over a dim other than the "
+                            "last at opset " +
+                            Twine(opset));
+      auto *attr = node->add_attribute();
+      attr->set_name("axis");
+      attr->set_type(::onnx::AttributeProto::INT);
+      attr->set_i(axis);
+      implicitAttributes.push_back("axis");
+    }
   }
   // Attributes at their default value are left out: older opsets may not
   // know them (ReduceMean's noop_with_empty_axes, Reshape's allowzero).
@@ -238,7 +315,8 @@ LogicalResult GraphExporter::exportOp(Operation *op, ::onnx::GraphProto &graph) 
   op->getName().populateDefaultAttrs(defaults);
   for (NamedAttribute attr : op->getAttrs()) {
     if (attr.getName().getValue().starts_with("onnx.") ||
-        defaults.get(attr.getName()) == attr.getValue())
+        defaults.get(attr.getName()) == attr.getValue() ||
+        llvm::is_contained(implicitAttributes, attr.getName().getValue()))
       continue;
     if (isa<onnxc::onnx::CastOp>(op) && opset < 6 && attr.getName() == "to") {
       // Cast names the data type before opset 6.

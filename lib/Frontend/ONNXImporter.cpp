@@ -55,6 +55,8 @@ private:
   int64_t opset = 0;
   /// ONNX value names in scope, in definition order.
   llvm::MapVector<StringRef, Value> values;
+  /// The ranks that value_info and the graph outputs declare.
+  llvm::StringMap<int64_t> declaredRanks;
 };
 
 } // namespace
@@ -212,9 +214,19 @@ LogicalResult GraphImporter::importNode(::onnx::NodeProto &node, int64_t index) 
       numOutputs == 0)
     return nodeError("has " + Twine(node.output_size()) +
                      " outputs but onnxc supports " + Twine(results->size()));
-  for (auto [name, value] : llvm::zip(node.output(), *results))
-    if (!name.empty())
-      values[name] = value;
+  for (auto [name, value] : llvm::zip(node.output(), *results)) {
+    if (name.empty())
+      continue;
+    values[name] = value;
+    // A result whose rank inference cannot tell (a Squeeze of axes known at
+    // run time) takes the rank the model declares for it.
+    auto unranked = dyn_cast<UnrankedTensorType>(value.getType());
+    auto declared = declaredRanks.find(name);
+    if (unranked && isa<OpResult>(value) && declared != declaredRanks.end())
+      value.setType(RankedTensorType::get(
+          SmallVector<int64_t>(declared->second, ShapedType::kDynamic),
+          unranked.getElementType()));
+  }
   return success();
 }
 
@@ -295,6 +307,12 @@ OwningOpRef<ModuleOp> GraphImporter::import(::onnx::ModelProto &model) {
         constant.getResult();
   }
 
+  auto declare = [&](const ::onnx::ValueInfoProto &info) {
+    if (info.type().has_tensor_type() && info.type().tensor_type().has_shape())
+      declaredRanks[info.name()] = info.type().tensor_type().shape().dim_size();
+  };
+  llvm::for_each(graph.value_info(), declare);
+  llvm::for_each(graph.output(), declare);
   for (auto [index, node] : llvm::enumerate(*graph.mutable_node()))
     if (failed(importNode(node, index)))
       return nullptr;

@@ -294,8 +294,9 @@ static FailureOr<SmallVector<Value>> importConcatV1(NodeContext &node,
   return importGeneric(node, error);
 }
 
-/// Softmax (opsets 1-12) flattens to 2-D at `axis` (default 1), normalizes
-/// each row, and restores the shape.
+/// Softmax, LogSoftmax and Hardmax (opsets 1-12) flatten to 2-D at `axis`
+/// (default 1), normalize each row, and restore the shape.
+template <typename OpT>
 static FailureOr<SmallVector<Value>> importSoftmaxV1(NodeContext &node,
                                                      std::string &error) {
   int64_t axis = 1;
@@ -316,11 +317,100 @@ static FailureOr<SmallVector<Value>> importSoftmaxV1(NodeContext &node,
     return importGeneric(node, error);
   }
   Value flat = b.create<onnx::FlattenOp>(node.loc, input, i64(axis));
-  Value soft = b.create<onnx::SoftmaxOp>(node.loc, flat, i64(-1));
+  Value soft = b.create<OpT>(node.loc, flat, i64(-1));
   Value shape = b.create<onnx::ShapeOp>(node.loc, input, IntegerAttr(), i64(0));
   Value result =
       b.create<onnx::ReshapeOp>(node.loc, type, soft, shape, i64(0));
   return SmallVector<Value>{result};
+}
+
+/// A 0-D constant of `element` holding `value` (an attribute turned into an
+/// input).
+static Value scalarConstant(NodeContext &node, Type element, double value) {
+  auto type = RankedTensorType::get({}, element);
+  Attribute scalar =
+      isa<FloatType>(element)
+          ? Attribute(FloatAttr::get(element, value))
+          : Attribute(IntegerAttr::get(element, static_cast<int64_t>(value)));
+  return node.builder.create<onnx::ConstantOp>(
+      node.constantLoc(),
+      cast<ElementsAttr>(DenseElementsAttr::get(type, scalar)));
+}
+
+/// The node as onnx op `opName` (a deprecated alias of it).
+static OpImportFn importAs(StringRef opName) {
+  std::string owned = opName.str();
+  return [owned](NodeContext &node, std::string &error) {
+    return node.buildGeneric(owned, error);
+  };
+}
+
+/// Split (opset 13 on): without `split` the outputs are equal parts, which
+/// `num_outputs` (given at opset 18) says how many; a `split` of unknown
+/// length is pinned to the output count with a Reshape.
+static FailureOr<SmallVector<Value>> importSplitV13(NodeContext &node,
+                                                    std::string &error) {
+  OpBuilder &b = node.builder;
+  int64_t count = node.node.output_size();
+  Value split = node.inputs[1];
+  if (onnx::isNoValue(split)) {
+    bool hasNumOutputs = llvm::any_of(node.attributes, [](NamedAttribute a) {
+      return a.getName() == "num_outputs";
+    });
+    if (!hasNumOutputs)
+      node.attributes.push_back(
+          b.getNamedAttr("num_outputs", b.getI64IntegerAttr(count)));
+    return importGeneric(node, error);
+  }
+  auto type = dyn_cast<RankedTensorType>(split.getType());
+  if (!type || type.getRank() != 1 || type.isDynamicDim(0)) {
+    auto pinned = RankedTensorType::get({count}, b.getI64Type());
+    node.inputs[1] = b.create<onnx::ReshapeOp>(node.loc, pinned, split,
+                                               node.i64Constant({count}),
+                                               b.getI64IntegerAttr(0));
+  }
+  return importGeneric(node, error);
+}
+
+/// Split (opsets 2-12): an optional `split` attribute.
+static FailureOr<SmallVector<Value>> importSplitV2(NodeContext &node,
+                                                   std::string &error) {
+  node.inputs.resize(1);
+  attributeToInput(node, "split");
+  return importSplitV13(node, error);
+}
+
+/// Pad (opsets 2-10): `pads` and `value` attributes.
+static FailureOr<SmallVector<Value>> importPadV2(NodeContext &node,
+                                                 std::string &error) {
+  node.inputs.resize(1);
+  std::optional<Attribute> pads = node.takeAttribute("pads");
+  if (!pads) {
+    error = "lacks the required attribute 'pads'";
+    return failure();
+  }
+  node.inputs.push_back(
+      node.i64Constant(cast<DenseI64ArrayAttr>(*pads).asArrayRef()));
+  double value = 0;
+  if (std::optional<Attribute> attr = node.takeAttribute("value"))
+    value = cast<FloatAttr>(*attr).getValueAsDouble();
+  node.inputs.push_back(
+      scalarConstant(node, getElementTypeOrSelf(node.inputs[0]), value));
+  node.inputs.push_back(node.noValue());
+  return importGeneric(node, error);
+}
+
+/// TopK (opsets 1-9): a `k` attribute.
+static FailureOr<SmallVector<Value>> importTopKV1(NodeContext &node,
+                                                  std::string &error) {
+  node.inputs.resize(1);
+  std::optional<Attribute> k = node.takeAttribute("k");
+  if (!k) {
+    error = "lacks the required attribute 'k'";
+    return failure();
+  }
+  node.inputs.push_back(node.i64Constant({cast<IntegerAttr>(*k).getInt()}));
+  return importGeneric(node, error);
 }
 
 /// Constant: the value_* forms become `value`.
@@ -425,7 +515,7 @@ struct Registry {
     add("InstanceNormalization", 6, 3);
     add("BatchNormalization", 1, 5, importBatchNormV1);
     add("BatchNormalization", 9, 5);
-    add("Softmax", 1, 1, importSoftmaxV1);
+    add("Softmax", 1, 1, importSoftmaxV1<onnx::SoftmaxOp>);
     add("Softmax", 13, 1);
     add("LayerNormalization", 17, 3);
     add("Dropout", 1, 3, dropping({"consumed_inputs", "is_test", "ratio"}));
@@ -458,6 +548,44 @@ struct Registry {
       add(op, 1, 1, importAxesAttribute);
       add(op, 18, 2);
     }
+    // Reductions, normalizations and data movement (ops-tensor).
+    for (StringRef op :
+         {"ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2", "ReduceLogSum",
+          "ReduceLogSumExp", "ReduceSumSquare"}) {
+      add(op, 1, 1, importAxesAttribute);
+      add(op, 18, 2);
+    }
+    add("ArgMax", 1);
+    add("ArgMin", 1);
+    add("LogSoftmax", 1, 1, importSoftmaxV1<onnx::LogSoftmaxOp>);
+    add("LogSoftmax", 13, 1);
+    add("Hardmax", 1, 1, importSoftmaxV1<onnx::HardmaxOp>);
+    add("Hardmax", 13, 1);
+    add("LpNormalization", 1);
+    add("MeanVarianceNormalization", 9);
+    add("NegativeLogLikelihoodLoss", 12, 3);
+    add("SoftmaxCrossEntropyLoss", 12, 3);
+    add("Einsum", 12);
+    add("Size", 1);
+    add("GatherElements", 11);
+    add("ScatterElements", 11, 3);
+    add("Scatter", 9, 3, importAs("ScatterElements"));
+    add("GatherND", 11);
+    add("ScatterND", 11, 3);
+    add("Trilu", 14, 2);
+    add("Range", 11);
+    add("CumSum", 11);
+    add("Split", 2, 1, importSplitV2);
+    add("Split", 13, 2, importSplitV13);
+    add("Tile", 6);
+    add("Pad", 2, 1, importPadV2);
+    add("Pad", 11, 4);
+    add("OneHot", 9);
+    add("EyeLike", 9);
+    add("TopK", 1, 1, importTopKV1);
+    add("TopK", 10, 2);
+    add("DepthToSpace", 1);
+    add("SpaceToDepth", 1);
   }
 };
 } // namespace

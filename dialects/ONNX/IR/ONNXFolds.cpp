@@ -215,3 +215,11 @@ OpFoldResult ConstantOfShapeOp::fold(FoldAdaptor) {
     return {};
   return DenseElementsAttr::get(type, FloatAttr::get(type.getElementType(), 0.0));
 }
+
+OpFoldResult SizeOp::fold(FoldAdaptor) {
+  auto type = dyn_cast<RankedTensorType>(getData().getType());
+  if (!type || !type.hasStaticShape())
+    return {};
+  return DenseElementsAttr::get(cast<ShapedType>(getType()),
+                                ArrayRef<int64_t>(type.getNumElements()));
+}

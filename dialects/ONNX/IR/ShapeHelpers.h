@@ -105,3 +105,25 @@ std::optional<llvm::SmallVector<int64_t>> getNormalizedAxes(mlir::Value axes,
                                                             int64_t rank);
 
 } // namespace onnxc::onnx
+
+namespace onnxc::onnx {
+
+/// An Einsum equation resolved against its operands' ranks. Loops are
+/// numbered letters first (in order of appearance), then the dims that `...`
+/// stands for (right-aligned across operands, as numpy broadcasts them).
+struct EinsumEquation {
+  /// The loop of each dim of each operand, and of the output.
+  llvm::SmallVector<llvm::SmallVector<int64_t>> inputs;
+  llvm::SmallVector<int64_t> output;
+  /// Loops [0, numLetters) are letters, the rest the dims of `...`.
+  int64_t numLetters = 0;
+  int64_t numLoops = 0;
+};
+
+/// Parses `equation` (spaces allowed) for operands of ranks `inputRanks`;
+/// fails with a message in `error`.
+mlir::FailureOr<EinsumEquation>
+parseEinsumEquation(llvm::StringRef equation,
+                    llvm::ArrayRef<int64_t> inputRanks, std::string &error);
+
+} // namespace onnxc::onnx

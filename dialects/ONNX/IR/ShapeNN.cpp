@@ -385,7 +385,7 @@ LogicalResult SoftmaxOp::inferReturnTypes(MLIRContext *, std::optional<Location>
 }
 
 LogicalResult LayerNormalizationOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> loc, ValueRange operands,
+    MLIRContext *ctx, std::optional<Location> loc, ValueRange operands,
     DictionaryAttr attrs, OpaqueProperties props, RegionRange regions,
     SmallVectorImpl<Type> &result) {
   Adaptor op(operands, attrs, props, regions);
@@ -394,7 +394,341 @@ LogicalResult LayerNormalizationOp::inferReturnTypes(
   if (x && !normalizeAxis(op.getAxis(), x.getRank()))
     return opError(loc, "LayerNormalization", "expects 'axis' in [", -x.getRank(),
                    ", ", x.getRank(), ") (got ", static_cast<int64_t>(op.getAxis()), ")");
+  Type stash = getElementType(ctx, op.getStashType());
+  // layernorm_c2
+  if (!isa_and_nonnull<FloatType>(stash))
+    return opError(loc, "LayerNormalization",
+                   "expects a float 'stash_type' (got ",
+                   static_cast<int64_t>(op.getStashType()), ")");
   result.push_back(operands[0].getType());
+  if (!x) {
+    result.append(2, UnrankedTensorType::get(stash));
+    return success();
+  }
+  int64_t axis = *normalizeAxis(op.getAxis(), x.getRank());
+  SmallVector<int64_t> shape(x.getShape().take_front(axis));
+  shape.append(x.getRank() - axis, 1);
+  result.append(2, RankedTensorType::get(shape, stash));
+  return success();
+}
+
+/// Result type of the ops of Softmax's form: the input's, with a valid axis.
+template <typename AdaptorT>
+static LogicalResult inferSoftmaxLike(std::optional<Location> loc,
+                                      StringRef opName, AdaptorT op,
+                                      SmallVectorImpl<Type> &result) {
+  auto x = dyn_cast<RankedTensorType>(op.getInput().getType());
+  if (x && !normalizeAxis(op.getAxis(), x.getRank()))
+    return opError(loc, opName, "expects 'axis' in [", -x.getRank(), ", ",
+                   x.getRank(), ") (got ", static_cast<int64_t>(op.getAxis()),
+                   ")");
+  result.push_back(op.getInput().getType());
+  return success();
+}
+
+LogicalResult
+LogSoftmaxOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                               ValueRange operands, DictionaryAttr attrs,
+                               OpaqueProperties props, RegionRange regions,
+                               SmallVectorImpl<Type> &result) {
+  // logsoftmax_c1
+  return inferSoftmaxLike(loc, "LogSoftmax",
+                          Adaptor(operands, attrs, props, regions), result);
+}
+
+LogicalResult
+HardmaxOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                            ValueRange operands, DictionaryAttr attrs,
+                            OpaqueProperties props, RegionRange regions,
+                            SmallVectorImpl<Type> &result) {
+  // hardmax_c1
+  return inferSoftmaxLike(loc, "Hardmax",
+                          Adaptor(operands, attrs, props, regions), result);
+}
+
+LogicalResult
+LpNormalizationOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                    ValueRange operands, DictionaryAttr attrs,
+                                    OpaqueProperties props, RegionRange regions,
+                                    SmallVectorImpl<Type> &result) {
+  Adaptor op(operands, attrs, props, regions);
+  auto x = dyn_cast<RankedTensorType>(op.getInput().getType());
+  // lpnorm_c1
+  if (x && !normalizeAxis(op.getAxis(), x.getRank()))
+    return opError(loc, "LpNormalization", "expects 'axis' in [", -x.getRank(),
+                   ", ", x.getRank(), ") (got ",
+                   static_cast<int64_t>(op.getAxis()), ")");
+  // lpnorm_c2
+  if (op.getP() != 1 && op.getP() != 2)
+    return opError(loc, "LpNormalization", "expects 'p' to be 1 or 2 (got ",
+                   static_cast<int64_t>(op.getP()), ")");
+  result.push_back(op.getInput().getType());
+  return success();
+}
+
+LogicalResult MeanVarianceNormalizationOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, ValueRange operands,
+    DictionaryAttr attrs, OpaqueProperties props, RegionRange regions,
+    SmallVectorImpl<Type> &result) {
+  Adaptor op(operands, attrs, props, regions);
+  if (auto x = dyn_cast<RankedTensorType>(op.getX().getType())) {
+    SmallVector<int64_t> seen;
+    for (int64_t axis : op.getAxes()) {
+      std::optional<int64_t> norm = normalizeAxis(axis, x.getRank());
+      // mvn_c1
+      if (!norm || llvm::is_contained(seen, *norm))
+        return opError(loc, "MeanVarianceNormalization",
+                       "has invalid 'axes' for rank ", x.getRank());
+      seen.push_back(*norm);
+    }
+  }
+  result.push_back(op.getX().getType());
+  return success();
+}
+
+/// Checks the operands of NegativeLogLikelihoodLoss (and of
+/// SoftmaxCrossEntropyLoss) and adds the loss type.
+static LogicalResult inferLoss(std::optional<Location> loc, StringRef opName,
+                               Value input, Value target, Value weight,
+                               StringRef reduction,
+                               SmallVectorImpl<Type> &result) {
+  Type element = getElementTypeOrSelf(input);
+  // loss_c1
+  if (reduction != "none" && reduction != "sum" && reduction != "mean")
+    return opError(loc, opName, "has unknown reduction '", reduction, "'");
+  auto x = dyn_cast<RankedTensorType>(input.getType());
+  auto t = dyn_cast<RankedTensorType>(target.getType());
+  if (x && t) {
+    // loss_c2
+    if (x.getRank() < 2 || t.getRank() != x.getRank() - 1)
+      return opError(loc, opName,
+                     "expects an input [N, C, d1, ..., dk] and a "
+                     "target [N, d1, ..., dk] (got ",
+                     x, " and ", t, ")");
+    for (int64_t i = 0; i < t.getRank(); ++i) {
+      int64_t xi = i == 0 ? 0 : i + 1;
+      // loss_c3
+      if (dimsDiffer(t.getDimSize(i), x.getDimSize(xi)))
+        return opError(loc, opName,
+                       "expects the target's dims to match the "
+                       "input's (got ",
+                       x, " and ", t, ")");
+    }
+  }
+  if (!isNoValue(weight)) {
+    auto w = dyn_cast<RankedTensorType>(weight.getType());
+    // loss_c4
+    if (w && (w.getRank() != 1 ||
+              (x && dimsDiffer(w.getDimSize(0), x.getDimSize(1))) ||
+              w.getElementType() != element))
+      return opError(loc, opName, "expects a 1-D weight of size C (got ", w,
+                     ")");
+  }
+  if (reduction != "none") {
+    result.push_back(RankedTensorType::get({}, element));
+    return success();
+  }
+  result.push_back(t ? Type(RankedTensorType::get(t.getShape(), element))
+                     : Type(UnrankedTensorType::get(element)));
+  return success();
+}
+
+LogicalResult NegativeLogLikelihoodLossOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, ValueRange operands,
+    DictionaryAttr attrs, OpaqueProperties props, RegionRange regions,
+    SmallVectorImpl<Type> &result) {
+  Adaptor op(operands, attrs, props, regions);
+  return inferLoss(loc, "NegativeLogLikelihoodLoss", op.getInput(),
+                   op.getTarget(), op.getWeight(), op.getReduction(), result);
+}
+
+LogicalResult SoftmaxCrossEntropyLossOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, ValueRange operands,
+    DictionaryAttr attrs, OpaqueProperties props, RegionRange regions,
+    SmallVectorImpl<Type> &result) {
+  Adaptor op(operands, attrs, props, regions);
+  if (failed(inferLoss(loc, "SoftmaxCrossEntropyLoss", op.getScores(),
+                       op.getLabels(), op.getWeights(), op.getReduction(),
+                       result)))
+    return failure();
+  result.push_back(op.getScores().getType());
+  return success();
+}
+
+FailureOr<EinsumEquation> onnxc::onnx::parseEinsumEquation(
+    StringRef equation, ArrayRef<int64_t> inputRanks, std::string &error) {
+  std::string text;
+  for (char c : equation)
+    if (!isspace(static_cast<unsigned char>(c)))
+      text.push_back(c);
+  StringRef lhs = text, rhs;
+  bool explicitOutput = false;
+  if (size_t arrow = lhs.find("->"); arrow != StringRef::npos) {
+    rhs = lhs.drop_front(arrow + 2);
+    lhs = lhs.take_front(arrow);
+    explicitOutput = true;
+  }
+  // A term: letters and at most one `...` (-1 in `labels`).
+  auto parseTerm = [&](StringRef term, SmallVectorImpl<int> &labels) {
+    bool ellipsis = false;
+    for (size_t i = 0; i < term.size(); ++i) {
+      if (term.substr(i).starts_with("...")) {
+        if (ellipsis)
+          return false;
+        ellipsis = true;
+        labels.push_back(-1);
+        i += 2;
+        continue;
+      }
+      if (!isalpha(static_cast<unsigned char>(term[i])))
+        return false;
+      labels.push_back(term[i]);
+    }
+    return true;
+  };
+  SmallVector<StringRef> terms;
+  lhs.split(terms, ',');
+  if (terms.size() != inputRanks.size()) {
+    error = "has " + std::to_string(terms.size()) + " terms for " +
+            std::to_string(inputRanks.size()) + " inputs";
+    return failure();
+  }
+  EinsumEquation eq;
+  llvm::SmallDenseMap<int, int64_t> letterLoop;
+  SmallVector<int> letters;
+  SmallVector<SmallVector<int>> inputLabels(terms.size());
+  SmallVector<int64_t> ellipsisRanks;
+  int64_t maxEllipsis = 0;
+  for (auto [i, term] : llvm::enumerate(terms)) {
+    if (!parseTerm(term, inputLabels[i])) {
+      error = "has a malformed term '" + term.str() + "'";
+      return failure();
+    }
+    int64_t named =
+        llvm::count_if(inputLabels[i], [](int l) { return l >= 0; });
+    bool hasEllipsis = llvm::is_contained(inputLabels[i], -1);
+    int64_t rest = inputRanks[i] - named;
+    if (rest < 0 || (!hasEllipsis && rest != 0)) {
+      error = "has a term '" + term.str() + "' for an input of rank " +
+              std::to_string(inputRanks[i]);
+      return failure();
+    }
+    ellipsisRanks.push_back(rest);
+    maxEllipsis = std::max(maxEllipsis, rest);
+    for (int l : inputLabels[i])
+      if (l >= 0 && letterLoop.try_emplace(l, letters.size()).second)
+        letters.push_back(l);
+  }
+  int64_t numLetters = letters.size();
+  eq.numLetters = numLetters;
+  eq.numLoops = numLetters + maxEllipsis;
+  for (auto [i, labels] : llvm::enumerate(inputLabels)) {
+    SmallVector<int64_t> &dims = eq.inputs.emplace_back();
+    for (int l : labels) {
+      if (l >= 0) {
+        dims.push_back(letterLoop[l]);
+        continue;
+      }
+      for (int64_t j = maxEllipsis - ellipsisRanks[i]; j < maxEllipsis; ++j)
+        dims.push_back(numLetters + j);
+    }
+  }
+  if (explicitOutput) {
+    SmallVector<int> labels;
+    if (!parseTerm(rhs, labels)) {
+      error = "has a malformed output term '" + rhs.str() + "'";
+      return failure();
+    }
+    for (int l : labels) {
+      if (l < 0) {
+        for (int64_t j = 0; j < maxEllipsis; ++j)
+          eq.output.push_back(numLetters + j);
+        continue;
+      }
+      auto it = letterLoop.find(l);
+      if (it == letterLoop.end() || llvm::is_contained(eq.output, it->second)) {
+        error = "has an output letter '" + std::string(1, char(l)) +
+                "' that is repeated or in no input";
+        return failure();
+      }
+      eq.output.push_back(it->second);
+    }
+    return eq;
+  }
+  // Implicit output: the broadcast dims, then the letters seen once, sorted.
+  for (int64_t j = 0; j < maxEllipsis; ++j)
+    eq.output.push_back(numLetters + j);
+  SmallVector<int> once;
+  for (int l : letters) {
+    int64_t count = 0;
+    for (const SmallVector<int> &labels : inputLabels)
+      count += llvm::count(labels, l);
+    if (count == 1)
+      once.push_back(l);
+  }
+  llvm::sort(once);
+  for (int l : once)
+    eq.output.push_back(letterLoop[l]);
+  return eq;
+}
+
+LogicalResult
+EinsumOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                           ValueRange operands, DictionaryAttr attrs,
+                           OpaqueProperties props, RegionRange regions,
+                           SmallVectorImpl<Type> &result) {
+  Adaptor op(operands, attrs, props, regions);
+  // einsum_c1
+  if (operands.empty())
+    return opError(loc, "Einsum", "expects at least one input");
+  Type element = getElementTypeOrSelf(operands[0]);
+  SmallVector<int64_t> ranks;
+  for (Value v : operands) {
+    // einsum_c2
+    if (getElementTypeOrSelf(v) != element)
+      return opError(loc, "Einsum", "expects inputs of one element type");
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    if (!t) {
+      result.push_back(UnrankedTensorType::get(element));
+      return success();
+    }
+    ranks.push_back(t.getRank());
+  }
+  std::string error;
+  FailureOr<EinsumEquation> eq =
+      parseEinsumEquation(op.getEquation(), ranks, error);
+  // einsum_c3
+  if (failed(eq))
+    return opError(loc, "Einsum", "has an equation '", op.getEquation(),
+                   "' that ", error);
+  // The size of each loop: a static size wins over `?`, and in the dims of
+  // `...` a size wins over a broadcast 1.
+  SmallVector<int64_t> sizes(eq->numLoops, ShapedType::kDynamic);
+  SmallVector<bool> seen(eq->numLoops, false);
+  for (auto [v, dims] : llvm::zip(operands, eq->inputs)) {
+    auto t = cast<RankedTensorType>(v.getType());
+    for (auto [i, loop] : llvm::enumerate(dims)) {
+      int64_t d = t.getDimSize(i);
+      int64_t &s = sizes[loop];
+      bool broadcast = loop >= eq->numLetters;
+      if (!seen[loop] || ShapedType::isDynamic(s) || (broadcast && s == 1)) {
+        if (!seen[loop] || !(broadcast && d == 1))
+          s = d;
+        seen[loop] = true;
+        continue;
+      }
+      // einsum_c4
+      if (dimsDiffer(s, d) && !(broadcast && d == 1))
+        return opError(loc, "Einsum",
+                       "has inputs that disagree on the size of "
+                       "one letter (",
+                       s, " and ", d, ")");
+    }
+  }
+  SmallVector<int64_t> shape;
+  for (int64_t loop : eq->output)
+    shape.push_back(sizes[loop]);
+  result.push_back(RankedTensorType::get(shape, element));
   return success();
 }
 

@@ -525,9 +525,22 @@ static LogicalResult inferReduce(std::optional<Location> loc, StringRef opName,
     // reduce_c1
     if (getConstantIntValues(op.getAxes()))
       return opError(loc, opName, "has invalid 'axes' for rank ", x.getRank());
-    result.push_back(op.getKeepdims()
-                         ? dynamicTensor(x.getRank(), x.getElementType())
-                         : UnrankedTensorType::get(x.getElementType()));
+    // Axes known at run time: any dim but a 1 may become 1, or go.
+    if (op.getKeepdims()) {
+      SmallVector<int64_t> shape;
+      for (int64_t d : x.getShape())
+        shape.push_back(d == 1 ? 1 : kDyn);
+      result.push_back(RankedTensorType::get(shape, x.getElementType()));
+      return success();
+    }
+    std::optional<int64_t> length = staticLength(op.getAxes());
+    // reduce_c2
+    if (length && *length > x.getRank())
+      return opError(loc, opName, "has more 'axes' (", *length,
+                     ") than its input has dims");
+    result.push_back(
+        length ? dynamicTensor(x.getRank() - *length, x.getElementType())
+               : UnrankedTensorType::get(x.getElementType()));
     return success();
   }
   SmallVector<int64_t> shape;
@@ -552,4 +565,644 @@ static LogicalResult inferReduce(std::optional<Location> loc, StringRef opName,
 ONNX_REDUCE(ReduceMeanOp)
 ONNX_REDUCE(ReduceSumOp)
 ONNX_REDUCE(ReduceMaxOp)
+ONNX_REDUCE(ReduceMinOp)
+ONNX_REDUCE(ReduceProdOp)
+ONNX_REDUCE(ReduceL1Op)
+ONNX_REDUCE(ReduceL2Op)
+ONNX_REDUCE(ReduceLogSumOp)
+ONNX_REDUCE(ReduceLogSumExpOp)
+ONNX_REDUCE(ReduceSumSquareOp)
 #undef ONNX_REDUCE
+
+/// Result type of ArgMax and ArgMin.
+template <typename AdaptorT>
+static LogicalResult
+inferArgReduce(MLIRContext *ctx, std::optional<Location> loc, StringRef opName,
+               AdaptorT op, SmallVectorImpl<Type> &result) {
+  Type i64 = IntegerType::get(ctx, 64);
+  auto x = dyn_cast<RankedTensorType>(op.getData().getType());
+  if (!x) {
+    result.push_back(UnrankedTensorType::get(i64));
+    return success();
+  }
+  std::optional<int64_t> axis = normalizeAxis(op.getAxis(), x.getRank());
+  // argreduce_c1
+  if (!axis)
+    return opError(loc, opName, "expects 'axis' in [", -x.getRank(), ", ",
+                   x.getRank(), ") (got ", static_cast<int64_t>(op.getAxis()),
+                   ")");
+  SmallVector<int64_t> shape(x.getShape());
+  if (op.getKeepdims())
+    shape[*axis] = 1;
+  else
+    shape.erase(shape.begin() + *axis);
+  result.push_back(RankedTensorType::get(shape, i64));
+  return success();
+}
+
+LogicalResult
+ArgMaxOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
+                           ValueRange operands, DictionaryAttr attrs,
+                           OpaqueProperties props, RegionRange regions,
+                           SmallVectorImpl<Type> &result) {
+  return inferArgReduce(ctx, loc, "ArgMax",
+                        Adaptor(operands, attrs, props, regions), result);
+}
+
+LogicalResult
+ArgMinOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
+                           ValueRange operands, DictionaryAttr attrs,
+                           OpaqueProperties props, RegionRange regions,
+                           SmallVectorImpl<Type> &result) {
+  return inferArgReduce(ctx, loc, "ArgMin",
+                        Adaptor(operands, attrs, props, regions), result);
+}
+
+LogicalResult SizeOp::inferReturnTypes(MLIRContext *ctx,
+                                       std::optional<Location>, ValueRange,
+                                       DictionaryAttr, OpaqueProperties,
+                                       RegionRange,
+                                       SmallVectorImpl<Type> &result) {
+  result.push_back(RankedTensorType::get({}, IntegerType::get(ctx, 64)));
+  return success();
+}
+
+LogicalResult
+GatherElementsOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                   ValueRange operands, DictionaryAttr attrs,
+                                   OpaqueProperties props, RegionRange regions,
+                                   SmallVectorImpl<Type> &result) {
+  Adaptor op(operands, attrs, props, regions);
+  Type element = getElementTypeOrSelf(op.getData());
+  auto x = dyn_cast<RankedTensorType>(op.getData().getType());
+  auto idx = dyn_cast<RankedTensorType>(op.getIndices().getType());
+  if (x && idx) {
+    // gatherelements_c1
+    if (x.getRank() != idx.getRank())
+      return opError(loc, "GatherElements",
+                     "expects data and indices of one "
+                     "rank (got ",
+                     x, " and ", idx, ")");
+    // gatherelements_c2
+    if (!normalizeAxis(op.getAxis(), x.getRank()))
+      return opError(loc, "GatherElements", "expects 'axis' in [", -x.getRank(),
+                     ", ", x.getRank(), ") (got ",
+                     static_cast<int64_t>(op.getAxis()), ")");
+  }
+  result.push_back(cast<TensorType>(op.getIndices().getType()).clone(element));
+  return success();
+}
+
+/// Checks a scatter op's `reduction`.
+static LogicalResult checkScatterReduction(std::optional<Location> loc,
+                                           StringRef opName,
+                                           StringRef reduction) {
+  if (llvm::is_contained({"none", "add", "mul", "max", "min"}, reduction))
+    return success();
+  return opError(loc, opName, "has unknown reduction '", reduction, "'");
+}
+
+LogicalResult
+ScatterElementsOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                    ValueRange operands, DictionaryAttr attrs,
+                                    OpaqueProperties props, RegionRange regions,
+                                    SmallVectorImpl<Type> &result) {
+  Adaptor op(operands, attrs, props, regions);
+  // scatterelements_c1
+  if (failed(checkScatterReduction(loc, "ScatterElements", op.getReduction())))
+    return failure();
+  // scatterelements_c2
+  if (getElementTypeOrSelf(op.getUpdates()) !=
+      getElementTypeOrSelf(op.getData()))
+    return opError(loc, "ScatterElements",
+                   "expects data and updates of one "
+                   "element type");
+  auto x = dyn_cast<RankedTensorType>(op.getData().getType());
+  auto idx = dyn_cast<RankedTensorType>(op.getIndices().getType());
+  auto upd = dyn_cast<RankedTensorType>(op.getUpdates().getType());
+  if (x && idx && upd) {
+    // scatterelements_c3
+    if (idx.getRank() != x.getRank() || failed(verifyCompatibleShape(idx, upd)))
+      return opError(loc, "ScatterElements",
+                     "expects indices and updates of one "
+                     "shape and of data's rank (got ",
+                     x, ", ", idx, " and ", upd, ")");
+    // scatterelements_c4
+    if (!normalizeAxis(op.getAxis(), x.getRank()))
+      return opError(loc, "ScatterElements", "expects 'axis' in [",
+                     -x.getRank(), ", ", x.getRank(), ") (got ",
+                     static_cast<int64_t>(op.getAxis()), ")");
+  }
+  result.push_back(op.getData().getType());
+  return success();
+}
+
+LogicalResult
+GatherNDOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                             ValueRange operands, DictionaryAttr attrs,
+                             OpaqueProperties props, RegionRange regions,
+                             SmallVectorImpl<Type> &result) {
+  Adaptor op(operands, attrs, props, regions);
+  Type element = getElementTypeOrSelf(op.getData());
+  auto x = dyn_cast<RankedTensorType>(op.getData().getType());
+  auto idx = dyn_cast<RankedTensorType>(op.getIndices().getType());
+  if (!x || !idx) {
+    result.push_back(UnrankedTensorType::get(element));
+    return success();
+  }
+  int64_t b = op.getBatchDims();
+  // gathernd_c1
+  if (b < 0 || b >= std::min(x.getRank(), idx.getRank()))
+    return opError(loc, "GatherND",
+                   "expects batch_dims < rank(indices) and "
+                   "rank(data) (got ",
+                   b, " for ", x, " and ", idx, ")");
+  // The tuple length sets the result rank.
+  int64_t k = idx.getDimSize(idx.getRank() - 1);
+  if (ShapedType::isDynamic(k)) {
+    result.push_back(UnrankedTensorType::get(element));
+    return success();
+  }
+  // gathernd_c2
+  if (b + k > x.getRank())
+    return opError(loc, "GatherND",
+                   "expects batch_dims + indices.shape[-1] <= "
+                   "rank(data) (got ",
+                   b, " and ", k, " for ", x, " and ", idx, ")");
+  for (int64_t i = 0; i < b; ++i)
+    // gathernd_c3
+    if (dimsDiffer(x.getDimSize(i), idx.getDimSize(i)))
+      return opError(loc, "GatherND",
+                     "expects data and indices to agree on the "
+                     "batch dims (got ",
+                     x, " and ", idx, ")");
+  SmallVector<int64_t> shape(idx.getShape().drop_back());
+  shape.append(x.getShape().begin() + b + k, x.getShape().end());
+  result.push_back(RankedTensorType::get(shape, element));
+  return success();
+}
+
+LogicalResult
+ScatterNDOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                              ValueRange operands, DictionaryAttr attrs,
+                              OpaqueProperties props, RegionRange regions,
+                              SmallVectorImpl<Type> &result) {
+  Adaptor op(operands, attrs, props, regions);
+  // scatternd_c1
+  if (failed(checkScatterReduction(loc, "ScatterND", op.getReduction())))
+    return failure();
+  // scatternd_c2
+  if (getElementTypeOrSelf(op.getUpdates()) !=
+      getElementTypeOrSelf(op.getData()))
+    return opError(loc, "ScatterND",
+                   "expects data and updates of one element "
+                   "type");
+  auto x = dyn_cast<RankedTensorType>(op.getData().getType());
+  auto idx = dyn_cast<RankedTensorType>(op.getIndices().getType());
+  auto upd = dyn_cast<RankedTensorType>(op.getUpdates().getType());
+  if (x && idx && upd) {
+    // The tuple length, from the indices or else the ranks.
+    int64_t k = idx.getRank() < 1 ? kDyn : idx.getDimSize(idx.getRank() - 1);
+    if (ShapedType::isDynamic(k))
+      k = idx.getRank() - 1 + x.getRank() - upd.getRank();
+    // scatternd_c3
+    if (idx.getRank() < 1 || k < 1 || k > x.getRank() ||
+        dimsDiffer(idx.getDimSize(idx.getRank() - 1), k))
+      return opError(loc, "ScatterND",
+                     "expects indices with a last dim of at "
+                     "most rank(data) (got ",
+                     idx, ")");
+    SmallVector<int64_t> expected(idx.getShape().drop_back());
+    expected.append(x.getShape().begin() + k, x.getShape().end());
+    // scatternd_c4
+    if (failed(verifyCompatibleShape(expected, upd.getShape())))
+      return opError(loc, "ScatterND",
+                     "expects updates of shape indices.shape[:-1]"
+                     " + data.shape[indices.shape[-1]:] (got ",
+                     upd, ")");
+  }
+  result.push_back(op.getData().getType());
+  return success();
+}
+
+LogicalResult
+TriluOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                          ValueRange operands, DictionaryAttr attrs,
+                          OpaqueProperties props, RegionRange regions,
+                          SmallVectorImpl<Type> &result) {
+  Adaptor op(operands, attrs, props, regions);
+  auto x = dyn_cast<RankedTensorType>(op.getInput().getType());
+  // trilu_c1
+  if (x && x.getRank() < 2)
+    return opError(loc, "Trilu", "expects an input of rank 2 or more (got ", x,
+                   ")");
+  if (!isNoValue(op.getK())) {
+    auto k = dyn_cast<RankedTensorType>(op.getK().getType());
+    // trilu_c2
+    if (k && k.getRank() != 0 && k.getNumElements() != 1)
+      return opError(loc, "Trilu", "expects a scalar 'k' (got ", k, ")");
+  }
+  result.push_back(op.getInput().getType());
+  return success();
+}
+
+/// The one value of a constant scalar, as a double.
+static std::optional<double> getConstantScalar(Value value) {
+  DenseElementsAttr dense = getDenseConstant(value);
+  if (!dense || dense.getNumElements() != 1)
+    return std::nullopt;
+  if (auto ints = dyn_cast<DenseIntElementsAttr>(dense))
+    return static_cast<double>(
+        (*ints.getValues<APInt>().begin()).getSExtValue());
+  if (auto floats = dyn_cast<DenseFPElementsAttr>(dense))
+    return (*floats.getValues<APFloat>().begin()).convertToDouble();
+  return std::nullopt;
+}
+
+LogicalResult
+RangeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                          ValueRange operands, DictionaryAttr attrs,
+                          OpaqueProperties props, RegionRange regions,
+                          SmallVectorImpl<Type> &result) {
+  Adaptor op(operands, attrs, props, regions);
+  Type element = getElementTypeOrSelf(op.getStart());
+  for (Value v : operands) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    // range_c1
+    if (getElementTypeOrSelf(v) != element ||
+        (t && t.hasStaticShape() && t.getNumElements() != 1))
+      return opError(loc, "Range",
+                     "expects start, limit and delta to be "
+                     "scalars of one element type");
+  }
+  int64_t size = kDyn;
+  auto start = getConstantScalar(op.getStart());
+  auto limit = getConstantScalar(op.getLimit());
+  auto delta = getConstantScalar(op.getDelta());
+  if (start && limit && delta) {
+    // range_c2
+    if (*delta == 0)
+      return opError(loc, "Range", "has a zero delta");
+    size = std::max<int64_t>(
+        0, static_cast<int64_t>(std::ceil((*limit - *start) / *delta)));
+  }
+  result.push_back(RankedTensorType::get({size}, element));
+  return success();
+}
+
+LogicalResult
+CumSumOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                           ValueRange operands, DictionaryAttr attrs,
+                           OpaqueProperties props, RegionRange regions,
+                           SmallVectorImpl<Type> &result) {
+  Adaptor op(operands, attrs, props, regions);
+  auto axisType = dyn_cast<RankedTensorType>(op.getAxis().getType());
+  // cumsum_c1
+  if (axisType && (axisType.getRank() > 1 || (axisType.hasStaticShape() &&
+                                              axisType.getNumElements() != 1)))
+    return opError(loc, "CumSum", "expects a scalar 'axis' (got ", axisType,
+                   ")");
+  auto x = dyn_cast<RankedTensorType>(op.getX().getType());
+  if (auto axis = getConstantIntValues(op.getAxis());
+      axis && x && axis->size() == 1)
+    // cumsum_c2
+    if (!normalizeAxis((*axis)[0], x.getRank()))
+      return opError(loc, "CumSum", "expects 'axis' in [", -x.getRank(), ", ",
+                     x.getRank(), ") (got ", (*axis)[0], ")");
+  result.push_back(op.getX().getType());
+  return success();
+}
+
+LogicalResult
+SplitOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                          ValueRange operands, DictionaryAttr attrs,
+                          OpaqueProperties props, RegionRange regions,
+                          SmallVectorImpl<Type> &result) {
+  Adaptor op(operands, attrs, props, regions);
+  auto x = dyn_cast<RankedTensorType>(op.getInput().getType());
+  Type element = getElementTypeOrSelf(op.getInput());
+  bool hasSplit = !isNoValue(op.getSplit());
+  std::optional<uint64_t> numOutputs = op.getNumOutputs();
+  // split_c1
+  if (hasSplit == numOutputs.has_value())
+    return opError(loc, "Split", "expects either 'split' or 'num_outputs'");
+  std::optional<int64_t> count =
+      hasSplit ? staticLength(op.getSplit())
+               : std::optional<int64_t>(static_cast<int64_t>(*numOutputs));
+  // split_c2
+  if (!count || *count < 1)
+    return opError(loc, "Split",
+                   "needs a 'split' of static length or a positive "
+                   "'num_outputs' to know its outputs");
+  if (!x) {
+    result.append(*count, UnrankedTensorType::get(element));
+    return success();
+  }
+  std::optional<int64_t> axis = normalizeAxis(op.getAxis(), x.getRank());
+  // split_c3
+  if (!axis)
+    return opError(loc, "Split", "expects 'axis' in [", -x.getRank(), ", ",
+                   x.getRank(), ") (got ", static_cast<int64_t>(op.getAxis()),
+                   ")");
+  int64_t dim = x.getDimSize(*axis);
+  SmallVector<int64_t> sizes(*count, kDyn);
+  if (hasSplit) {
+    if (auto split = getConstantIntValues(op.getSplit())) {
+      int64_t total = 0;
+      for (int64_t s : *split)
+        total += s;
+      // split_c4
+      if (llvm::any_of(*split, [](int64_t s) { return s < 0; }) ||
+          (!ShapedType::isDynamic(dim) && total != dim))
+        return opError(loc, "Split",
+                       "expects non-negative 'split' sizes that "
+                       "add up to ",
+                       dim, " (got ", total, ")");
+      sizes.assign(split->begin(), split->end());
+    }
+  } else if (!ShapedType::isDynamic(dim)) {
+    int64_t chunk = (dim + *count - 1) / *count;
+    for (int64_t i = 0; i < *count; ++i)
+      sizes[i] = std::max<int64_t>(0, std::min(chunk, dim - i * chunk));
+  }
+  for (int64_t size : sizes) {
+    SmallVector<int64_t> shape(x.getShape());
+    shape[*axis] = size;
+    result.push_back(RankedTensorType::get(shape, element));
+  }
+  return success();
+}
+
+LogicalResult
+TileOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                         ValueRange operands, DictionaryAttr attrs,
+                         OpaqueProperties props, RegionRange regions,
+                         SmallVectorImpl<Type> &result) {
+  Adaptor op(operands, attrs, props, regions);
+  auto x = dyn_cast<RankedTensorType>(op.getInput().getType());
+  if (!x) {
+    result.push_back(op.getInput().getType());
+    return success();
+  }
+  std::optional<int64_t> length = staticLength(op.getRepeats());
+  // tile_c1
+  if (length && *length != x.getRank())
+    return opError(loc, "Tile", "expects one repeat per dim (got ", *length,
+                   " for rank ", x.getRank(), ")");
+  SmallVector<int64_t> shape(x.getRank(), kDyn);
+  if (auto repeats = getConstantIntValues(op.getRepeats())) {
+    for (int64_t i = 0; i < x.getRank(); ++i) {
+      // tile_c2
+      if ((*repeats)[i] < 0)
+        return opError(loc, "Tile", "expects non-negative repeats");
+      shape[i] = x.isDynamicDim(i) ? kDyn : x.getDimSize(i) * (*repeats)[i];
+    }
+  }
+  result.push_back(RankedTensorType::get(shape, x.getElementType()));
+  return success();
+}
+
+LogicalResult PadOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> loc,
+                                      ValueRange operands, DictionaryAttr attrs,
+                                      OpaqueProperties props,
+                                      RegionRange regions,
+                                      SmallVectorImpl<Type> &result) {
+  Adaptor op(operands, attrs, props, regions);
+  // pad_c1
+  if (!llvm::is_contained({"constant", "reflect", "edge"}, op.getMode()))
+    return opError(loc, "Pad", "has unsupported mode '", op.getMode(), "'");
+  Type element = getElementTypeOrSelf(op.getData());
+  if (!isNoValue(op.getConstantValue())) {
+    auto v = cast<TensorType>(op.getConstantValue().getType());
+    // pad_c2
+    if (v.getElementType() != element ||
+        (v.hasStaticShape() && v.getNumElements() != 1))
+      return opError(loc, "Pad",
+                     "expects a one-element 'constant_value' of the "
+                     "data's element type (got ",
+                     v, ")");
+  }
+  auto x = dyn_cast<RankedTensorType>(op.getData().getType());
+  if (!x) {
+    result.push_back(op.getData().getType());
+    return success();
+  }
+  int64_t rank = x.getRank();
+  std::optional<SmallVector<int64_t>> axes;
+  if (isNoValue(op.getAxes())) {
+    axes.emplace();
+    for (int64_t i = 0; i < rank; ++i)
+      axes->push_back(i);
+  } else if ((axes = getConstantIntValues(op.getAxes()))) {
+    for (int64_t &a : *axes) {
+      std::optional<int64_t> norm = normalizeAxis(a, rank);
+      // pad_c3
+      if (!norm)
+        return opError(loc, "Pad", "has an axis out of range for rank ", rank);
+      a = *norm;
+    }
+  }
+  std::optional<int64_t> numAxes =
+      axes ? std::optional<int64_t>(axes->size()) : staticLength(op.getAxes());
+  std::optional<int64_t> length = staticLength(op.getPads());
+  // pad_c4
+  if (numAxes && length && *length != 2 * *numAxes)
+    return opError(loc, "Pad", "expects 2 pads per padded axis (got ", *length,
+                   " for ", *numAxes, " axes)");
+  SmallVector<int64_t> shape(x.getShape());
+  auto pads = getConstantIntValues(op.getPads());
+  if (!axes) {
+    shape.assign(rank, kDyn);
+  } else {
+    for (auto [i, a] : llvm::enumerate(*axes)) {
+      if (!pads || x.isDynamicDim(a)) {
+        shape[a] = kDyn;
+        continue;
+      }
+      shape[a] = x.getDimSize(a) + (*pads)[i] + (*pads)[i + axes->size()];
+      // pad_c5
+      if (shape[a] < 0)
+        return opError(loc, "Pad", "crops dim ", a, " below zero");
+    }
+  }
+  result.push_back(RankedTensorType::get(shape, element));
+  return success();
+}
+
+LogicalResult
+OneHotOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                           ValueRange operands, DictionaryAttr attrs,
+                           OpaqueProperties props, RegionRange regions,
+                           SmallVectorImpl<Type> &result) {
+  Adaptor op(operands, attrs, props, regions);
+  Type element = getElementTypeOrSelf(op.getValues());
+  auto depthType = dyn_cast<RankedTensorType>(op.getDepth().getType());
+  auto valuesType = dyn_cast<RankedTensorType>(op.getValues().getType());
+  // onehot_c1
+  if ((depthType && depthType.hasStaticShape() &&
+       depthType.getNumElements() != 1) ||
+      (valuesType &&
+       (valuesType.getRank() != 1 || dimsDiffer(valuesType.getDimSize(0), 2))))
+    return opError(loc, "OneHot",
+                   "expects a one-element 'depth' and two "
+                   "'values'");
+  auto idx = dyn_cast<RankedTensorType>(op.getIndices().getType());
+  if (!idx) {
+    result.push_back(UnrankedTensorType::get(element));
+    return success();
+  }
+  std::optional<int64_t> axis = normalizeAxis(op.getAxis(), idx.getRank() + 1);
+  // onehot_c2
+  if (!axis)
+    return opError(loc, "OneHot", "expects 'axis' in [", -idx.getRank() - 1,
+                   ", ", idx.getRank(), "] (got ",
+                   static_cast<int64_t>(op.getAxis()), ")");
+  int64_t depth = kDyn;
+  if (std::optional<double> d = getConstantScalar(op.getDepth())) {
+    // onehot_c3
+    if (*d < 1)
+      return opError(loc, "OneHot", "expects a positive 'depth' (got ", *d,
+                     ")");
+    depth = static_cast<int64_t>(*d);
+  }
+  SmallVector<int64_t> shape(idx.getShape());
+  shape.insert(shape.begin() + *axis, depth);
+  result.push_back(RankedTensorType::get(shape, element));
+  return success();
+}
+
+LogicalResult
+EyeLikeOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
+                            ValueRange operands, DictionaryAttr attrs,
+                            OpaqueProperties props, RegionRange regions,
+                            SmallVectorImpl<Type> &result) {
+  Adaptor op(operands, attrs, props, regions);
+  auto x = cast<TensorType>(op.getInput().getType());
+  // eyelike_c1
+  if (x.hasRank() && x.getRank() != 2)
+    return opError(loc, "EyeLike", "expects a 2-D input (got ", x, ")");
+  Type element = x.getElementType();
+  if (std::optional<uint64_t> dtype = op.getDtype()) {
+    element = getElementType(ctx, *dtype);
+    // eyelike_c2
+    if (!element)
+      return opError(loc, "EyeLike", "has unsupported 'dtype' ",
+                     static_cast<int64_t>(*dtype));
+  }
+  result.push_back(x.clone(element));
+  return success();
+}
+
+LogicalResult
+TopKOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
+                         ValueRange operands, DictionaryAttr attrs,
+                         OpaqueProperties props, RegionRange regions,
+                         SmallVectorImpl<Type> &result) {
+  Adaptor op(operands, attrs, props, regions);
+  Type i64 = IntegerType::get(ctx, 64);
+  auto kType = dyn_cast<RankedTensorType>(op.getK().getType());
+  // topk_c1
+  if (kType && (kType.getRank() > 1 ||
+                (kType.hasStaticShape() && kType.getNumElements() != 1)))
+    return opError(loc, "TopK", "expects a one-element 'K' (got ", kType, ")");
+  auto x = dyn_cast<RankedTensorType>(op.getX().getType());
+  if (!x) {
+    result.push_back(op.getX().getType());
+    result.push_back(UnrankedTensorType::get(i64));
+    return success();
+  }
+  std::optional<int64_t> axis = normalizeAxis(op.getAxis(), x.getRank());
+  // topk_c2
+  if (!axis)
+    return opError(loc, "TopK", "expects 'axis' in [", -x.getRank(), ", ",
+                   x.getRank(), ") (got ", static_cast<int64_t>(op.getAxis()),
+                   ")");
+  SmallVector<int64_t> shape(x.getShape());
+  shape[*axis] = kDyn;
+  if (auto k = getConstantIntValues(op.getK()); k && k->size() == 1) {
+    // topk_c3
+    if ((*k)[0] < 0 ||
+        (!x.isDynamicDim(*axis) && (*k)[0] > x.getDimSize(*axis)))
+      return opError(loc, "TopK", "expects 'K' in [0, ", x.getDimSize(*axis),
+                     "] (got ", (*k)[0], ")");
+    shape[*axis] = (*k)[0];
+  }
+  result.push_back(RankedTensorType::get(shape, x.getElementType()));
+  result.push_back(RankedTensorType::get(shape, i64));
+  return success();
+}
+
+/// Result type of DepthToSpace (`toSpace`) and SpaceToDepth.
+static LogicalResult inferBlockMove(std::optional<Location> loc,
+                                    StringRef opName, Value input,
+                                    int64_t blocksize, bool toSpace,
+                                    SmallVectorImpl<Type> &result) {
+  // blocks_c1
+  if (blocksize < 1)
+    return opError(loc, opName, "expects a positive 'blocksize' (got ",
+                   blocksize, ")");
+  auto x = dyn_cast<RankedTensorType>(input.getType());
+  if (!x) {
+    result.push_back(input.getType());
+    return success();
+  }
+  // blocks_c2
+  if (x.getRank() != 4)
+    return opError(loc, opName, "expects a 4-D input (got ", x, ")");
+  auto scaled = [](int64_t d, int64_t f) {
+    return ShapedType::isDynamic(d) ? kDyn : d * f;
+  };
+  int64_t b = blocksize, c = x.getDimSize(1), h = x.getDimSize(2),
+          w = x.getDimSize(3);
+  auto divides = [](int64_t d, int64_t f) {
+    return ShapedType::isDynamic(d) || d % f == 0;
+  };
+  SmallVector<int64_t> shape{x.getDimSize(0)};
+  if (toSpace) {
+    // blocks_c3
+    if (!divides(c, b * b))
+      return opError(loc, opName,
+                     "expects channels divisible by blocksize^2 (got ", c,
+                     " and ", b, ")");
+    shape.append({ShapedType::isDynamic(c) ? kDyn : c / (b * b), scaled(h, b),
+                  scaled(w, b)});
+  } else {
+    // blocks_c4
+    if (!divides(h, b) || !divides(w, b))
+      return opError(loc, opName,
+                     "expects height and width divisible by "
+                     "blocksize (got ",
+                     h, ", ", w, " and ", b, ")");
+    shape.append({scaled(c, b * b), ShapedType::isDynamic(h) ? kDyn : h / b,
+                  ShapedType::isDynamic(w) ? kDyn : w / b});
+  }
+  result.push_back(RankedTensorType::get(shape, x.getElementType()));
+  return success();
+}
+
+LogicalResult
+DepthToSpaceOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                 ValueRange operands, DictionaryAttr attrs,
+                                 OpaqueProperties props, RegionRange regions,
+                                 SmallVectorImpl<Type> &result) {
+  Adaptor op(operands, attrs, props, regions);
+  // depthtospace_c1
+  if (op.getMode() != "DCR" && op.getMode() != "CRD")
+    return opError(loc, "DepthToSpace", "has unknown mode '", op.getMode(),
+                   "'");
+  return inferBlockMove(loc, "DepthToSpace", op.getInput(),
+                        static_cast<int64_t>(op.getBlocksize()),
+                        /*toSpace=*/true, result);
+}
+
+LogicalResult
+SpaceToDepthOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                 ValueRange operands, DictionaryAttr attrs,
+                                 OpaqueProperties props, RegionRange regions,
+                                 SmallVectorImpl<Type> &result) {
+  Adaptor op(operands, attrs, props, regions);
+  return inferBlockMove(loc, "SpaceToDepth", op.getInput(),
+                        static_cast<int64_t>(op.getBlocksize()),
+                        /*toSpace=*/false, result);
+}

@@ -759,4 +759,184 @@ Value mergeDims(OpBuilder &b, Location loc, Value value, int64_t dim) {
       reassociation);
 }
 
+Value createHighest(OpBuilder &b, Location loc, Type type) {
+  if (auto floatType = dyn_cast<FloatType>(type))
+    return b.create<arith::ConstantOp>(
+        loc, b.getFloatAttr(type, APFloat::getInf(floatType.getFloatSemantics(),
+                                                  /*Negative=*/false)));
+  unsigned width = type.getIntOrFloatBitWidth();
+  return b.create<arith::ConstantOp>(
+      loc,
+      b.getIntegerAttr(type, width == 1 ? APInt(1, 1)
+                                        : APInt::getSignedMaxValue(width)));
+}
+
+std::optional<int64_t> getStaticLength(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type || type.getRank() != 1 || type.isDynamicDim(0))
+    return std::nullopt;
+  return type.getDimSize(0);
+}
+
+SmallVector<Value> getIndexValues(OpBuilder &b, Location loc, Value tensor,
+                                  Value original, int64_t count) {
+  SmallVector<Value> values;
+  if (std::optional<SmallVector<int64_t>> constant =
+          onnx::getConstantIntValues(original)) {
+    for (int64_t v : *constant)
+      values.push_back(createIndex(b, loc, v));
+    return values;
+  }
+  for (int64_t i = 0; i < count; ++i) {
+    Value element = b.create<tensor::ExtractOp>(
+        loc, tensor, ValueRange{createIndex(b, loc, i)});
+    values.push_back(
+        b.create<arith::IndexCastOp>(loc, b.getIndexType(), element));
+  }
+  return values;
+}
+
+Value getIndexScalar(OpBuilder &b, Location loc, Value tensor, Value original) {
+  if (std::optional<SmallVector<int64_t>> constant =
+          onnx::getConstantIntValues(original);
+      constant && constant->size() == 1)
+    return createIndex(b, loc, (*constant)[0]);
+  return b.create<arith::IndexCastOp>(loc, b.getIndexType(),
+                                      extractScalar(b, loc, tensor));
+}
+
+Value normalizeIndex(OpBuilder &b, Location loc, Value index, Value size) {
+  Value negative = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::slt,
+                                                 index, createIndex(b, loc, 0));
+  return b.createOrFold<arith::SelectOp>(
+      loc, negative, b.createOrFold<arith::AddIOp>(loc, index, size), index);
+}
+
+SmallVector<Value> getAxesMask(OpBuilder &b, Location loc, Value axes,
+                               int64_t rank) {
+  Value rankValue = createIndex(b, loc, rank);
+  Value falseValue = b.create<arith::ConstantOp>(loc, b.getBoolAttr(false));
+  SmallVector<Value> mask(rank, falseValue);
+  auto update = [&](OpBuilder &nb, Location l, Value axis,
+                    SmallVectorImpl<Value> &bits) {
+    axis = normalizeIndex(nb, l, axis, rankValue);
+    for (int64_t i = 0; i < rank; ++i) {
+      Value hit = nb.createOrFold<arith::CmpIOp>(l, arith::CmpIPredicate::eq,
+                                                 axis, createIndex(nb, l, i));
+      bits[i] = nb.createOrFold<arith::OrIOp>(l, bits[i], hit);
+    }
+  };
+  auto readAxis = [&](OpBuilder &nb, Location l, Value i) -> Value {
+    Value element = nb.create<tensor::ExtractOp>(l, axes, ValueRange{i});
+    return nb.create<arith::IndexCastOp>(l, nb.getIndexType(), element);
+  };
+  if (std::optional<int64_t> length = getStaticLength(axes)) {
+    for (int64_t i = 0; i < *length; ++i)
+      update(b, loc, readAxis(b, loc, createIndex(b, loc, i)), mask);
+    return mask;
+  }
+  Value length = b.create<tensor::DimOp>(loc, axes, 0);
+  auto loop = b.create<scf::ForOp>(
+      loc, createIndex(b, loc, 0), length, createIndex(b, loc, 1), mask,
+      [&](OpBuilder &nb, Location l, Value i, ValueRange bits) {
+        SmallVector<Value> next(bits);
+        update(nb, l, readAxis(nb, l, i), next);
+        nb.create<scf::YieldOp>(l, next);
+      });
+  return SmallVector<Value>(loop.getResults());
+}
+
+SmallVector<OpFoldResult> compactSizes(OpBuilder &b, Location loc,
+                                       ArrayRef<Value> keep,
+                                       ArrayRef<OpFoldResult> sizes,
+                                       int64_t count) {
+  // Dim i lands at position (number of kept dims before it).
+  Value zero = createIndex(b, loc, 0), one = createIndex(b, loc, 1);
+  SmallVector<Value> result(count, one);
+  Value position = zero;
+  for (auto [i, size] : llvm::enumerate(sizes)) {
+    Value sizeValue = toValue(b, loc, size);
+    for (int64_t j = 0; j < count; ++j) {
+      Value here = b.createOrFold<arith::AndIOp>(
+          loc, keep[i],
+          b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, position,
+                                        createIndex(b, loc, j)));
+      result[j] =
+          b.createOrFold<arith::SelectOp>(loc, here, sizeValue, result[j]);
+    }
+    position = b.createOrFold<arith::AddIOp>(
+        loc, position,
+        b.createOrFold<arith::SelectOp>(loc, keep[i], one, zero));
+  }
+  return getAsOpFoldResult(result);
+}
+
+Value createArgReduction(OpBuilder &b, Location loc, Value input, int64_t axis,
+                         bool max, bool last) {
+  auto srcType = cast<RankedTensorType>(input.getType());
+  Type element = srcType.getElementType();
+  MLIRContext *ctx = b.getContext();
+  int64_t rank = srcType.getRank();
+  SmallVector<int64_t> shape;
+  SmallVector<OpFoldResult> sizes;
+  SmallVector<AffineExpr> outExprs;
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  iterators[axis] = utils::IteratorType::reduction;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (i == axis)
+      continue;
+    shape.push_back(srcType.getDimSize(i));
+    sizes.push_back(getDimSize(b, loc, input, i));
+    outExprs.push_back(getAffineDimExpr(i, ctx));
+  }
+  auto valueType = RankedTensorType::get(shape, element);
+  auto indexType = RankedTensorType::get(shape, b.getI64Type());
+  Value values = createFilled(b, loc, valueType, sizes,
+                              max ? createLowest(b, loc, element)
+                                  : createHighest(b, loc, element));
+  Value indices = createFilled(b, loc, indexType, sizes,
+                               createScalar(b, loc, b.getI64Type(), 0));
+  AffineMap outMap = AffineMap::get(rank, 0, outExprs, ctx);
+  auto generic = b.create<linalg::GenericOp>(
+      loc, TypeRange{valueType, indexType}, ValueRange{input},
+      ValueRange{values, indices},
+      ArrayRef<AffineMap>{b.getMultiDimIdentityMap(rank), outMap, outMap},
+      iterators, [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value in = args[0], best = args[1], bestIndex = args[2];
+        Value better;
+        if (isa<FloatType>(element)) {
+          auto pred = max ? (last ? arith::CmpFPredicate::OGE
+                                  : arith::CmpFPredicate::OGT)
+                          : (last ? arith::CmpFPredicate::OLE
+                                  : arith::CmpFPredicate::OLT);
+          better = nb.create<arith::CmpFOp>(l, pred, in, best);
+        } else {
+          auto pred = max ? (last ? arith::CmpIPredicate::sge
+                                  : arith::CmpIPredicate::sgt)
+                          : (last ? arith::CmpIPredicate::sle
+                                  : arith::CmpIPredicate::slt);
+          better = nb.create<arith::CmpIOp>(l, pred, in, best);
+        }
+        Value index = nb.create<arith::IndexCastOp>(
+            l, nb.getI64Type(), nb.create<linalg::IndexOp>(l, axis));
+        // The first element always wins (an all -inf or NaN row picks 0).
+        Value first =
+            nb.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, index,
+                                     createScalar(nb, l, nb.getI64Type(), 0));
+        better = nb.create<arith::OrIOp>(l, better, first);
+        nb.create<linalg::YieldOp>(
+            l, ValueRange{
+                   nb.create<arith::SelectOp>(l, better, in, best),
+                   nb.create<arith::SelectOp>(l, better, index, bestIndex)});
+      });
+  return generic.getResult(1);
+}
+
+Value createCopy(OpBuilder &b, Location loc, Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  Value init = createEmpty(b, loc, type, getDimSizes(b, loc, value));
+  return b.create<linalg::CopyOp>(loc, value, init).getResult(0);
+}
+
 } // namespace onnxc::tolinalg

@@ -243,6 +243,55 @@ mlir::Value splitDim(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
 mlir::Value mergeDims(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
                       int64_t dim);
 
+/// The identity of min: +inf for floats, the largest signed integer else.
+mlir::Value createHighest(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Type type);
+
+/// The static length of the 1-D tensor `value`, if known.
+std::optional<int64_t> getStaticLength(mlir::Value value);
+
+/// The `count` entries of the 1-D integer tensor `tensor` as index values:
+/// constants when `original` (the onnx operand) is a constant, else
+/// tensor.extract + index_cast.
+llvm::SmallVector<mlir::Value>
+getIndexValues(mlir::OpBuilder &b, mlir::Location loc, mlir::Value tensor,
+               mlir::Value original, int64_t count);
+
+/// The single element of the one-element integer tensor `tensor` as an
+/// index (a constant when `original`, the onnx operand, is one).
+mlir::Value getIndexScalar(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value tensor, mlir::Value original);
+
+/// `index` made non-negative by adding `size` when it is negative.
+mlir::Value normalizeIndex(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value index, mlir::Value size);
+
+/// Which of `rank` dims the 1-D integer tensor `axes` (indexing `rank` dims,
+/// negative from the back) names, as i1 values computed at run time; a
+/// tensor of static length is read element by element, else in a loop.
+llvm::SmallVector<mlir::Value> getAxesMask(mlir::OpBuilder &b,
+                                           mlir::Location loc, mlir::Value axes,
+                                           int64_t rank);
+
+/// The sizes of the `count` dims among `sizes` whose `keep` is true at run
+/// time, in order (a select chain).
+llvm::SmallVector<mlir::OpFoldResult>
+compactSizes(mlir::OpBuilder &b, mlir::Location loc,
+             llvm::ArrayRef<mlir::Value> keep,
+             llvm::ArrayRef<mlir::OpFoldResult> sizes, int64_t count);
+
+/// The i64 index of the first (or, with `last`, the last) maximum (or, with
+/// `!max`, minimum) of `input` along `axis`, in the shape of `input` without
+/// `axis`.
+mlir::Value createArgReduction(mlir::OpBuilder &b, mlir::Location loc,
+                               mlir::Value input, int64_t axis, bool max,
+                               bool last);
+
+/// A copy of `value` in a new tensor, for ops that write into their input's
+/// copy (the scatters): the input's buffer is the caller's.
+mlir::Value createCopy(mlir::OpBuilder &b, mlir::Location loc,
+                       mlir::Value value);
+
 } // namespace onnxc::tolinalg
 
 #endif // ONNXC_PASSES_CONVERSION_ONNXTOLINALG_COMMON_H

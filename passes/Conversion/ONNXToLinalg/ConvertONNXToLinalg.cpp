@@ -24,6 +24,7 @@ void onnxc::populateONNXToLinalgConversionPatterns(RewritePatternSet &patterns) 
   populateONNXNormalizationToLinalgPatterns(patterns);
   populateONNXReduceToLinalgPatterns(patterns);
   populateONNXTensorToLinalgPatterns(patterns);
+  populateONNXIndexingToLinalgPatterns(patterns);
 }
 
 namespace {

@@ -4,12 +4,16 @@
 // with equal batches, else one linalg.generic with broadcasting batch maps;
 // 1-D operands get a unit dim that is collapsed away afterwards. Gemm: the
 // init holds beta * C broadcast to [M, N] and a matmul (transposes folded
-// into the indexing maps) accumulates alpha * A' B' onto it.
+// into the indexing maps) accumulates alpha * A' B' onto it. Einsum: one
+// generic over the equation's letters, the summed ones as reductions, a
+// repeated letter in one input reading its diagonal.
 //
 //===----------------------------------------------------------------------===//
 
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+
+#include "dialects/ONNX/IR/ShapeHelpers.h"
 
 #include "mlir/Dialect/Traits.h"
 
@@ -238,8 +242,118 @@ struct GemmLowering : public OpConversionPattern<onnx::GemmOp> {
     return success();
   }
 };
+
+struct EinsumLowering : public OpConversionPattern<onnx::EinsumOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(onnx::EinsumOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkRankedOperands(op)))
+      return failure();
+    RankedTensorType resultType = getRankedResultType(op);
+    if (!resultType)
+      return failure();
+    Type element = resultType.getElementType();
+    if (!isArithType(element))
+      return unsupportedElementType(op, element);
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    ValueRange inputs = adaptor.getInputs();
+    SmallVector<int64_t> ranks;
+    for (Value input : inputs)
+      ranks.push_back(cast<RankedTensorType>(input.getType()).getRank());
+    std::string error;
+    FailureOr<onnx::EinsumEquation> eq =
+        onnx::parseEinsumEquation(op.getEquation(), ranks, error);
+    if (failed(eq))
+      return op.emitOpError("has an equation that ") << error;
+    // The size of each letter, from a dim that is not a static 1 if any; the
+    // dims of `...` broadcast, so the largest of the inputs' (a `?` may be 1
+    // at run time).
+    SmallVector<OpFoldResult> loopSizes(eq->numLoops);
+    for (auto [input, dims] : llvm::zip(inputs, eq->inputs)) {
+      for (auto [i, loop] : llvm::enumerate(dims)) {
+        OpFoldResult size = getDimSize(rewriter, loc, input, i);
+        std::optional<int64_t> current =
+            loopSizes[loop] ? getConstantIntValue(loopSizes[loop])
+                            : std::nullopt;
+        std::optional<int64_t> next = getConstantIntValue(size);
+        if (!loopSizes[loop] || current == std::optional<int64_t>(1)) {
+          loopSizes[loop] = size;
+        } else if (loop >= eq->numLetters &&
+                   next != std::optional<int64_t>(1) && (!current || !next)) {
+          loopSizes[loop] =
+              getAsOpFoldResult(rewriter.createOrFold<arith::MaxUIOp>(
+                  loc, toValue(rewriter, loc, loopSizes[loop]),
+                  toValue(rewriter, loc, size)));
+        }
+      }
+    }
+    // An input whose `...` dims are `?` is first broadcast to the loop sizes
+    // (at run time); a static 1 facing a larger loop reads index 0.
+    SmallVector<Value> operands;
+    SmallVector<AffineMap> maps;
+    for (auto [input, dims] : llvm::zip(inputs, eq->inputs)) {
+      auto type = cast<RankedTensorType>(input.getType());
+      bool dynamicBroadcast = false;
+      SmallVector<int64_t> shape(type.getShape());
+      SmallVector<OpFoldResult> sizes;
+      for (auto [i, loop] : llvm::enumerate(dims)) {
+        sizes.push_back(loop >= eq->numLetters
+                            ? loopSizes[loop]
+                            : getDimSize(rewriter, loc, input, i));
+        if (loop >= eq->numLetters && type.isDynamicDim(i))
+          dynamicBroadcast = true;
+        if (loop >= eq->numLetters)
+          shape[i] = getConstantIntValue(loopSizes[loop])
+                         .value_or(ShapedType::kDynamic);
+      }
+      Value operand = input;
+      if (dynamicBroadcast)
+        operand = createElementwise(
+            rewriter, loc, ValueRange{input},
+            RankedTensorType::get(shape, type.getElementType()), sizes,
+            [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+      type = cast<RankedTensorType>(operand.getType());
+      SmallVector<AffineExpr> exprs;
+      for (auto [i, loop] : llvm::enumerate(dims)) {
+        bool broadcast =
+            type.getDimSize(i) == 1 &&
+            getConstantIntValue(loopSizes[loop]) != std::optional<int64_t>(1);
+        exprs.push_back(broadcast ? getAffineConstantExpr(0, ctx)
+                                  : getAffineDimExpr(loop, ctx));
+      }
+      maps.push_back(AffineMap::get(eq->numLoops, 0, exprs, ctx));
+      operands.push_back(operand);
+    }
+    SmallVector<AffineExpr> outExprs;
+    SmallVector<OpFoldResult> outSizes;
+    SmallVector<utils::IteratorType> iterators(eq->numLoops,
+                                               utils::IteratorType::reduction);
+    for (int64_t loop : eq->output) {
+      outExprs.push_back(getAffineDimExpr(loop, ctx));
+      outSizes.push_back(loopSizes[loop]);
+      iterators[loop] = utils::IteratorType::parallel;
+    }
+    maps.push_back(AffineMap::get(eq->numLoops, 0, outExprs, ctx));
+    Value init = createFilled(rewriter, loc, resultType, outSizes,
+                              createScalar(rewriter, loc, element, 0));
+    auto generic = rewriter.create<linalg::GenericOp>(
+        loc, TypeRange{resultType}, operands, ValueRange{init}, maps, iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value product = args.front();
+          for (Value arg : args.drop_front().drop_back())
+            product = createMul(b, l, product, arg);
+          b.create<linalg::YieldOp>(l, createAdd(b, l, args.back(), product));
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
 } // namespace
 
 void onnxc::populateONNXMatMulToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<MatMulLowering, GemmLowering>(patterns.getContext());
+  patterns.add<MatMulLowering, GemmLowering, EinsumLowering>(
+      patterns.getContext());
 }

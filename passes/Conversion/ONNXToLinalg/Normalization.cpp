@@ -1,10 +1,14 @@
 //===- Normalization.cpp - onnx normalization ops to linalg.generic -------===//
 //
 // BatchNormalization (inference) is one elementwise generic with per-channel
-// parameters. Softmax is max, exp(x - max), sum and divide along its axis.
-// LayerNormalization reduces mean and variance over the trailing dims, then
-// normalizes, scales and shifts in one generic; InstanceNormalization does
-// the same over the spatial dims with per-channel scale and shift.
+// parameters. Softmax is max, exp(x - max), sum and divide along its axis;
+// LogSoftmax x - max - log(sum); Hardmax compares each index with the
+// argmax. LayerNormalization, InstanceNormalization and
+// MeanVarianceNormalization reduce mean and variance over their dims, then
+// normalize (scale and shift) in one generic; LpNormalization divides by the
+// reduced norm. NegativeLogLikelihoodLoss gathers the target's log
+// probabilities and weights in one generic, then sums; SoftmaxCrossEntropyLoss
+// is LogSoftmax then that.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,38 +40,43 @@ static SmallVector<int64_t> getRange(int64_t from, int64_t to) {
   return dims;
 }
 
-/// The mean of `x` over `axes` (sorted; `count` elements each) and the sum of
-/// squared differences from it, both without the `axes` dims.
-static std::pair<Value, Value> createMeanAndSquares(OpBuilder &b, Location loc,
-                                                    Value x,
-                                                    ArrayRef<int64_t> axes,
-                                                    Value count) {
+/// The mean and the biased variance of `x` over `axes` (sorted), in the
+/// shape of `x` without them.
+static std::pair<Value, Value> createMeanAndVariance(OpBuilder &b, Location loc,
+                                                     Value x,
+                                                     ArrayRef<int64_t> axes) {
   MLIRContext *ctx = b.getContext();
-  int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
-  Value zero = createScalar(b, loc, count.getType(), 0);
-  // mean = sum(x) / count
+  auto xType = cast<RankedTensorType>(x.getType());
+  int64_t rank = xType.getRank();
+  Type element = xType.getElementType();
+  SmallVector<OpFoldResult> counted;
+  for (int64_t i : axes)
+    counted.push_back(getDimSize(b, loc, x, i));
+  Value count = indexToElement(b, loc, createProduct(b, loc, counted), element);
+  Value zero = createScalar(b, loc, element, 0);
   Value sum =
       createReduction(b, loc, x, axes, zero,
                       [](OpBuilder &nb, Location l, Value in, Value acc) {
                         return nb.create<arith::AddFOp>(l, in, acc).getResult();
                       });
   auto statType = cast<RankedTensorType>(sum.getType());
+  SmallVector<OpFoldResult> statSizes = getDimSizes(b, loc, sum);
   Value mean =
-      createElementwise(b, loc, ValueRange{sum}, statType,
-                        [&](OpBuilder &nb, Location l, ValueRange args) {
-                          return nb.create<arith::DivFOp>(l, args[0], count);
-                        });
-  // sum((x - mean)^2)
+      createElementwiseMap(b, loc, ValueRange{sum}, statType, statSizes,
+                           [&](OpBuilder &nb, Location l, ValueRange args) {
+                             return nb.create<arith::DivFOp>(l, args[0], count);
+                           });
   SmallVector<utils::IteratorType> iterators = getParallel(rank);
   for (int64_t i : axes)
     iterators[i] = utils::IteratorType::reduction;
-  AffineMap identity = b.getMultiDimIdentityMap(rank);
   AffineMap outer = getMapWithout(ctx, rank, axes);
-  Value init = createFilled(b, loc, statType, getDimSizes(b, loc, mean), zero);
+  Value squaresInit = createFilled(b, loc, statType, statSizes, zero);
   Value squares =
       b.create<linalg::GenericOp>(
-           loc, TypeRange{statType}, ValueRange{x, mean}, ValueRange{init},
-           ArrayRef<AffineMap>{identity, outer, outer}, iterators,
+           loc, TypeRange{statType}, ValueRange{x, mean},
+           ValueRange{squaresInit},
+           ArrayRef<AffineMap>{b.getMultiDimIdentityMap(rank), outer, outer},
+           iterators,
            [](OpBuilder &nb, Location l, ValueRange args) {
              Value d = nb.create<arith::SubFOp>(l, args[0], args[1]);
              Value sq = nb.create<arith::MulFOp>(l, d, d);
@@ -75,7 +84,146 @@ static std::pair<Value, Value> createMeanAndSquares(OpBuilder &b, Location loc,
                  l, nb.create<arith::AddFOp>(l, sq, args[2]).getResult());
            })
           .getResult(0);
-  return {mean, squares};
+  Value variance =
+      createElementwiseMap(b, loc, ValueRange{squares}, statType, statSizes,
+                           [&](OpBuilder &nb, Location l, ValueRange args) {
+                             return nb.create<arith::DivFOp>(l, args[0], count);
+                           });
+  return {mean, variance};
+}
+
+/// `value` (floats) converted to the float type `element`.
+static Value convertFloat(OpBuilder &b, Location loc, Value value,
+                          Type element) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getElementType() == element)
+    return value;
+  auto resultType = type.clone(element);
+  unsigned from = type.getElementType().getIntOrFloatBitWidth();
+  unsigned to = element.getIntOrFloatBitWidth();
+  return createElementwiseMap(
+      b, loc, ValueRange{value}, resultType, getDimSizes(b, loc, value),
+      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        if (to > from)
+          return nb.create<arith::ExtFOp>(l, element, args[0]);
+        return nb.create<arith::TruncFOp>(l, element, args[0]);
+      });
+}
+
+/// LogSoftmax of `x` along `axis`: x - max - log(sum(exp(x - max))).
+static Value createLogSoftmax(OpBuilder &b, Location loc, Value x, int64_t axis,
+                              RankedTensorType type) {
+  MLIRContext *ctx = b.getContext();
+  int64_t rank = type.getRank();
+  Type element = type.getElementType();
+  SmallVector<OpFoldResult> sizes = getDimSizes(b, loc, x);
+  AffineMap identity = b.getMultiDimIdentityMap(rank);
+  AffineMap outer = getMapWithout(ctx, rank, axis);
+  Value max = createReduction(
+      b, loc, x, axis, createLowest(b, loc, element),
+      [](OpBuilder &nb, Location l, Value in, Value acc) {
+        return nb.create<arith::MaximumFOp>(l, in, acc).getResult();
+      });
+  auto statType = cast<RankedTensorType>(max.getType());
+  Value sumInit = createFilled(b, loc, statType, getDimSizes(b, loc, max),
+                               createScalar(b, loc, element, 0));
+  SmallVector<utils::IteratorType> iterators = getParallel(rank);
+  iterators[axis] = utils::IteratorType::reduction;
+  Value sum =
+      b.create<linalg::GenericOp>(
+           loc, TypeRange{statType}, ValueRange{x, max}, ValueRange{sumInit},
+           ArrayRef<AffineMap>{identity, outer, outer}, iterators,
+           [](OpBuilder &nb, Location l, ValueRange args) {
+             Value shifted = nb.create<arith::SubFOp>(l, args[0], args[1]);
+             Value exp = nb.create<math::ExpOp>(l, shifted);
+             nb.create<linalg::YieldOp>(
+                 l, nb.create<arith::AddFOp>(l, exp, args[2]).getResult());
+           })
+          .getResult(0);
+  Value init = createEmpty(b, loc, type, sizes);
+  return b
+      .create<linalg::GenericOp>(
+          loc, TypeRange{type}, ValueRange{x, max, sum}, ValueRange{init},
+          ArrayRef<AffineMap>{identity, outer, outer, identity},
+          getParallel(rank),
+          [](OpBuilder &nb, Location l, ValueRange args) {
+            Value shifted = nb.create<arith::SubFOp>(l, args[0], args[1]);
+            Value log = nb.create<math::LogOp>(l, args[2]);
+            nb.create<linalg::YieldOp>(
+                l, nb.create<arith::SubFOp>(l, shifted, log).getResult());
+          })
+      .getResult(0);
+}
+
+/// NegativeLogLikelihoodLoss of the log probabilities `input` [N, C, d...]
+/// with `target` [N, d...] and `weight` [C] (or null), into `type`.
+static Value createNLLLoss(OpBuilder &b, Location loc, Value input,
+                           Value target, Value weight,
+                           std::optional<int64_t> ignoreIndex,
+                           StringRef reduction, RankedTensorType type) {
+  auto targetType = cast<RankedTensorType>(target.getType());
+  int64_t rank = targetType.getRank();
+  Type element = type.getElementType();
+  auto lossType = RankedTensorType::get(targetType.getShape(), element);
+  SmallVector<OpFoldResult> sizes = getDimSizes(b, loc, target);
+  Value lossInit = createEmpty(b, loc, lossType, sizes);
+  Value weightInit = createEmpty(b, loc, lossType, sizes);
+  AffineMap identity = b.getMultiDimIdentityMap(rank);
+  auto generic = b.create<linalg::GenericOp>(
+      loc, TypeRange{lossType, lossType}, ValueRange{target},
+      ValueRange{lossInit, weightInit},
+      ArrayRef<AffineMap>{identity, identity, identity}, getParallel(rank),
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value t = args[0];
+        Value zero = createScalar(nb, l, element, 0);
+        Value ignored = nb.create<arith::ConstantOp>(l, nb.getBoolAttr(false));
+        if (ignoreIndex)
+          ignored = nb.create<arith::CmpIOp>(
+              l, arith::CmpIPredicate::eq, t,
+              createScalar(nb, l, t.getType(), *ignoreIndex));
+        // An ignored target may be out of range: read class 0 instead.
+        Value c = nb.create<arith::SelectOp>(
+            l, ignored, createIndex(nb, l, 0),
+            nb.create<arith::IndexCastOp>(l, nb.getIndexType(), t));
+        SmallVector<Value> position{nb.create<linalg::IndexOp>(l, 0), c};
+        for (int64_t d = 1; d < rank; ++d)
+          position.push_back(nb.create<linalg::IndexOp>(l, d));
+        Value logProb = nb.create<tensor::ExtractOp>(l, input, position);
+        Value w = weight
+                      ? nb.create<tensor::ExtractOp>(l, weight, c).getResult()
+                      : createScalar(nb, l, element, 1);
+        w = nb.create<arith::SelectOp>(l, ignored, zero, w);
+        Value loss = nb.create<arith::NegFOp>(
+            l, nb.create<arith::MulFOp>(l, logProb, w));
+        loss = nb.create<arith::SelectOp>(l, ignored, zero, loss);
+        nb.create<linalg::YieldOp>(l, ValueRange{loss, w});
+      });
+  Value loss = generic.getResult(0);
+  if (reduction == "none")
+    return castTo(b, loc, loss, type);
+  SmallVector<int64_t> all;
+  for (int64_t i = 0; i < rank; ++i)
+    all.push_back(i);
+  auto sumAll = [&](Value v) {
+    return createReduction(
+        b, loc, v, all, createScalar(b, loc, element, 0),
+        [](OpBuilder &nb, Location l, Value in, Value acc) {
+          return nb.create<arith::AddFOp>(l, in, acc).getResult();
+        });
+  };
+  Value total = sumAll(loss);
+  if (reduction == "sum")
+    return castTo(b, loc, total, type);
+  Value weights = sumAll(generic.getResult(1));
+  auto scalarType = cast<RankedTensorType>(total.getType());
+  return castTo(
+      b, loc,
+      createElementwiseMap(
+          b, loc, ValueRange{total, weights}, scalarType, {},
+          [](OpBuilder &nb, Location l, ValueRange args) {
+            return nb.create<arith::DivFOp>(l, args[0], args[1]).getResult();
+          }),
+      type);
 }
 
 namespace {
@@ -206,8 +354,10 @@ struct LayerNormalizationLowering
                   ConversionPatternRewriter &rewriter) const override {
     if (failed(checkRankedOperands(op)))
       return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
+    RankedTensorType resultType = getRankedResultType(op, 0);
+    RankedTensorType meanType = getRankedResultType(op, 1);
+    RankedTensorType invStdType = getRankedResultType(op, 2);
+    if (!resultType || !meanType || !invStdType)
       return failure();
     int64_t rank = resultType.getRank();
     std::optional<int64_t> axis = onnx::normalizeAxis(op.getAxis(), rank);
@@ -228,18 +378,26 @@ struct LayerNormalizationLowering
     }
     SmallVector<OpFoldResult> sizes = getDimSizes(rewriter, loc, x);
     SmallVector<int64_t> axes = getRange(*axis, rank);
-    Value count = indexToElement(
-        rewriter, loc,
-        createProduct(rewriter, loc, ArrayRef(sizes).drop_front(*axis)),
-        element);
     AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
     AffineMap outer = getMapWithout(ctx, rank, axes);
-    auto [mean, squares] = createMeanAndSquares(rewriter, loc, x, axes, count);
+    auto [mean, variance] = createMeanAndVariance(rewriter, loc, x, axes);
 
-    // y = (x - mean) / sqrt(var + epsilon) * Scale + B
+    // invStdDev = 1 / sqrt(var + epsilon)
     Value epsilon =
         createScalar(rewriter, loc, element, op.getEpsilon().convertToDouble());
-    SmallVector<Value> inputs{x, mean, squares, scale};
+    auto statType = cast<RankedTensorType>(mean.getType());
+    Value invStd = createElementwiseMap(
+        rewriter, loc, ValueRange{variance}, statType,
+        getDimSizes(rewriter, loc, variance),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value stddev = b.create<math::SqrtOp>(
+              l, b.create<arith::AddFOp>(l, args[0], epsilon));
+          return b.create<arith::DivFOp>(l, createScalar(b, l, element, 1),
+                                         stddev);
+        });
+
+    // y = (x - mean) * invStdDev * Scale + B
+    SmallVector<Value> inputs{x, mean, invStd, scale};
     SmallVector<AffineMap> maps{
         identity, outer, outer,
         getBroadcastMap(ctx, cast<RankedTensorType>(scale.getType()).getShape(),
@@ -258,16 +416,75 @@ struct LayerNormalizationLowering
                 loc, TypeRange{resultType}, inputs, ValueRange{init}, maps,
                 getParallel(rank),
                 [&](OpBuilder &b, Location l, ValueRange args) {
-                  Value var = b.create<arith::DivFOp>(l, args[2], count);
-                  Value stddev = b.create<math::SqrtOp>(
-                      l, b.create<arith::AddFOp>(l, var, epsilon));
                   Value centered = b.create<arith::SubFOp>(l, args[0], args[1]);
                   Value normalized =
-                      b.create<arith::DivFOp>(l, centered, stddev);
+                      b.create<arith::MulFOp>(l, centered, args[2]);
                   Value y = b.create<arith::MulFOp>(l, normalized, args[3]);
                   if (bias)
                     y = b.create<arith::AddFOp>(l, y, args[4]);
                   b.create<linalg::YieldOp>(l, y);
+                })
+            .getResult(0);
+    // Mean and InvStdDev keep the normalized dims as size 1.
+    auto keep = [&](Value stat, RankedTensorType type) {
+      stat = convertFloat(rewriter, loc, stat, type.getElementType());
+      return expandUnitDims(rewriter, loc, stat, axes, type);
+    };
+    rewriter.replaceOp(
+        op, {result, keep(mean, meanType), keep(invStd, invStdType)});
+    return success();
+  }
+};
+
+/// LogSoftmax and Hardmax.
+template <typename OpT>
+struct SoftmaxLikeLowering : public OpConversionPattern<OpT> {
+  using OpConversionPattern<OpT>::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkRankedOperands(op)))
+      return failure();
+    RankedTensorType resultType = getRankedResultType(op);
+    if (!resultType)
+      return failure();
+    int64_t rank = resultType.getRank();
+    std::optional<int64_t> axis = onnx::normalizeAxis(op.getAxis(), rank);
+    if (!axis)
+      return op.emitOpError("has 'axis' out of range");
+    Location loc = op.getLoc();
+    Value x = adaptor.getInput();
+    if (std::is_same_v<OpT, onnx::LogSoftmaxOp>) {
+      rewriter.replaceOp(op,
+                         createLogSoftmax(rewriter, loc, x, *axis, resultType));
+      return success();
+    }
+    // Hardmax: 1 at the first maximum along the axis.
+    Value argmax = createArgReduction(rewriter, loc, x, *axis, /*max=*/true,
+                                      /*last=*/false);
+    Type element = resultType.getElementType();
+    AffineMap outer = getMapWithout(rewriter.getContext(), rank, *axis);
+    Value init =
+        createEmpty(rewriter, loc, resultType, getDimSizes(rewriter, loc, x));
+    Value result =
+        rewriter
+            .create<linalg::GenericOp>(
+                loc, TypeRange{resultType}, ValueRange{argmax},
+                ValueRange{init},
+                ArrayRef<AffineMap>{outer,
+                                    rewriter.getMultiDimIdentityMap(rank)},
+                getParallel(rank),
+                [&](OpBuilder &b, Location l, ValueRange args) {
+                  Value index = b.create<arith::IndexCastOp>(
+                      l, b.getI64Type(), b.create<linalg::IndexOp>(l, *axis));
+                  Value hit = b.create<arith::CmpIOp>(
+                      l, arith::CmpIPredicate::eq, index, args[0]);
+                  b.create<linalg::YieldOp>(
+                      l, b.create<arith::SelectOp>(
+                              l, hit, createScalar(b, l, element, 1),
+                              createScalar(b, l, element, 0))
+                             .getResult());
                 })
             .getResult(0);
     rewriter.replaceOp(op, result);
@@ -294,45 +511,194 @@ struct InstanceNormalizationLowering
     MLIRContext *ctx = rewriter.getContext();
     Type element = resultType.getElementType();
     Value x = adaptor.getInput();
-    SmallVector<OpFoldResult> sizes = getDimSizes(rewriter, loc, x);
     SmallVector<int64_t> axes = getRange(2, rank);
-    Value count = indexToElement(
-        rewriter, loc,
-        createProduct(rewriter, loc, ArrayRef(sizes).drop_front(2)), element);
-    auto [mean, squares] = createMeanAndSquares(rewriter, loc, x, axes, count);
-
-    // y = (x - mean) / sqrt(var + epsilon) * scale + B
+    auto [mean, variance] = createMeanAndVariance(rewriter, loc, x, axes);
     Value epsilon =
         createScalar(rewriter, loc, element, op.getEpsilon().convertToDouble());
     AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
     AffineMap outer = getMapWithout(ctx, rank, axes);
     AffineMap channel = AffineMap::get(rank, 0, getAffineDimExpr(1, ctx));
-    Value init = createEmpty(rewriter, loc, resultType, sizes);
+    Value init =
+        createEmpty(rewriter, loc, resultType, getDimSizes(rewriter, loc, x));
     Value result =
         rewriter
             .create<linalg::GenericOp>(
                 loc, TypeRange{resultType},
-                ValueRange{x, mean, squares, adaptor.getScale(),
+                ValueRange{x, mean, variance, adaptor.getScale(),
                            adaptor.getB()},
                 ValueRange{init},
                 ArrayRef<AffineMap>{identity, outer, outer, channel, channel,
                                     identity},
                 getParallel(rank),
                 [&](OpBuilder &b, Location l, ValueRange args) {
-                  Value var = b.create<arith::DivFOp>(l, args[2], count);
                   Value stddev = b.create<math::SqrtOp>(
-                      l, b.create<arith::AddFOp>(l, var, epsilon));
+                      l, b.create<arith::AddFOp>(l, args[2], epsilon));
                   Value centered = b.create<arith::SubFOp>(l, args[0], args[1]);
                   Value normalized =
                       b.create<arith::DivFOp>(l, centered, stddev);
-                  Value scaled =
-                      b.create<arith::MulFOp>(l, normalized, args[3]);
+                  Value y = b.create<arith::MulFOp>(l, normalized, args[3]);
                   b.create<linalg::YieldOp>(
-                      l,
-                      b.create<arith::AddFOp>(l, scaled, args[4]).getResult());
+                      l, b.create<arith::AddFOp>(l, y, args[4]).getResult());
                 })
             .getResult(0);
     rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct LpNormalizationLowering
+    : public OpConversionPattern<onnx::LpNormalizationOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(onnx::LpNormalizationOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkRankedOperands(op)))
+      return failure();
+    RankedTensorType resultType = getRankedResultType(op);
+    if (!resultType)
+      return failure();
+    int64_t rank = resultType.getRank();
+    std::optional<int64_t> axis = onnx::normalizeAxis(op.getAxis(), rank);
+    if (!axis)
+      return op.emitOpError("has 'axis' out of range");
+    bool l1 = op.getP() == 1;
+    Location loc = op.getLoc();
+    Type element = resultType.getElementType();
+    Value x = adaptor.getInput();
+    Value norm = createReduction(
+        rewriter, loc, x, *axis, createScalar(rewriter, loc, element, 0),
+        [&](OpBuilder &b, Location l, Value in, Value acc) -> Value {
+          Value term = l1 ? b.create<math::AbsFOp>(l, in).getResult()
+                          : b.create<arith::MulFOp>(l, in, in).getResult();
+          return b.create<arith::AddFOp>(l, term, acc);
+        });
+    AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
+    AffineMap outer = getMapWithout(rewriter.getContext(), rank, *axis);
+    Value init =
+        createEmpty(rewriter, loc, resultType, getDimSizes(rewriter, loc, x));
+    Value result =
+        rewriter
+            .create<linalg::GenericOp>(
+                loc, TypeRange{resultType}, ValueRange{x, norm},
+                ValueRange{init},
+                ArrayRef<AffineMap>{identity, outer, identity},
+                getParallel(rank),
+                [&](OpBuilder &b, Location l, ValueRange args) {
+                  Value n = l1 ? args[1]
+                               : b.create<math::SqrtOp>(l, args[1]).getResult();
+                  b.create<linalg::YieldOp>(
+                      l, b.create<arith::DivFOp>(l, args[0], n).getResult());
+                })
+            .getResult(0);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct MeanVarianceNormalizationLowering
+    : public OpConversionPattern<onnx::MeanVarianceNormalizationOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(onnx::MeanVarianceNormalizationOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkRankedOperands(op)))
+      return failure();
+    RankedTensorType resultType = getRankedResultType(op);
+    if (!resultType)
+      return failure();
+    int64_t rank = resultType.getRank();
+    SmallVector<int64_t> axes;
+    for (int64_t a : op.getAxes()) {
+      std::optional<int64_t> norm = onnx::normalizeAxis(a, rank);
+      if (!norm || llvm::is_contained(axes, *norm))
+        return op.emitOpError("has invalid 'axes'");
+      axes.push_back(*norm);
+    }
+    llvm::sort(axes);
+    Location loc = op.getLoc();
+    Type element = resultType.getElementType();
+    Value x = adaptor.getX();
+    auto [mean, variance] = createMeanAndVariance(rewriter, loc, x, axes);
+    AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
+    AffineMap outer = getMapWithout(rewriter.getContext(), rank, axes);
+    Value epsilon = createScalar(rewriter, loc, element, 1e-9);
+    Value init =
+        createEmpty(rewriter, loc, resultType, getDimSizes(rewriter, loc, x));
+    Value result =
+        rewriter
+            .create<linalg::GenericOp>(
+                loc, TypeRange{resultType}, ValueRange{x, mean, variance},
+                ValueRange{init},
+                ArrayRef<AffineMap>{identity, outer, outer, identity},
+                getParallel(rank),
+                [&](OpBuilder &b, Location l, ValueRange args) {
+                  Value stddev = b.create<arith::AddFOp>(
+                      l, b.create<math::SqrtOp>(l, args[2]), epsilon);
+                  Value centered = b.create<arith::SubFOp>(l, args[0], args[1]);
+                  b.create<linalg::YieldOp>(
+                      l,
+                      b.create<arith::DivFOp>(l, centered, stddev).getResult());
+                })
+            .getResult(0);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct NegativeLogLikelihoodLossLowering
+    : public OpConversionPattern<onnx::NegativeLogLikelihoodLossOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(onnx::NegativeLogLikelihoodLossOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkRankedOperands(op)))
+      return failure();
+    RankedTensorType resultType = getRankedResultType(op);
+    if (!resultType)
+      return failure();
+    Value weight =
+        onnx::isNoValue(op.getWeight()) ? Value() : adaptor.getWeight();
+    std::optional<int64_t> ignoreIndex;
+    if (std::optional<uint64_t> ii = op.getIgnoreIndex())
+      ignoreIndex = static_cast<int64_t>(*ii);
+    rewriter.replaceOp(op,
+                       createNLLLoss(rewriter, op.getLoc(), adaptor.getInput(),
+                                     adaptor.getTarget(), weight, ignoreIndex,
+                                     op.getReduction(), resultType));
+    return success();
+  }
+};
+
+struct SoftmaxCrossEntropyLossLowering
+    : public OpConversionPattern<onnx::SoftmaxCrossEntropyLossOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(onnx::SoftmaxCrossEntropyLossOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkRankedOperands(op)))
+      return failure();
+    RankedTensorType resultType = getRankedResultType(op, 0);
+    RankedTensorType logProbType = getRankedResultType(op, 1);
+    if (!resultType || !logProbType)
+      return failure();
+    if (logProbType.getRank() < 2)
+      return op.emitOpError("expects scores of rank 2 or more");
+    Location loc = op.getLoc();
+    Value logProb =
+        createLogSoftmax(rewriter, loc, adaptor.getScores(), 1, logProbType);
+    Value weight =
+        onnx::isNoValue(op.getWeights()) ? Value() : adaptor.getWeights();
+    std::optional<int64_t> ignoreIndex;
+    if (std::optional<uint64_t> ii = op.getIgnoreIndex())
+      ignoreIndex = static_cast<int64_t>(*ii);
+    Value loss =
+        createNLLLoss(rewriter, loc, logProb, adaptor.getLabels(), weight,
+                      ignoreIndex, op.getReduction(), resultType);
+    rewriter.replaceOp(op, {loss, logProb});
     return success();
   }
 };
@@ -340,7 +706,11 @@ struct InstanceNormalizationLowering
 
 void onnxc::populateONNXNormalizationToLinalgPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<BatchNormalizationLowering, SoftmaxLowering,
-               LayerNormalizationLowering, InstanceNormalizationLowering>(
-      patterns.getContext());
+  patterns
+      .add<BatchNormalizationLowering, SoftmaxLowering,
+           LayerNormalizationLowering, SoftmaxLikeLowering<onnx::LogSoftmaxOp>,
+           SoftmaxLikeLowering<onnx::HardmaxOp>, InstanceNormalizationLowering,
+           LpNormalizationLowering, MeanVarianceNormalizationLowering,
+           NegativeLogLikelihoodLossLowering, SoftmaxCrossEntropyLossLowering>(
+          patterns.getContext());
 }

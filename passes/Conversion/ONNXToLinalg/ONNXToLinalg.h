@@ -19,6 +19,7 @@ void populateONNXPoolToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateONNXNormalizationToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateONNXReduceToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateONNXTensorToLinalgPatterns(mlir::RewritePatternSet &patterns);
+void populateONNXIndexingToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
 /// All of the above.
 void populateONNXToLinalgConversionPatterns(mlir::RewritePatternSet &patterns);

@@ -4,8 +4,14 @@
 // reshapes become tensor.collapse_shape/expand_shape (through a flat 1-D
 // tensor when the dims do not group); Transpose is linalg.transpose, Concat
 // a chain of tensor.insert_slice, Slice a tensor.extract_slice (a gather
-// generic for negative steps), Gather and Expand linalg.generic ops. Sizes
-// that depend on runtime shapes are computed with arith on index values.
+// generic for negative steps or axes/steps known at run time), Split one
+// extract_slice per part, Gather and Expand linalg.generic ops. Squeeze and
+// Unsqueeze of axes known at run time reshape to sizes selected at run time.
+// Tile, Pad (a fill and insert_slice for constant non-negative pads, else a
+// generic resolving each position by the mode), DepthToSpace/SpaceToDepth,
+// Trilu, EyeLike and Range are generics over the result that compute their
+// element or source position from linalg.index. Sizes that depend on
+// runtime shapes are computed with arith on index values.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,39 +20,11 @@
 
 #include "dialects/ONNX/IR/ShapeHelpers.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 using namespace mlir;
 using namespace onnxc;
 using namespace onnxc::tolinalg;
-
-/// The `count` entries of the 1-D integer tensor `tensor` as index values:
-/// constants when `original` (the onnx operand) is a constant, else
-/// tensor.extract + index_cast.
-static SmallVector<Value> getIndexValues(OpBuilder &b, Location loc,
-                                         Value tensor, Value original,
-                                         int64_t count) {
-  SmallVector<Value> values;
-  if (std::optional<SmallVector<int64_t>> constant =
-          onnx::getConstantIntValues(original)) {
-    for (int64_t v : *constant)
-      values.push_back(createIndex(b, loc, v));
-    return values;
-  }
-  for (int64_t i = 0; i < count; ++i) {
-    Value element = b.create<tensor::ExtractOp>(
-        loc, tensor, ValueRange{createIndex(b, loc, i)});
-    values.push_back(
-        b.create<arith::IndexCastOp>(loc, b.getIndexType(), element));
-  }
-  return values;
-}
-
-/// The static length of the 1-D tensor `value`, if known.
-static std::optional<int64_t> getStaticLength(Value value) {
-  auto type = dyn_cast<RankedTensorType>(value.getType());
-  if (!type || type.getRank() != 1 || type.isDynamicDim(0))
-    return std::nullopt;
-  return type.getDimSize(0);
-}
 
 /// Folding index arithmetic.
 static Value foldedCmp(OpBuilder &b, Location loc, arith::CmpIPredicate pred,
@@ -412,7 +390,7 @@ struct SliceLowering : public OpConversionPattern<onnx::SliceOp> {
     int64_t rank = resultType.getRank();
     std::optional<int64_t> count = getStaticLength(op.getStarts());
     if (!count || getStaticLength(op.getEnds()) != count)
-      return op.emitOpError("needs 'starts' and 'ends' of one static length");
+      return lowerRuntime(op, adaptor, resultType, std::nullopt, rewriter);
 
     SmallVector<int64_t> axes, steps;
     if (onnx::isNoValue(op.getAxes())) {
@@ -421,14 +399,14 @@ struct SliceLowering : public OpConversionPattern<onnx::SliceOp> {
     } else if (auto constant = onnx::getConstantIntValues(op.getAxes())) {
       axes = *constant;
     } else {
-      return op.emitOpError("needs constant 'axes' to be lowered");
+      return lowerRuntime(op, adaptor, resultType, *count, rewriter);
     }
     if (onnx::isNoValue(op.getSteps()))
       steps.assign(*count, 1);
     else if (auto constant = onnx::getConstantIntValues(op.getSteps()))
       steps = *constant;
     else
-      return op.emitOpError("needs constant 'steps' to be lowered");
+      return lowerRuntime(op, adaptor, resultType, *count, rewriter);
     if (static_cast<int64_t>(axes.size()) != *count ||
         static_cast<int64_t>(steps.size()) != *count)
       return op.emitOpError("needs 'axes' and 'steps' as long as 'starts'");
@@ -500,27 +478,141 @@ struct SliceLowering : public OpConversionPattern<onnx::SliceOp> {
     }
 
     // Negative steps: read x[offset + i * stride] for each output index.
-    SmallVector<Value> offsetValues;
+    SmallVector<Value> offsetValues, strideValues;
     for (OpFoldResult o : offsets)
       offsetValues.push_back(toValue(rewriter, loc, o));
-    Value init = createEmpty(rewriter, loc, resultType, sizes);
+    for (int64_t st : strides)
+      strideValues.push_back(createIndex(rewriter, loc, st));
+    rewriter.replaceOp(op,
+                       createStridedGather(rewriter, loc, x, resultType, sizes,
+                                           offsetValues, strideValues));
+    return success();
+  }
+
+  /// A new tensor of `type` (sizes `sizes`) holding
+  /// x[offsets + index * strides].
+  static Value createStridedGather(OpBuilder &rewriter, Location loc, Value x,
+                                   RankedTensorType type,
+                                   ArrayRef<OpFoldResult> sizes,
+                                   ArrayRef<Value> offsets,
+                                   ArrayRef<Value> strides) {
+    int64_t rank = type.getRank();
+    Value init = createEmpty(rewriter, loc, type, sizes);
     auto generic = rewriter.create<linalg::GenericOp>(
-        loc, TypeRange{resultType}, ValueRange{}, ValueRange{init},
+        loc, TypeRange{type}, ValueRange{}, ValueRange{init},
         ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(rank)},
         getParallel(rank), [&](OpBuilder &b, Location l, ValueRange) {
           SmallVector<Value> indices;
           for (int64_t d = 0; d < rank; ++d) {
             Value index = b.create<linalg::IndexOp>(l, d);
-            if (strides[d] != 1)
-              index = b.create<arith::MulIOp>(l, index,
-                                              createIndex(b, l, strides[d]));
-            indices.push_back(
-                b.create<arith::AddIOp>(l, offsetValues[d], index));
+            if (getConstantIntValue(strides[d]) != std::optional<int64_t>(1))
+              index = b.create<arith::MulIOp>(l, index, strides[d]);
+            indices.push_back(b.create<arith::AddIOp>(l, offsets[d], index));
           }
           b.create<linalg::YieldOp>(
               l, b.create<tensor::ExtractOp>(l, x, indices).getResult());
         });
-    rewriter.replaceOp(op, generic.getResult(0));
+    return generic.getResult(0);
+  }
+
+  /// Axes or steps known only at run time, or entries of unknown count: each
+  /// dim takes the offset, size and stride of the entry naming it (the last
+  /// one), computed for either sign of the step, and the result is gathered.
+  /// An unknown count of entries is walked in an scf.for.
+  LogicalResult lowerRuntime(onnx::SliceOp op, OpAdaptor adaptor,
+                             RankedTensorType resultType,
+                             std::optional<int64_t> count,
+                             ConversionPatternRewriter &rewriter) const {
+    Location loc = op.getLoc();
+    Value x = adaptor.getData();
+    int64_t rank = resultType.getRank();
+    bool defaultAxes = onnx::isNoValue(op.getAxes());
+    bool defaultSteps = onnx::isNoValue(op.getSteps());
+    if (count && ((!defaultAxes && getStaticLength(op.getAxes()) != count) ||
+                  (!defaultSteps && getStaticLength(op.getSteps()) != count)))
+      return op.emitOpError("needs 'axes' and 'steps' as long as 'starts'");
+    Value zero = createIndex(rewriter, loc, 0);
+    Value one = createIndex(rewriter, loc, 1);
+    SmallVector<Value> dims;
+    for (OpFoldResult d : getDimSizes(rewriter, loc, x))
+      dims.push_back(toValue(rewriter, loc, d));
+    // The state: offsets, sizes and strides of every dim.
+    SmallVector<Value> state(rank, zero);
+    state.append(dims);
+    state.append(rank, one);
+    auto apply = [&](OpBuilder &b, Location l, Value start, Value end,
+                     Value axis, Value step, MutableArrayRef<Value> state) {
+      Value zero = createIndex(b, l, 0), one = createIndex(b, l, 1);
+      axis = normalizeIndex(b, l, axis, createIndex(b, l, rank));
+      Value positive = foldedCmp(b, l, arith::CmpIPredicate::sgt, step, zero);
+      Value magnitude =
+          foldedSelect(b, l, positive, step, foldedSub(b, l, zero, step));
+      for (int64_t d = 0; d < rank; ++d) {
+        Value dim = dims[d];
+        Value last = foldedSub(b, l, dim, one);
+        auto clamp = [&](Value v, Value lo, Value hi) {
+          v = normalizeIndex(b, l, v, dim);
+          return foldedMin(b, l, foldedMax(b, l, v, lo), hi);
+        };
+        Value first = foldedSelect(b, l, positive, clamp(start, zero, dim),
+                                   clamp(start, zero, last));
+        Value stop = foldedSelect(b, l, positive, clamp(end, zero, dim),
+                                  clamp(end, createIndex(b, l, -1), last));
+        Value span = foldedSelect(b, l, positive, foldedSub(b, l, stop, first),
+                                  foldedSub(b, l, first, stop));
+        span = foldedMax(b, l, span, zero);
+        Value size = foldedDiv(
+            b, l, foldedAdd(b, l, span, foldedSub(b, l, magnitude, one)),
+            magnitude);
+        Value hit = foldedCmp(b, l, arith::CmpIPredicate::eq, axis,
+                              createIndex(b, l, d));
+        state[d] = foldedSelect(b, l, hit, first, state[d]);
+        state[rank + d] = foldedSelect(b, l, hit, size, state[rank + d]);
+        state[2 * rank + d] =
+            foldedSelect(b, l, hit, step, state[2 * rank + d]);
+      }
+    };
+    if (count) {
+      auto read = [&](Value tensor, Value original) {
+        return getIndexValues(rewriter, loc, tensor, original, *count);
+      };
+      SmallVector<Value> starts = read(adaptor.getStarts(), op.getStarts());
+      SmallVector<Value> ends = read(adaptor.getEnds(), op.getEnds());
+      SmallVector<Value> axes = defaultAxes
+                                    ? SmallVector<Value>()
+                                    : read(adaptor.getAxes(), op.getAxes());
+      SmallVector<Value> steps = defaultSteps
+                                     ? SmallVector<Value>()
+                                     : read(adaptor.getSteps(), op.getSteps());
+      for (int64_t i = 0; i < *count; ++i)
+        apply(rewriter, loc, starts[i], ends[i],
+              defaultAxes ? createIndex(rewriter, loc, i) : axes[i],
+              defaultSteps ? one : steps[i], state);
+    } else {
+      Value length =
+          rewriter.create<tensor::DimOp>(loc, adaptor.getStarts(), 0);
+      auto loop = rewriter.create<scf::ForOp>(
+          loc, zero, length, one, state,
+          [&](OpBuilder &b, Location l, Value i, ValueRange iter) {
+            auto read = [&](Value tensor) -> Value {
+              Value element = b.create<tensor::ExtractOp>(l, tensor, i);
+              return b.create<arith::IndexCastOp>(l, b.getIndexType(), element);
+            };
+            SmallVector<Value> next(iter);
+            apply(b, l, read(adaptor.getStarts()), read(adaptor.getEnds()),
+                  defaultAxes ? i : read(adaptor.getAxes()),
+                  defaultSteps ? createIndex(b, l, 1)
+                               : read(adaptor.getSteps()),
+                  next);
+            b.create<scf::YieldOp>(l, next);
+          });
+      state.assign(loop.getResults().begin(), loop.getResults().end());
+    }
+    ArrayRef<Value> all(state);
+    rewriter.replaceOp(
+        op, createStridedGather(rewriter, loc, x, resultType,
+                                getAsOpFoldResult(all.slice(rank, rank)),
+                                all.take_front(rank), all.take_back(rank)));
     return success();
   }
 };
@@ -601,8 +693,23 @@ struct SqueezeLowering : public OpConversionPattern<onnx::SqueezeOp> {
     } else if (auto constant =
                    onnx::getNormalizedAxes(op.getAxes(), xType.getRank())) {
       axes = *constant;
+    } else if (onnx::getConstantIntValues(op.getAxes())) {
+      return op.emitOpError("has invalid 'axes' for rank ") << xType.getRank();
     } else {
-      return op.emitOpError("needs constant, valid 'axes' to be lowered");
+      // Axes known at run time: keep the other dims' sizes, in order.
+      Location loc = op.getLoc();
+      SmallVector<Value> keep;
+      Value trueValue =
+          rewriter.create<arith::ConstantOp>(loc, rewriter.getBoolAttr(true));
+      for (Value bit :
+           getAxesMask(rewriter, loc, adaptor.getAxes(), xType.getRank()))
+        keep.push_back(rewriter.create<arith::XOrIOp>(loc, bit, trueValue));
+      SmallVector<OpFoldResult> sizes =
+          compactSizes(rewriter, loc, keep, getDimSizes(rewriter, loc, x),
+                       resultType.getRank());
+      rewriter.replaceOp(
+          op, reshapeThroughFlat(rewriter, loc, x, resultType, sizes));
+      return success();
     }
     if (xType.getRank() - static_cast<int64_t>(axes.size()) !=
         resultType.getRank())
@@ -628,8 +735,38 @@ struct UnsqueezeLowering : public OpConversionPattern<onnx::UnsqueezeOp> {
     auto xType = cast<RankedTensorType>(x.getType());
     std::optional<SmallVector<int64_t>> axes =
         onnx::getNormalizedAxes(op.getAxes(), resultType.getRank());
-    if (!axes)
-      return op.emitOpError("needs constant, valid 'axes' to be lowered");
+    if (!axes && onnx::getConstantIntValues(op.getAxes()))
+      return op.emitOpError("has invalid 'axes' for output rank ")
+             << resultType.getRank();
+    if (!axes) {
+      // Axes known at run time: output dim j is 1 where named, else the
+      // next input dim.
+      Location loc = op.getLoc();
+      int64_t rank = resultType.getRank();
+      SmallVector<Value> mask =
+          getAxesMask(rewriter, loc, adaptor.getAxes(), rank);
+      SmallVector<OpFoldResult> dims = getDimSizes(rewriter, loc, x);
+      Value zero = createIndex(rewriter, loc, 0);
+      Value one = createIndex(rewriter, loc, 1);
+      Value next = zero;
+      SmallVector<OpFoldResult> sizes;
+      for (int64_t j = 0; j < rank; ++j) {
+        Value size = one;
+        for (auto [i, dim] : llvm::enumerate(dims)) {
+          Value here = foldedCmp(rewriter, loc, arith::CmpIPredicate::eq, next,
+                                 createIndex(rewriter, loc, i));
+          size = foldedSelect(rewriter, loc, here, toValue(rewriter, loc, dim),
+                              size);
+        }
+        sizes.push_back(
+            getAsOpFoldResult(foldedSelect(rewriter, loc, mask[j], one, size)));
+        next = foldedAdd(rewriter, loc, next,
+                         foldedSelect(rewriter, loc, mask[j], zero, one));
+      }
+      rewriter.replaceOp(
+          op, reshapeThroughFlat(rewriter, loc, x, resultType, sizes));
+      return success();
+    }
     if (xType.getRank() + static_cast<int64_t>(axes->size()) !=
         resultType.getRank())
       return op.emitOpError("has a result rank that does not match 'axes'");
@@ -660,10 +797,38 @@ struct ExpandLowering : public OpConversionPattern<onnx::ExpandOp> {
     SmallVector<Value> requested;
     if (!resultType.hasStaticShape()) {
       std::optional<int64_t> length = getStaticLength(op.getShape());
-      if (!length || *length > rank)
-        return op.emitOpError("needs a 'shape' of static length");
-      requested = getIndexValues(rewriter, loc, adaptor.getShape(),
-                                 op.getShape(), *length);
+      if (length && *length > rank)
+        return op.emitOpError("has a 'shape' longer than its result rank");
+      if (length) {
+        requested = getIndexValues(rewriter, loc, adaptor.getShape(),
+                                   op.getShape(), *length);
+      } else {
+        // A 'shape' of unknown length aligns with the result's trailing dims;
+        // the dims before it are requested as 1.
+        Value shape = adaptor.getShape();
+        Value len = rewriter.create<tensor::DimOp>(loc, shape, 0);
+        for (int64_t j = 0; j < rank; ++j) {
+          Value s = rewriter.create<arith::SubIOp>(
+              loc,
+              rewriter.create<arith::AddIOp>(loc, len,
+                                             createIndex(rewriter, loc, j)),
+              createIndex(rewriter, loc, rank));
+          Value valid = rewriter.create<arith::CmpIOp>(
+              loc, arith::CmpIPredicate::sge, s, createIndex(rewriter, loc, 0));
+          auto ifOp = rewriter.create<scf::IfOp>(
+              loc, valid,
+              [&](OpBuilder &b, Location l) {
+                Value v = b.create<tensor::ExtractOp>(l, shape, s);
+                b.create<scf::YieldOp>(
+                    l, b.create<arith::IndexCastOp>(l, b.getIndexType(), v)
+                           .getResult());
+              },
+              [&](OpBuilder &b, Location l) {
+                b.create<scf::YieldOp>(l, createIndex(b, l, 1));
+              });
+          requested.push_back(ifOp.getResult(0));
+        }
+      }
     }
     Value one = createIndex(rewriter, loc, 1);
     for (int64_t j = 0; j < rank; ++j) {
@@ -734,6 +899,522 @@ struct ConstantOfShapeLowering
     return success();
   }
 };
+
+struct SizeLowering : public OpConversionPattern<onnx::SizeOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(onnx::SizeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkRankedOperands(op)))
+      return failure();
+    Location loc = op.getLoc();
+    Value count = createProduct(rewriter, loc,
+                                getDimSizes(rewriter, loc, adaptor.getData()));
+    Value size =
+        rewriter.create<arith::IndexCastOp>(loc, rewriter.getI64Type(), count);
+    rewriter.replaceOpWithNewOp<tensor::FromElementsOp>(
+        op, RankedTensorType::get({}, rewriter.getI64Type()), size);
+    return success();
+  }
+};
+
+struct SplitLowering : public OpConversionPattern<onnx::SplitOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(onnx::SplitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkRankedOperands(op)))
+      return failure();
+    SmallVector<RankedTensorType> resultTypes;
+    for (unsigned i = 0; i < op->getNumResults(); ++i) {
+      resultTypes.push_back(getRankedResultType(op, i));
+      if (!resultTypes.back())
+        return failure();
+    }
+    Location loc = op.getLoc();
+    Value x = adaptor.getInput();
+    auto xType = cast<RankedTensorType>(x.getType());
+    int64_t rank = xType.getRank();
+    std::optional<int64_t> axis = onnx::normalizeAxis(op.getAxis(), rank);
+    if (!axis)
+      return op.emitOpError("has 'axis' out of range");
+    int64_t n = resultTypes.size();
+    SmallVector<OpFoldResult> dims = getDimSizes(rewriter, loc, x);
+    Value dim = toValue(rewriter, loc, dims[*axis]);
+    SmallVector<Value> parts;
+    if (!onnx::isNoValue(op.getSplit())) {
+      parts =
+          getIndexValues(rewriter, loc, adaptor.getSplit(), op.getSplit(), n);
+    } else {
+      // Parts of ceil(dim / n), the last ones smaller.
+      Value chunk = foldedDiv(
+          rewriter, loc,
+          foldedAdd(rewriter, loc, dim, createIndex(rewriter, loc, n - 1)),
+          createIndex(rewriter, loc, n));
+      for (int64_t i = 0; i < n; ++i) {
+        Value rest = foldedSub(
+            rewriter, loc, dim,
+            foldedMul(rewriter, loc, chunk, createIndex(rewriter, loc, i)));
+        parts.push_back(foldedMax(rewriter, loc,
+                                  foldedMin(rewriter, loc, chunk, rest),
+                                  createIndex(rewriter, loc, 0)));
+      }
+    }
+    SmallVector<Value> results;
+    Value offset = createIndex(rewriter, loc, 0);
+    SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
+    for (auto [part, type] : llvm::zip(parts, resultTypes)) {
+      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+      offsets[*axis] = getAsOpFoldResult(offset);
+      SmallVector<OpFoldResult> sizes(dims);
+      sizes[*axis] = getAsOpFoldResult(part);
+      SmallVector<int64_t> shape;
+      for (OpFoldResult size : sizes)
+        shape.push_back(
+            getConstantIntValue(size).value_or(ShapedType::kDynamic));
+      Value slice = rewriter.create<tensor::ExtractSliceOp>(
+          loc, RankedTensorType::get(shape, xType.getElementType()), x, offsets,
+          sizes, strides);
+      results.push_back(castTo(rewriter, loc, slice, type));
+      offset = foldedAdd(rewriter, loc, offset, part);
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+struct TileLowering : public OpConversionPattern<onnx::TileOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(onnx::TileOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkRankedOperands(op)))
+      return failure();
+    RankedTensorType resultType = getRankedResultType(op);
+    if (!resultType)
+      return failure();
+    Location loc = op.getLoc();
+    Value x = adaptor.getInput();
+    int64_t rank = resultType.getRank();
+    SmallVector<Value> repeats = getIndexValues(
+        rewriter, loc, adaptor.getRepeats(), op.getRepeats(), rank);
+    if (static_cast<int64_t>(repeats.size()) != rank)
+      return op.emitOpError("needs one repeat per dim");
+    SmallVector<Value> dims;
+    SmallVector<OpFoldResult> sizes;
+    for (auto [d, size] : llvm::enumerate(getDimSizes(rewriter, loc, x))) {
+      dims.push_back(toValue(rewriter, loc, size));
+      sizes.push_back(
+          getAsOpFoldResult(foldedMul(rewriter, loc, dims.back(), repeats[d])));
+    }
+    Value init = createEmpty(rewriter, loc, resultType, sizes);
+    auto generic = rewriter.create<linalg::GenericOp>(
+        loc, TypeRange{resultType}, ValueRange{}, ValueRange{init},
+        ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(rank)},
+        getParallel(rank), [&](OpBuilder &b, Location l, ValueRange) {
+          SmallVector<Value> position;
+          for (int64_t d = 0; d < rank; ++d)
+            position.push_back(b.create<arith::RemUIOp>(
+                l, b.create<linalg::IndexOp>(l, d), dims[d]));
+          b.create<linalg::YieldOp>(
+              l, b.create<tensor::ExtractOp>(l, x, position).getResult());
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+struct PadLowering : public OpConversionPattern<onnx::PadOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(onnx::PadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkRankedOperands(op)))
+      return failure();
+    RankedTensorType resultType = getRankedResultType(op);
+    if (!resultType)
+      return failure();
+    Location loc = op.getLoc();
+    Value x = adaptor.getData();
+    int64_t rank = resultType.getRank();
+    Type element = resultType.getElementType();
+    StringRef mode = op.getMode();
+    // The padded axes and their begin/end counts, spread over the dims.
+    Value zero = createIndex(rewriter, loc, 0);
+    Value rankValue = createIndex(rewriter, loc, rank);
+    SmallVector<Value> low(rank, zero), high(rank, zero), dims;
+    for (int64_t d = 0; d < rank; ++d)
+      dims.push_back(toValue(rewriter, loc, getDimSize(rewriter, loc, x, d)));
+    auto spread = [&](OpBuilder &b, Location l, Value axis, Value begin,
+                      Value end, MutableArrayRef<Value> lowHigh) {
+      axis = normalizeIndex(b, l, axis, rankValue);
+      for (int64_t d = 0; d < rank; ++d) {
+        Value hit = foldedCmp(b, l, arith::CmpIPredicate::eq, axis,
+                              createIndex(b, l, d));
+        lowHigh[d] = foldedSelect(b, l, hit, begin, lowHigh[d]);
+        lowHigh[rank + d] = foldedSelect(b, l, hit, end, lowHigh[rank + d]);
+      }
+    };
+    SmallVector<Value> lowHigh(2 * rank, zero);
+    std::optional<int64_t> numAxes = onnx::isNoValue(op.getAxes())
+                                         ? std::optional<int64_t>(rank)
+                                         : getStaticLength(op.getAxes());
+    std::optional<int64_t> numPads = getStaticLength(op.getPads());
+    if (!numAxes && numPads)
+      numAxes = *numPads / 2;
+    if (numAxes && numPads && *numPads != 2 * *numAxes)
+      return op.emitOpError("needs 2 pads per padded axis");
+    if (numAxes) {
+      SmallVector<Value> pads = getIndexValues(rewriter, loc, adaptor.getPads(),
+                                               op.getPads(), 2 * *numAxes);
+      SmallVector<Value> axes;
+      if (onnx::isNoValue(op.getAxes())) {
+        for (int64_t d = 0; d < rank; ++d)
+          axes.push_back(createIndex(rewriter, loc, d));
+      } else {
+        axes = getIndexValues(rewriter, loc, adaptor.getAxes(), op.getAxes(),
+                              *numAxes);
+      }
+      for (int64_t i = 0; i < *numAxes; ++i)
+        spread(rewriter, loc, axes[i], pads[i], pads[i + *numAxes], lowHigh);
+    } else {
+      // Axes of unknown count: walk them.
+      Value count = rewriter.create<tensor::DimOp>(loc, adaptor.getAxes(), 0);
+      auto loop = rewriter.create<scf::ForOp>(
+          loc, zero, count, createIndex(rewriter, loc, 1), lowHigh,
+          [&](OpBuilder &b, Location l, Value i, ValueRange iter) {
+            auto read = [&](Value tensor, Value at) -> Value {
+              Value element = b.create<tensor::ExtractOp>(l, tensor, at);
+              return b.create<arith::IndexCastOp>(l, b.getIndexType(), element);
+            };
+            SmallVector<Value> next(iter);
+            spread(
+                b, l, read(adaptor.getAxes(), i), read(adaptor.getPads(), i),
+                read(adaptor.getPads(), b.create<arith::AddIOp>(l, i, count)),
+                next);
+            b.create<scf::YieldOp>(l, next);
+          });
+      lowHigh.assign(loop.getResults().begin(), loop.getResults().end());
+    }
+    for (int64_t d = 0; d < rank; ++d) {
+      low[d] = lowHigh[d];
+      high[d] = lowHigh[rank + d];
+    }
+    Value padValue =
+        onnx::isNoValue(op.getConstantValue())
+            ? createScalar(rewriter, loc, element, 0)
+            : extractScalar(rewriter, loc, adaptor.getConstantValue());
+    auto isNonNegativeConstant = [](Value v) {
+      std::optional<int64_t> c = getConstantIntValue(v);
+      return c && *c >= 0;
+    };
+    if (mode == "constant" && llvm::all_of(low, isNonNegativeConstant) &&
+        llvm::all_of(high, isNonNegativeConstant)) {
+      Value padded = createPad(rewriter, loc, x, getAsOpFoldResult(low),
+                               getAsOpFoldResult(high), padValue);
+      rewriter.replaceOp(op, castTo(rewriter, loc, padded, resultType));
+      return success();
+    }
+    // Each output element reads the input at its position minus the begin
+    // padding, resolved by the mode when outside.
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t d = 0; d < rank; ++d)
+      sizes.push_back(getAsOpFoldResult(foldedAdd(
+          rewriter, loc, foldedAdd(rewriter, loc, dims[d], low[d]), high[d])));
+    Value init = createEmpty(rewriter, loc, resultType, sizes);
+    auto generic = rewriter.create<linalg::GenericOp>(
+        loc, TypeRange{resultType}, ValueRange{}, ValueRange{init},
+        ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(rank)},
+        getParallel(rank), [&](OpBuilder &b, Location l, ValueRange) {
+          Value c0 = createIndex(b, l, 0), c1 = createIndex(b, l, 1);
+          Value inside = b.create<arith::ConstantOp>(l, b.getBoolAttr(true));
+          SmallVector<Value> position;
+          for (int64_t d = 0; d < rank; ++d) {
+            Value src = b.create<arith::SubIOp>(
+                l, b.create<linalg::IndexOp>(l, d), low[d]);
+            Value last = b.create<arith::SubIOp>(l, dims[d], c1);
+            if (mode == "constant") {
+              Value ge = b.create<arith::CmpIOp>(l, arith::CmpIPredicate::sge,
+                                                 src, c0);
+              Value lt = b.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt,
+                                                 src, dims[d]);
+              inside = b.create<arith::AndIOp>(
+                  l, inside, b.create<arith::AndIOp>(l, ge, lt));
+            } else if (mode == "edge") {
+              src = b.create<arith::MaxSIOp>(
+                  l, b.create<arith::MinSIOp>(l, src, last), c0);
+            } else {
+              // reflect: fold into [0, 2 * (dim - 1)), then mirror.
+              Value period = b.create<arith::MaxSIOp>(
+                  l, b.create<arith::AddIOp>(l, last, last), c1);
+              Value m = b.create<arith::RemSIOp>(l, src, period);
+              Value negative =
+                  b.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, m, c0);
+              m = b.create<arith::SelectOp>(
+                  l, negative, b.create<arith::AddIOp>(l, m, period), m);
+              Value beyond = b.create<arith::CmpIOp>(
+                  l, arith::CmpIPredicate::sgt, m, last);
+              src = b.create<arith::SelectOp>(
+                  l, beyond, b.create<arith::SubIOp>(l, period, m), m);
+              Value single = b.create<arith::CmpIOp>(
+                  l, arith::CmpIPredicate::eq, dims[d], c1);
+              src = b.create<arith::SelectOp>(l, single, c0, src);
+            }
+            position.push_back(src);
+          }
+          if (mode != "constant") {
+            b.create<linalg::YieldOp>(
+                l, b.create<tensor::ExtractOp>(l, x, position).getResult());
+            return;
+          }
+          auto ifOp = b.create<scf::IfOp>(
+              l, inside,
+              [&](OpBuilder &tb, Location tl) {
+                tb.create<scf::YieldOp>(
+                    tl,
+                    tb.create<tensor::ExtractOp>(tl, x, position).getResult());
+              },
+              [&](OpBuilder &eb, Location el) {
+                eb.create<scf::YieldOp>(el, padValue);
+              });
+          b.create<linalg::YieldOp>(l, ifOp.getResult(0));
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+/// DepthToSpace and SpaceToDepth: a gather of the moved blocks.
+template <typename OpT>
+struct BlockMoveLowering : public OpConversionPattern<OpT> {
+  using OpConversionPattern<OpT>::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkRankedOperands(op)))
+      return failure();
+    RankedTensorType resultType = getRankedResultType(op);
+    if (!resultType || resultType.getRank() != 4)
+      return op.emitOpError("needs a 4-D result to be lowered");
+    constexpr bool toSpace = std::is_same_v<OpT, onnx::DepthToSpaceOp>;
+    bool crd = false;
+    if constexpr (toSpace)
+      crd = op.getMode() == "CRD";
+    Location loc = op.getLoc();
+    Value x = adaptor.getInput();
+    int64_t bs = op.getBlocksize();
+    SmallVector<OpFoldResult> in = getDimSizes(rewriter, loc, x);
+    Value blocksize = createIndex(rewriter, loc, bs);
+    Value area = createIndex(rewriter, loc, bs * bs);
+    Value c = toValue(rewriter, loc, in[1]);
+    Value h = toValue(rewriter, loc, in[2]), w = toValue(rewriter, loc, in[3]);
+    // Output channels: C / b^2 (to space) or C * b^2.
+    Value outC = toSpace ? foldedDiv(rewriter, loc, c, area)
+                         : foldedMul(rewriter, loc, c, area);
+    SmallVector<OpFoldResult> sizes{
+        in[0], getAsOpFoldResult(outC),
+        getAsOpFoldResult(toSpace ? foldedMul(rewriter, loc, h, blocksize)
+                                  : foldedDiv(rewriter, loc, h, blocksize)),
+        getAsOpFoldResult(toSpace ? foldedMul(rewriter, loc, w, blocksize)
+                                  : foldedDiv(rewriter, loc, w, blocksize))};
+    Value init = createEmpty(rewriter, loc, resultType, sizes);
+    auto generic = rewriter.create<linalg::GenericOp>(
+        loc, TypeRange{resultType}, ValueRange{}, ValueRange{init},
+        ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(4)}, getParallel(4),
+        [&](OpBuilder &b, Location l, ValueRange) {
+          Value n = b.create<linalg::IndexOp>(l, 0);
+          Value oc = b.create<linalg::IndexOp>(l, 1);
+          Value oh = b.create<linalg::IndexOp>(l, 2);
+          Value ow = b.create<linalg::IndexOp>(l, 3);
+          SmallVector<Value> position{n};
+          if (toSpace) {
+            // The block offset (bh, bw) of the output position picks the
+            // input channel.
+            Value bh = b.create<arith::RemUIOp>(l, oh, blocksize);
+            Value bw = b.create<arith::RemUIOp>(l, ow, blocksize);
+            Value block = b.create<arith::AddIOp>(
+                l, b.create<arith::MulIOp>(l, bh, blocksize), bw);
+            Value ic =
+                crd ? b.create<arith::AddIOp>(
+                          l, b.create<arith::MulIOp>(l, oc, area), block)
+                    : b.create<arith::AddIOp>(
+                          l, b.create<arith::MulIOp>(l, block, outC), oc);
+            position.append({ic, b.create<arith::DivUIOp>(l, oh, blocksize),
+                             b.create<arith::DivUIOp>(l, ow, blocksize)});
+          } else {
+            // Output channel = block * C + input channel.
+            Value block = b.create<arith::DivUIOp>(l, oc, c);
+            Value ic = b.create<arith::RemUIOp>(l, oc, c);
+            Value bh = b.create<arith::DivUIOp>(l, block, blocksize);
+            Value bw = b.create<arith::RemUIOp>(l, block, blocksize);
+            position.append(
+                {ic,
+                 b.create<arith::AddIOp>(
+                     l, b.create<arith::MulIOp>(l, oh, blocksize), bh),
+                 b.create<arith::AddIOp>(
+                     l, b.create<arith::MulIOp>(l, ow, blocksize), bw)});
+          }
+          b.create<linalg::YieldOp>(
+              l, b.create<tensor::ExtractOp>(l, x, position).getResult());
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+struct TriluLowering : public OpConversionPattern<onnx::TriluOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(onnx::TriluOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkRankedOperands(op)))
+      return failure();
+    RankedTensorType resultType = getRankedResultType(op);
+    if (!resultType)
+      return failure();
+    Type element = resultType.getElementType();
+    if (!isArithType(element))
+      return unsupportedElementType(op, element);
+    Location loc = op.getLoc();
+    Value x = adaptor.getInput();
+    int64_t rank = resultType.getRank();
+    Value k = onnx::isNoValue(op.getK())
+                  ? createIndex(rewriter, loc, 0)
+                  : getIndexScalar(rewriter, loc, adaptor.getK(), op.getK());
+    bool upper = op.getUpper() != 0;
+    AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
+    Value init =
+        createEmpty(rewriter, loc, resultType, getDimSizes(rewriter, loc, x));
+    auto generic = rewriter.create<linalg::GenericOp>(
+        loc, TypeRange{resultType}, ValueRange{x}, ValueRange{init},
+        ArrayRef<AffineMap>{identity, identity}, getParallel(rank),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          // Keep j - i >= k (upper) or j - i <= k (lower).
+          Value i = b.create<linalg::IndexOp>(l, rank - 2);
+          Value j = b.create<linalg::IndexOp>(l, rank - 1);
+          Value diagonal = b.create<arith::SubIOp>(l, j, i);
+          Value keep = b.create<arith::CmpIOp>(
+              l, upper ? arith::CmpIPredicate::sge : arith::CmpIPredicate::sle,
+              diagonal, k);
+          b.create<linalg::YieldOp>(
+              l, b.create<arith::SelectOp>(l, keep, args[0],
+                                           createScalar(b, l, element, 0))
+                     .getResult());
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+struct EyeLikeLowering : public OpConversionPattern<onnx::EyeLikeOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(onnx::EyeLikeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkRankedOperands(op)))
+      return failure();
+    RankedTensorType resultType = getRankedResultType(op);
+    if (!resultType || resultType.getRank() != 2)
+      return op.emitOpError("needs a 2-D result to be lowered");
+    Type element = resultType.getElementType();
+    if (!isArithType(element))
+      return unsupportedElementType(op, element);
+    Location loc = op.getLoc();
+    Value k = createIndex(rewriter, loc, static_cast<int64_t>(op.getK()));
+    Value init = createEmpty(rewriter, loc, resultType,
+                             getDimSizes(rewriter, loc, adaptor.getInput()));
+    auto generic = rewriter.create<linalg::GenericOp>(
+        loc, TypeRange{resultType}, ValueRange{}, ValueRange{init},
+        ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(2)}, getParallel(2),
+        [&](OpBuilder &b, Location l, ValueRange) {
+          Value diagonal =
+              b.create<arith::SubIOp>(l, b.create<linalg::IndexOp>(l, 1),
+                                      b.create<linalg::IndexOp>(l, 0));
+          Value on =
+              b.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, diagonal, k);
+          b.create<linalg::YieldOp>(
+              l,
+              b.create<arith::SelectOp>(l, on, createScalar(b, l, element, 1),
+                                        createScalar(b, l, element, 0))
+                  .getResult());
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+struct RangeLowering : public OpConversionPattern<onnx::RangeOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(onnx::RangeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkRankedOperands(op)))
+      return failure();
+    RankedTensorType resultType = getRankedResultType(op);
+    if (!resultType)
+      return failure();
+    Type element = resultType.getElementType();
+    if (!isArithType(element))
+      return unsupportedElementType(op, element);
+    Location loc = op.getLoc();
+    Value start = extractScalar(rewriter, loc, adaptor.getStart());
+    Value limit = extractScalar(rewriter, loc, adaptor.getLimit());
+    Value delta = extractScalar(rewriter, loc, adaptor.getDelta());
+    // max(ceil((limit - start) / delta), 0) elements.
+    Value span = createSub(rewriter, loc, limit, start);
+    Value count;
+    if (isa<FloatType>(element)) {
+      Value steps = rewriter.create<math::CeilOp>(
+          loc, rewriter.create<arith::DivFOp>(loc, span, delta));
+      count = rewriter.create<arith::IndexCastOp>(
+          loc, rewriter.getIndexType(),
+          rewriter.create<arith::FPToSIOp>(loc, rewriter.getI64Type(), steps));
+    } else {
+      // The quotient rounded toward zero, plus one when a remainder of the
+      // quotient's sign is left (arith.ceildivsi needs arith-expand).
+      Value quotient = rewriter.create<arith::DivSIOp>(loc, span, delta);
+      Value remainder = rewriter.create<arith::RemSIOp>(loc, span, delta);
+      Value zero = createScalar(rewriter, loc, element, 0);
+      Value inexact = rewriter.create<arith::CmpIOp>(
+          loc, arith::CmpIPredicate::ne, remainder, zero);
+      Value sameSign = rewriter.create<arith::CmpIOp>(
+          loc, arith::CmpIPredicate::eq,
+          rewriter.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sgt,
+                                         remainder, zero),
+          rewriter.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sgt, delta,
+                                         zero));
+      Value up = rewriter.create<arith::AndIOp>(loc, inexact, sameSign);
+      quotient = rewriter.create<arith::AddIOp>(
+          loc, quotient, rewriter.create<arith::ExtUIOp>(loc, element, up));
+      count = rewriter.create<arith::IndexCastOp>(loc, rewriter.getIndexType(),
+                                                  quotient);
+    }
+    count = foldedMax(rewriter, loc, count, createIndex(rewriter, loc, 0));
+    SmallVector<OpFoldResult> sizes{getAsOpFoldResult(count)};
+    if (!resultType.isDynamicDim(0))
+      sizes[0] = rewriter.getIndexAttr(resultType.getDimSize(0));
+    Value init = createEmpty(rewriter, loc, resultType, sizes);
+    auto generic = rewriter.create<linalg::GenericOp>(
+        loc, TypeRange{resultType}, ValueRange{}, ValueRange{init},
+        ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(1)}, getParallel(1),
+        [&](OpBuilder &b, Location l, ValueRange) {
+          Value i =
+              indexToElement(b, l, b.create<linalg::IndexOp>(l, 0), element);
+          b.create<linalg::YieldOp>(
+              l, createAdd(b, l, start, createMul(b, l, i, delta)));
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
 } // namespace
 
 void onnxc::populateONNXTensorToLinalgPatterns(RewritePatternSet &patterns) {
@@ -741,6 +1422,9 @@ void onnxc::populateONNXTensorToLinalgPatterns(RewritePatternSet &patterns) {
       .add<ConstantLowering, NoValueLowering, IdentityLowering, DropoutLowering,
            ShapeLowering, ReshapeLowering, FlattenLowering, TransposeLowering,
            ConcatLowering, SliceLowering, GatherLowering, SqueezeLowering,
-           UnsqueezeLowering, ExpandLowering, ConstantOfShapeLowering>(
-          patterns.getContext());
+           UnsqueezeLowering, ExpandLowering, ConstantOfShapeLowering,
+           SizeLowering, SplitLowering, TileLowering, PadLowering,
+           BlockMoveLowering<onnx::DepthToSpaceOp>,
+           BlockMoveLowering<onnx::SpaceToDepthOp>, TriluLowering,
+           EyeLikeLowering, RangeLowering>(patterns.getContext());
 }

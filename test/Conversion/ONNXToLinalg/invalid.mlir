@@ -42,21 +42,33 @@ func.func @matmul_unsigned(%a: tensor<2x4xui8>, %b: tensor<4x3xui8>) -> tensor<2
 
 // -----
 
-func.func @reduce_runtime_axes(%x: tensor<2x3xf32>, %axes: tensor<1xi64>) -> tensor<?x?xf32> {
-  // expected-error @+2 {{needs constant, valid 'axes' to be lowered}}
+// Axes known at run time need a result of known rank.
+func.func @reduce_runtime_axes_unranked(%x: tensor<2x3xf32>, %axes: tensor<?xi64>) -> tensor<*xf32> {
+  // expected-error @+2 {{needs a ranked result type to be lowered (got 'tensor<*xf32>')}}
   // expected-error @+1 {{failed to legalize operation 'onnx.ReduceSum'}}
-  %0 = onnx.ReduceSum %x, %axes : (tensor<2x3xf32>, tensor<1xi64>) -> tensor<?x?xf32>
-  return %0 : tensor<?x?xf32>
+  %0 = onnx.ReduceSum %x, %axes {keepdims = 0 : i64} : (tensor<2x3xf32>, tensor<?xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
 }
 
 // -----
 
-func.func @slice_runtime_steps(%x: tensor<8xf32>, %s: tensor<1xi64>) -> tensor<?xf32> {
-  %c = onnx.Constant {value = dense<[0]> : tensor<1xi64>} : () -> tensor<1xi64>
-  // expected-error @+2 {{needs constant 'steps' to be lowered}}
-  // expected-error @+1 {{failed to legalize operation 'onnx.Slice'}}
-  %0 = onnx.Slice %x, %c, %c, %c, %s : (tensor<8xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?xf32>
-  return %0 : tensor<?xf32>
+func.func @reduce_log_sum_int(%x: tensor<2x3xi32>) -> tensor<1x1xi32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{has unsupported element type 'i32'}}
+  // expected-error @+1 {{failed to legalize operation 'onnx.ReduceLogSum'}}
+  %0 = onnx.ReduceLogSum %x, %none : (tensor<2x3xi32>, none) -> tensor<1x1xi32>
+  return %0 : tensor<1x1xi32>
+}
+
+// -----
+
+func.func @pad_runtime_axes_count(%x: tensor<2x3xf32>, %p: tensor<?xi64>, %a: tensor<?xi64>) -> tensor<?x?xf32> {
+  %none = onnx.NoValue : () -> none
+  %c = onnx.Constant {value = dense<[0, 1, 0]> : tensor<3xi64>} : () -> tensor<3xi64>
+  // expected-error @+2 {{needs 2 pads per padded axis}}
+  // expected-error @+1 {{failed to legalize operation 'onnx.Pad'}}
+  %0 = onnx.Pad %x, %c, %none, %a : (tensor<2x3xf32>, tensor<3xi64>, none, tensor<?xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
 }
 
 // -----

@@ -1,6 +1,6 @@
 // RUN: onnx-opt %s -convert-onnx-to-linalg -split-input-file | FileCheck %s
 
-// MatMul and Gemm (passes/Conversion/ONNXToLinalg/MatMul.cpp).
+// MatMul, Gemm and Einsum (passes/Conversion/ONNXToLinalg/MatMul.cpp).
 
 // CHECK-LABEL: func.func @matmul_2d
 // CHECK-SAME: (%[[A:.+]]: tensor<?x4xf32>, %[[B:.+]]: tensor<4x5xf32>)
@@ -87,4 +87,46 @@ func.func @gemm_no_c(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) -> tensor<2x4xf32
   %none = onnx.NoValue : () -> none
   %0 = onnx.Gemm %a, %b, %none : (tensor<2x3xf32>, tensor<3x4xf32>, none) -> tensor<2x4xf32>
   return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+// Einsum: one generic over the letters, the summed ones as reductions.
+// CHECK-DAG: #[[A:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK-DAG: #[[B:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
+// CHECK-DAG: #[[OUT:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+// CHECK-LABEL: func.func @einsum
+// CHECK: %[[INIT:.+]] = linalg.fill
+// CHECK: linalg.generic {indexing_maps = [#[[A]], #[[B]], #[[OUT]]], iterator_types = ["parallel", "parallel", "reduction", "parallel"]}{{.*}} outs(%[[INIT]] :
+// CHECK: arith.mulf
+// CHECK: arith.addf
+func.func @einsum(%a: tensor<5x2x3xf64>, %b: tensor<5x3x4xf64>) -> tensor<5x2x4xf64> {
+  %0 = onnx.Einsum %a, %b {equation = "bij, bjk -> bik"} : (tensor<5x2x3xf64>, tensor<5x3x4xf64>) -> tensor<5x2x4xf64>
+  return %0 : tensor<5x2x4xf64>
+}
+
+// -----
+
+// A letter repeated in one input reads its diagonal; `...` is a leading dim.
+// CHECK-DAG: #[[DIAG:.+]] = affine_map<(d0, d1) -> (d1, d0, d0)>
+// CHECK-DAG: #[[OUT:.+]] = affine_map<(d0, d1) -> (d1, d0)>
+// CHECK-LABEL: func.func @einsum_diagonal
+// CHECK: linalg.generic {indexing_maps = [#[[DIAG]], #[[OUT]]], iterator_types = ["parallel", "parallel"]}
+func.func @einsum_diagonal(%a: tensor<3x5x5xf64>) -> tensor<3x5xf64> {
+  %0 = onnx.Einsum %a {equation = "...ii->...i"} : (tensor<3x5x5xf64>) -> tensor<3x5xf64>
+  return %0 : tensor<3x5xf64>
+}
+
+// -----
+
+// A `?` dim of `...` may be a broadcast 1 at run time: that input is first
+// broadcast to the largest size.
+// CHECK-LABEL: func.func @einsum_broadcast
+// CHECK-SAME: (%[[A:.+]]: tensor<?x3xf32>, %[[B:.+]]: tensor<4x3xf32>)
+// CHECK: %[[SIZE:.+]] = arith.maxui %{{.+}}, %c4 : index
+// CHECK: %[[WIDE:.+]] = scf.if
+// CHECK: linalg.generic {{.*}} ins(%[[WIDE]], %[[B]] : tensor<?x3xf32>, tensor<4x3xf32>)
+func.func @einsum_broadcast(%a: tensor<?x3xf32>, %b: tensor<4x3xf32>) -> tensor<4xf32> {
+  %0 = onnx.Einsum %a, %b {equation = "...j,...j->..."} : (tensor<?x3xf32>, tensor<4x3xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
 }

@@ -236,3 +236,225 @@ func.func @constant_of_shape(%s: tensor<2xi64>) -> tensor<?x?xi64> {
   %0 = onnx.ConstantOfShape %s {value = dense<1> : tensor<1xi64>} : (tensor<2xi64>) -> tensor<?x?xi64>
   return %0 : tensor<?x?xi64>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @size
+// CHECK: %[[N:.+]] = arith.muli %{{.+}}, %c3 : index
+// CHECK: %[[I:.+]] = arith.index_cast %[[N]] : index to i64
+// CHECK: tensor.from_elements %[[I]] : tensor<i64>
+func.func @size(%x: tensor<?x3xf32>) -> tensor<i64> {
+  %0 = onnx.Size %x : (tensor<?x3xf32>) -> tensor<i64>
+  return %0 : tensor<i64>
+}
+
+// -----
+
+// Equal parts of ceil(7 / 2), the last one smaller.
+// CHECK-LABEL: func.func @split_equal
+// CHECK: tensor.extract_slice %{{.+}}[0, 0] [2, 4] [1, 1] : tensor<2x7xf32> to tensor<2x4xf32>
+// CHECK: tensor.extract_slice %{{.+}}[0, 4] [2, 3] [1, 1] : tensor<2x7xf32> to tensor<2x3xf32>
+func.func @split_equal(%x: tensor<2x7xf32>) -> (tensor<2x4xf32>, tensor<2x3xf32>) {
+  %none = onnx.NoValue : () -> none
+  %0, %1 = onnx.Split %x, %none {axis = 1 : i64, num_outputs = 2 : i64} : (tensor<2x7xf32>, none) -> (tensor<2x4xf32>, tensor<2x3xf32>)
+  return %0, %1 : tensor<2x4xf32>, tensor<2x3xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @split_runtime
+// CHECK-SAME: (%[[X:.+]]: tensor<?x6xf32>, %[[S:.+]]: tensor<2xi64>)
+// CHECK: %[[N:.+]] = tensor.dim %[[X]], %c0
+// CHECK: %[[A:.+]] = arith.index_cast
+// CHECK: %[[B:.+]] = arith.index_cast
+// CHECK: tensor.extract_slice %[[X]][0, 0] [%[[N]], %[[A]]] [1, 1]
+// CHECK: tensor.extract_slice %[[X]][0, %[[A]]] [%[[N]], %[[B]]] [1, 1]
+func.func @split_runtime(%x: tensor<?x6xf32>, %s: tensor<2xi64>) -> (tensor<?x?xf32>, tensor<?x?xf32>) {
+  %0, %1 = onnx.Split %x, %s {axis = 1 : i64} : (tensor<?x6xf32>, tensor<2xi64>) -> (tensor<?x?xf32>, tensor<?x?xf32>)
+  return %0, %1 : tensor<?x?xf32>, tensor<?x?xf32>
+}
+
+// -----
+
+// Tile reads the input at each output index modulo the input dim.
+// CHECK-LABEL: func.func @tile
+// CHECK: %[[ROWS:.+]] = arith.muli %{{.+}}, %c2 : index
+// CHECK: %[[COLS:.+]] = arith.muli %{{.+}}, %c3 : index
+// CHECK: tensor.empty(%[[ROWS]], %[[COLS]]) : tensor<?x?xf32>
+// CHECK: arith.remui %{{.+}}, %c2 : index
+// CHECK: arith.remui %{{.+}}, %c3 : index
+// CHECK: tensor.extract
+func.func @tile(%x: tensor<2x3xf32>, %r: tensor<2xi64>) -> tensor<?x?xf32> {
+  %0 = onnx.Tile %x, %r : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// Constant non-negative pads in constant mode: fill and insert.
+// CHECK-LABEL: func.func @pad_constant
+// CHECK-SAME: (%[[X:.+]]: tensor<2x3xf32>, %[[V:.+]]: tensor<f32>)
+// CHECK: %[[VALUE:.+]] = tensor.extract %[[V]][] : tensor<f32>
+// CHECK: %[[FILLED:.+]] = linalg.fill ins(%[[VALUE]] : f32) outs(%{{.+}} : tensor<3x6xf32>)
+// CHECK: tensor.insert_slice %[[X]] into %[[FILLED]][0, 1] [2, 3] [1, 1]
+func.func @pad_constant(%x: tensor<2x3xf32>, %v: tensor<f32>) -> tensor<3x6xf32> {
+  %pads = onnx.Constant {value = dense<[0, 1, 1, 2]> : tensor<4xi64>} : () -> tensor<4xi64>
+  %none = onnx.NoValue : () -> none
+  %0 = onnx.Pad %x, %pads, %v, %none : (tensor<2x3xf32>, tensor<4xi64>, tensor<f32>, none) -> tensor<3x6xf32>
+  return %0 : tensor<3x6xf32>
+}
+
+// -----
+
+// Other modes and pads known at run time: each element maps its position
+// back into the input (reflect: modulo 2 * (dim - 1), mirrored).
+// CHECK-LABEL: func.func @pad_reflect
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]} outs(%{{.+}} : tensor<?x?xf32>)
+// CHECK: arith.remsi %{{.+}}, %c2 : index
+// CHECK: arith.remsi %{{.+}}, %c4 : index
+// CHECK: tensor.extract
+func.func @pad_reflect(%x: tensor<2x3xf32>, %p: tensor<4xi64>) -> tensor<?x?xf32> {
+  %none = onnx.NoValue : () -> none
+  %0 = onnx.Pad %x, %p, %none, %none {mode = "reflect"} : (tensor<2x3xf32>, tensor<4xi64>, none, none) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// DCR: the block offset of the output position picks the input channel.
+// CHECK-LABEL: func.func @depth_to_space
+// CHECK: %[[N:.+]] = linalg.index 0
+// CHECK: %[[C:.+]] = linalg.index 1
+// CHECK: %[[H:.+]] = linalg.index 2
+// CHECK: %[[W:.+]] = linalg.index 3
+// CHECK: %[[BH:.+]] = arith.remui %[[H]], %c2
+// CHECK: %[[BW:.+]] = arith.remui %[[W]], %c2
+// CHECK: %[[IC:.+]] = arith.addi %{{.+}}, %[[C]]
+// CHECK: %[[IH:.+]] = arith.divui %[[H]], %c2
+// CHECK: %[[IW:.+]] = arith.divui %[[W]], %c2
+// CHECK: tensor.extract %{{.+}}[%[[N]], %[[IC]], %[[IH]], %[[IW]]] : tensor<1x8x2x3xf32>
+func.func @depth_to_space(%x: tensor<1x8x2x3xf32>) -> tensor<1x2x4x6xf32> {
+  %0 = onnx.DepthToSpace %x {blocksize = 2 : i64} : (tensor<1x8x2x3xf32>) -> tensor<1x2x4x6xf32>
+  return %0 : tensor<1x2x4x6xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @trilu
+// CHECK: %[[K:.+]] = arith.index_cast %{{.+}} : i64 to index
+// CHECK: %[[I:.+]] = linalg.index 0
+// CHECK: %[[J:.+]] = linalg.index 1
+// CHECK: %[[D:.+]] = arith.subi %[[J]], %[[I]]
+// CHECK: %[[KEEP:.+]] = arith.cmpi sle, %[[D]], %[[K]]
+// CHECK: arith.select %[[KEEP]]
+func.func @trilu(%x: tensor<3x4xi64>, %k: tensor<i64>) -> tensor<3x4xi64> {
+  %0 = onnx.Trilu %x, %k {upper = 0 : i64} : (tensor<3x4xi64>, tensor<i64>) -> tensor<3x4xi64>
+  return %0 : tensor<3x4xi64>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @eye_like
+// CHECK: %[[D:.+]] = arith.subi
+// CHECK: %[[ON:.+]] = arith.cmpi eq, %[[D]], %c1
+// CHECK: arith.select %[[ON]], %cst{{.*}}, %cst{{.*}} : f32
+func.func @eye_like(%x: tensor<3x4xi32>) -> tensor<3x4xf32> {
+  %0 = onnx.EyeLike %x {dtype = 1 : i64, k = 1 : i64} : (tensor<3x4xi32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+// Integer Range: ceil((limit - start) / delta) elements without ceildivsi.
+// CHECK-LABEL: func.func @range
+// CHECK: %[[Q:.+]] = arith.divsi
+// CHECK: %[[R:.+]] = arith.remsi
+// CHECK: %[[N:.+]] = arith.maxsi %{{.+}}, %c0 : index
+// CHECK: tensor.empty(%[[N]]) : tensor<?xi32>
+// CHECK: linalg.index 0
+// CHECK: arith.muli
+// CHECK: arith.addi
+func.func @range(%s: tensor<i32>, %l: tensor<i32>, %d: tensor<i32>) -> tensor<?xi32> {
+  %0 = onnx.Range %s, %l, %d : (tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<?xi32>
+  return %0 : tensor<?xi32>
+}
+
+// -----
+
+// Slice axes known at run time: each dim selects the offset and size of the
+// entry naming it; the result is gathered.
+// CHECK-LABEL: func.func @slice_runtime_axes
+// CHECK-SAME: (%[[X:.+]]: tensor<4x5xf32>
+// CHECK: %[[IS0:.+]] = arith.cmpi eq, %{{.+}}, %c0 : index
+// CHECK: %[[OFF0:.+]] = arith.select %[[IS0]], %{{.+}}, %c0 : index
+// CHECK: %[[SIZE0:.+]] = arith.select %[[IS0]], %{{.+}}, %c4 : index
+// CHECK: %[[IS1:.+]] = arith.cmpi eq, %{{.+}}, %c1 : index
+// CHECK: %[[OFF1:.+]] = arith.select %[[IS1]], %{{.+}}, %c0 : index
+// CHECK: %[[SIZE1:.+]] = arith.select %[[IS1]], %{{.+}}, %c5 : index
+// CHECK: tensor.empty(%[[SIZE0]], %[[SIZE1]]) : tensor<?x?xf32>
+// CHECK: arith.addi %[[OFF0]]
+// CHECK: arith.addi %[[OFF1]]
+// CHECK: tensor.extract %[[X]]
+func.func @slice_runtime_axes(%x: tensor<4x5xf32>, %s: tensor<1xi64>, %e: tensor<1xi64>, %a: tensor<1xi64>) -> tensor<?x?xf32> {
+  %none = onnx.NoValue : () -> none
+  %0 = onnx.Slice %x, %s, %e, %a, %none : (tensor<4x5xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, none) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// Entries of unknown count are walked in an scf.for that carries the
+// offsets, sizes and strides of every dim.
+// CHECK-LABEL: func.func @slice_unknown_count
+// CHECK: %[[S:.+]]:6 = scf.for {{.*}} iter_args({{.*}}) -> (index, index, index, index, index, index)
+// CHECK: tensor.empty(%[[S]]#2, %[[S]]#3) : tensor<?x?xf32>
+// CHECK: arith.muli %{{.+}}, %[[S]]#4
+// CHECK: arith.addi %[[S]]#0
+func.func @slice_unknown_count(%x: tensor<4x5xf32>, %s: tensor<?xi64>, %e: tensor<?xi64>) -> tensor<?x?xf32> {
+  %none = onnx.NoValue : () -> none
+  %0 = onnx.Slice %x, %s, %e, %none, %none : (tensor<4x5xf32>, tensor<?xi64>, tensor<?xi64>, none, none) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// Squeeze of axes known at run time: a reshape to the sizes of the kept dims.
+// CHECK-LABEL: func.func @squeeze_runtime
+// CHECK-SAME: (%[[X:.+]]: tensor<1x3x1xf32>
+// CHECK: %[[SHAPE:.+]] = tensor.from_elements %{{.+}}, %{{.+}} : tensor<2xindex>
+// CHECK: tensor.reshape %[[X]](%[[SHAPE]]) : (tensor<1x3x1xf32>, tensor<2xindex>) -> tensor<?x?xf32>
+func.func @squeeze_runtime(%x: tensor<1x3x1xf32>, %a: tensor<1xi64>) -> tensor<?x?xf32> {
+  %0 = onnx.Squeeze %x, %a : (tensor<1x3x1xf32>, tensor<1xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @unsqueeze_runtime
+// CHECK-SAME: (%[[X:.+]]: tensor<3xf32>
+// CHECK: %[[IS0:.+]] = arith.cmpi eq, %{{.+}}, %c0 : index
+// CHECK: %[[D0:.+]] = arith.select %[[IS0]], %c1, %c3 : index
+// CHECK: %[[SHAPE:.+]] = tensor.from_elements %[[D0]], %{{.+}} : tensor<2xindex>
+// CHECK: tensor.reshape %[[X]](%[[SHAPE]])
+func.func @unsqueeze_runtime(%x: tensor<3xf32>, %a: tensor<1xi64>) -> tensor<?x?xf32> {
+  %0 = onnx.Unsqueeze %x, %a : (tensor<3xf32>, tensor<1xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// A 'shape' of unknown length aligns with the result's trailing dims.
+// CHECK-LABEL: func.func @expand_unknown_length
+// CHECK-SAME: (%[[X:.+]]: tensor<3x1xf32>, %[[S:.+]]: tensor<?xi64>)
+// CHECK: %[[LEN:.+]] = tensor.dim %[[S]], %c0
+// CHECK: %[[AT:.+]] = arith.subi %[[LEN]], %c2
+// CHECK: %[[IN:.+]] = arith.cmpi sge, %[[AT]], %c0
+// CHECK: scf.if %[[IN]] -> (index)
+// CHECK: tensor.extract %[[S]][%[[AT]]]
+// CHECK: } else {
+// CHECK: scf.yield %c1
+// CHECK: linalg.generic
+func.func @expand_unknown_length(%x: tensor<3x1xf32>, %s: tensor<?xi64>) -> tensor<?x?xf32> {
+  %0 = onnx.Expand %x, %s : (tensor<3x1xf32>, tensor<?xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}

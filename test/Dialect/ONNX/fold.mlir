@@ -282,6 +282,19 @@ func.func @constant_of_shape() -> (tensor<2x3xf32>, tensor<4xi64>, tensor<2048xf
 
 // -----
 
+// Size folds for static shapes only.
+// CHECK-LABEL: func.func @size
+func.func @size(%x: tensor<2x3x4xf32>, %y: tensor<?x3xf32>) -> (tensor<i64>, tensor<i64>) {
+  // CHECK-DAG: %[[N:.+]] = onnx.Constant {value = dense<24> : tensor<i64>}
+  // CHECK-DAG: %[[DYN:.+]] = onnx.Size %{{.*}} : (tensor<?x3xf32>) -> tensor<i64>
+  // CHECK: return %[[N]], %[[DYN]]
+  %0 = onnx.Size %x : (tensor<2x3x4xf32>) -> tensor<i64>
+  %1 = onnx.Size %y : (tensor<?x3xf32>) -> tensor<i64>
+  return %0, %1 : tensor<i64>, tensor<i64>
+}
+
+// -----
+
 // Equal constants are uniqued by the canonicalizer.
 // CHECK-LABEL: func.func @constant_dedup
 func.func @constant_dedup() -> (tensor<2xi64>, tensor<2xi64>) {

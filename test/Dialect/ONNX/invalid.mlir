@@ -397,8 +397,138 @@ func.func @layernorm_c1(%x: tensor<2x8xf32>, %s: tensor<8xf32>) -> tensor<2x8xf3
   %none = onnx.NoValue : () -> none
   // expected-error @+2 {{'onnx.LayerNormalization' op expects 'axis' in [-2, 2) (got -3)}}
   // expected-error @+1 {{failed to infer returned types}}
-  %0 = onnx.LayerNormalization %x, %s, %none {axis = -3 : i64} : (tensor<2x8xf32>, tensor<8xf32>, none) -> tensor<2x8xf32>
-  return %0 : tensor<2x8xf32>
+  %0:3 = onnx.LayerNormalization %x, %s, %none {axis = -3 : i64} : (tensor<2x8xf32>, tensor<8xf32>, none) -> (tensor<2x8xf32>, tensor<2x1xf32>, tensor<2x1xf32>)
+  return %0#0 : tensor<2x8xf32>
+}
+
+// -----
+
+func.func @layernorm_c2(%x: tensor<2x8xf32>, %s: tensor<8xf32>) -> tensor<2x8xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.LayerNormalization' op expects a float 'stash_type' (got 7)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:3 = onnx.LayerNormalization %x, %s, %none {stash_type = 7 : i64} : (tensor<2x8xf32>, tensor<8xf32>, none) -> (tensor<2x8xf32>, tensor<2x1xf32>, tensor<2x1xf32>)
+  return %0#0 : tensor<2x8xf32>
+}
+
+// -----
+
+func.func @logsoftmax_c1(%x: tensor<2x10xf32>) -> tensor<2x10xf32> {
+  // expected-error @+2 {{'onnx.LogSoftmax' op expects 'axis' in [-2, 2) (got 2)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.LogSoftmax %x {axis = 2 : i64} : (tensor<2x10xf32>) -> tensor<2x10xf32>
+  return %0 : tensor<2x10xf32>
+}
+
+// -----
+
+func.func @hardmax_c1(%x: tensor<2x10xf32>) -> tensor<2x10xf32> {
+  // expected-error @+2 {{'onnx.Hardmax' op expects 'axis' in [-2, 2) (got -3)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Hardmax %x {axis = -3 : i64} : (tensor<2x10xf32>) -> tensor<2x10xf32>
+  return %0 : tensor<2x10xf32>
+}
+
+// -----
+
+func.func @lpnorm_c1(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+2 {{'onnx.LpNormalization' op expects 'axis' in [-2, 2) (got 2)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.LpNormalization %x {axis = 2 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @lpnorm_c2(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+2 {{'onnx.LpNormalization' op expects 'p' to be 1 or 2 (got 3)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.LpNormalization %x {p = 3 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @mvn_c1(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+2 {{'onnx.MeanVarianceNormalization' op has invalid 'axes' for rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.MeanVarianceNormalization %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @loss_c1(%x: tensor<3x5xf32>, %t: tensor<3xi64>) -> tensor<f32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.NegativeLogLikelihoodLoss' op has unknown reduction 'max'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.NegativeLogLikelihoodLoss %x, %t, %none {reduction = "max"} : (tensor<3x5xf32>, tensor<3xi64>, none) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @loss_c2(%x: tensor<3x5xf32>, %t: tensor<3x5xi64>) -> tensor<f32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.SoftmaxCrossEntropyLoss' op expects an input [N, C, d1, ..., dk] and a target [N, d1, ..., dk] (got 'tensor<3x5xf32>' and 'tensor<3x5xi64>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:2 = onnx.SoftmaxCrossEntropyLoss %x, %t, %none : (tensor<3x5xf32>, tensor<3x5xi64>, none) -> (tensor<f32>, tensor<3x5xf32>)
+  return %0#0 : tensor<f32>
+}
+
+// -----
+
+func.func @loss_c3(%x: tensor<3x5x2xf32>, %t: tensor<3x4xi64>) -> tensor<f32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.NegativeLogLikelihoodLoss' op expects the target's dims to match the input's (got 'tensor<3x5x2xf32>' and 'tensor<3x4xi64>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.NegativeLogLikelihoodLoss %x, %t, %none : (tensor<3x5x2xf32>, tensor<3x4xi64>, none) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @loss_c4(%x: tensor<3x5xf32>, %t: tensor<3xi64>, %w: tensor<4xf32>) -> tensor<f32> {
+  // expected-error @+2 {{'onnx.NegativeLogLikelihoodLoss' op expects a 1-D weight of size C (got 'tensor<4xf32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.NegativeLogLikelihoodLoss %x, %t, %w : (tensor<3x5xf32>, tensor<3xi64>, tensor<4xf32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @einsum_c1() -> tensor<f32> {
+  // expected-error @+2 {{'onnx.Einsum' op expects at least one input}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Einsum {equation = ""} : () -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @einsum_c2(%a: tensor<2x3xf32>, %b: tensor<3x4xf64>) -> tensor<2x4xf32> {
+  // expected-error @+2 {{'onnx.Einsum' op expects inputs of one element type}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Einsum %a, %b {equation = "ij,jk->ik"} : (tensor<2x3xf32>, tensor<3x4xf64>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+func.func @einsum_c3(%a: tensor<2x3xf32>) -> tensor<2xf32> {
+  // expected-error @+2 {{'onnx.Einsum' op has an equation 'ijk->i' that has a term 'ijk' for an input of rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Einsum %a {equation = "ijk->i"} : (tensor<2x3xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @einsum_c4(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) -> tensor<2x5xf32> {
+  // expected-error @+2 {{'onnx.Einsum' op has inputs that disagree on the size of one letter (3 and 4)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Einsum %a, %b {equation = "ij,jk->ik"} : (tensor<2x3xf32>, tensor<4x5xf32>) -> tensor<2x5xf32>
+  return %0 : tensor<2x5xf32>
 }
 
 // -----
@@ -640,6 +770,427 @@ func.func @reduce_c1(%x: tensor<2x3xf32>) -> tensor<2xf32> {
   // expected-error @+1 {{failed to infer returned types}}
   %0 = onnx.ReduceMean %x, %axes {keepdims = 0 : i64} : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<2xf32>
   return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @reduce_c2(%x: tensor<2x3xf32>, %axes: tensor<3xi64>) -> tensor<*xf32> {
+  // expected-error @+2 {{'onnx.ReduceL1' op has more 'axes' (3) than its input has dims}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.ReduceL1 %x, %axes {keepdims = 0 : i64} : (tensor<2x3xf32>, tensor<3xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @argreduce_c1(%x: tensor<2x3xf32>) -> tensor<2xi64> {
+  // expected-error @+2 {{'onnx.ArgMax' op expects 'axis' in [-2, 2) (got 2)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.ArgMax %x {axis = 2 : i64, keepdims = 0 : i64} : (tensor<2x3xf32>) -> tensor<2xi64>
+  return %0 : tensor<2xi64>
+}
+
+// -----
+
+func.func @gatherelements_c1(%x: tensor<2x3xf32>, %i: tensor<2xi64>) -> tensor<2xf32> {
+  // expected-error @+2 {{'onnx.GatherElements' op expects data and indices of one rank (got 'tensor<2x3xf32>' and 'tensor<2xi64>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.GatherElements %x, %i : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @gatherelements_c2(%x: tensor<2x3xf32>, %i: tensor<2x2xi64>) -> tensor<2x2xf32> {
+  // expected-error @+2 {{'onnx.GatherElements' op expects 'axis' in [-2, 2) (got -3)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.GatherElements %x, %i {axis = -3 : i64} : (tensor<2x3xf32>, tensor<2x2xi64>) -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+
+// -----
+
+func.func @scatterelements_c1(%x: tensor<2x3xf32>, %i: tensor<2x2xi64>, %u: tensor<2x2xf32>) -> tensor<2x3xf32> {
+  // expected-error @+2 {{'onnx.ScatterElements' op has unknown reduction 'sub'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.ScatterElements %x, %i, %u {reduction = "sub"} : (tensor<2x3xf32>, tensor<2x2xi64>, tensor<2x2xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @scatterelements_c2(%x: tensor<2x3xf32>, %i: tensor<2x2xi64>, %u: tensor<2x2xf64>) -> tensor<2x3xf32> {
+  // expected-error @+2 {{'onnx.ScatterElements' op expects data and updates of one element type}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.ScatterElements %x, %i, %u : (tensor<2x3xf32>, tensor<2x2xi64>, tensor<2x2xf64>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @scatterelements_c3(%x: tensor<2x3xf32>, %i: tensor<2x2xi64>, %u: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+2 {{'onnx.ScatterElements' op expects indices and updates of one shape and of data's rank (got 'tensor<2x3xf32>', 'tensor<2x2xi64>' and 'tensor<2x3xf32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.ScatterElements %x, %i, %u : (tensor<2x3xf32>, tensor<2x2xi64>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @scatterelements_c4(%x: tensor<2x3xf32>, %i: tensor<2x2xi64>, %u: tensor<2x2xf32>) -> tensor<2x3xf32> {
+  // expected-error @+2 {{'onnx.ScatterElements' op expects 'axis' in [-2, 2) (got 2)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.ScatterElements %x, %i, %u {axis = 2 : i64} : (tensor<2x3xf32>, tensor<2x2xi64>, tensor<2x2xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @gathernd_c1(%x: tensor<2x3xf32>, %i: tensor<2x1xi64>) -> tensor<*xf32> {
+  // expected-error @+2 {{'onnx.GatherND' op expects batch_dims < rank(indices) and rank(data) (got 2 for 'tensor<2x3xf32>' and 'tensor<2x1xi64>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.GatherND %x, %i {batch_dims = 2 : i64} : (tensor<2x3xf32>, tensor<2x1xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @gathernd_c2(%x: tensor<2x3xf32>, %i: tensor<4x3xi64>) -> tensor<*xf32> {
+  // expected-error @+2 {{'onnx.GatherND' op expects batch_dims + indices.shape[-1] <= rank(data) (got 0 and 3 for 'tensor<2x3xf32>' and 'tensor<4x3xi64>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.GatherND %x, %i : (tensor<2x3xf32>, tensor<4x3xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @gathernd_c3(%x: tensor<2x3x4xf32>, %i: tensor<3x1xi64>) -> tensor<*xf32> {
+  // expected-error @+2 {{'onnx.GatherND' op expects data and indices to agree on the batch dims (got 'tensor<2x3x4xf32>' and 'tensor<3x1xi64>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.GatherND %x, %i {batch_dims = 1 : i64} : (tensor<2x3x4xf32>, tensor<3x1xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @scatternd_c1(%x: tensor<4x4xf32>, %i: tensor<2x1xi64>, %u: tensor<2x4xf32>) -> tensor<4x4xf32> {
+  // expected-error @+2 {{'onnx.ScatterND' op has unknown reduction 'sum'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.ScatterND %x, %i, %u {reduction = "sum"} : (tensor<4x4xf32>, tensor<2x1xi64>, tensor<2x4xf32>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @scatternd_c2(%x: tensor<4x4xf32>, %i: tensor<2x1xi64>, %u: tensor<2x4xi32>) -> tensor<4x4xf32> {
+  // expected-error @+2 {{'onnx.ScatterND' op expects data and updates of one element type}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.ScatterND %x, %i, %u : (tensor<4x4xf32>, tensor<2x1xi64>, tensor<2x4xi32>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @scatternd_c3(%x: tensor<4x4xf32>, %i: tensor<2x3xi64>, %u: tensor<2xf32>) -> tensor<4x4xf32> {
+  // expected-error @+2 {{'onnx.ScatterND' op expects indices with a last dim of at most rank(data) (got 'tensor<2x3xi64>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.ScatterND %x, %i, %u : (tensor<4x4xf32>, tensor<2x3xi64>, tensor<2xf32>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @scatternd_c4(%x: tensor<4x4xf32>, %i: tensor<2x1xi64>, %u: tensor<2x5xf32>) -> tensor<4x4xf32> {
+  // expected-error @+2 {{'onnx.ScatterND' op expects updates of shape indices.shape[:-1] + data.shape[indices.shape[-1]:] (got 'tensor<2x5xf32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.ScatterND %x, %i, %u : (tensor<4x4xf32>, tensor<2x1xi64>, tensor<2x5xf32>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @trilu_c1(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.Trilu' op expects an input of rank 2 or more (got 'tensor<4xf32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Trilu %x, %none : (tensor<4xf32>, none) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @trilu_c2(%x: tensor<4x4xf32>, %k: tensor<2xi64>) -> tensor<4x4xf32> {
+  // expected-error @+2 {{'onnx.Trilu' op expects a scalar 'k' (got 'tensor<2xi64>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Trilu %x, %k : (tensor<4x4xf32>, tensor<2xi64>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @range_c1(%s: tensor<f32>, %l: tensor<f64>) -> tensor<?xf32> {
+  // expected-error @+2 {{'onnx.Range' op expects start, limit and delta to be scalars of one element type}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Range %s, %l, %s : (tensor<f32>, tensor<f64>, tensor<f32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
+func.func @range_c2() -> tensor<?xi64> {
+  %c = onnx.Constant {value = dense<0> : tensor<i64>} : () -> tensor<i64>
+  // expected-error @+2 {{'onnx.Range' op has a zero delta}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Range %c, %c, %c : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<?xi64>
+  return %0 : tensor<?xi64>
+}
+
+// -----
+
+func.func @cumsum_c1(%x: tensor<4xf32>, %a: tensor<2xi64>) -> tensor<4xf32> {
+  // expected-error @+2 {{'onnx.CumSum' op expects a scalar 'axis' (got 'tensor<2xi64>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.CumSum %x, %a : (tensor<4xf32>, tensor<2xi64>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @cumsum_c2(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %a = onnx.Constant {value = dense<1> : tensor<i64>} : () -> tensor<i64>
+  // expected-error @+2 {{'onnx.CumSum' op expects 'axis' in [-1, 1) (got 1)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.CumSum %x, %a : (tensor<4xf32>, tensor<i64>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @split_c1(%x: tensor<6xf32>) -> tensor<6xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.Split' op expects either 'split' or 'num_outputs'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Split %x, %none : (tensor<6xf32>, none) -> tensor<6xf32>
+  return %0 : tensor<6xf32>
+}
+
+// -----
+
+func.func @split_c2(%x: tensor<6xf32>, %s: tensor<?xi64>) -> tensor<6xf32> {
+  // expected-error @+2 {{'onnx.Split' op needs a 'split' of static length or a positive 'num_outputs' to know its outputs}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Split %x, %s : (tensor<6xf32>, tensor<?xi64>) -> tensor<6xf32>
+  return %0 : tensor<6xf32>
+}
+
+// -----
+
+func.func @split_c3(%x: tensor<6xf32>) -> tensor<3xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.Split' op expects 'axis' in [-1, 1) (got 1)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:2 = onnx.Split %x, %none {axis = 1 : i64, num_outputs = 2 : i64} : (tensor<6xf32>, none) -> (tensor<3xf32>, tensor<3xf32>)
+  return %0#0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @split_c4(%x: tensor<6xf32>) -> tensor<4xf32> {
+  %s = onnx.Constant {value = dense<[4, 4]> : tensor<2xi64>} : () -> tensor<2xi64>
+  // expected-error @+2 {{'onnx.Split' op expects non-negative 'split' sizes that add up to 6 (got 8)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:2 = onnx.Split %x, %s : (tensor<6xf32>, tensor<2xi64>) -> (tensor<4xf32>, tensor<4xf32>)
+  return %0#0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @tile_c1(%x: tensor<2x3xf32>, %r: tensor<3xi64>) -> tensor<?x?xf32> {
+  // expected-error @+2 {{'onnx.Tile' op expects one repeat per dim (got 3 for rank 2)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Tile %x, %r : (tensor<2x3xf32>, tensor<3xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+func.func @tile_c2(%x: tensor<2x3xf32>) -> tensor<?x?xf32> {
+  %r = onnx.Constant {value = dense<[1, -1]> : tensor<2xi64>} : () -> tensor<2xi64>
+  // expected-error @+2 {{'onnx.Tile' op expects non-negative repeats}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Tile %x, %r : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+func.func @pad_c1(%x: tensor<2x3xf32>, %p: tensor<4xi64>) -> tensor<?x?xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.Pad' op has unsupported mode 'wrap'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Pad %x, %p, %none, %none {mode = "wrap"} : (tensor<2x3xf32>, tensor<4xi64>, none, none) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+func.func @pad_c2(%x: tensor<2x3xf32>, %p: tensor<4xi64>, %v: tensor<i32>) -> tensor<?x?xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.Pad' op expects a one-element 'constant_value' of the data's element type (got 'tensor<i32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Pad %x, %p, %v, %none : (tensor<2x3xf32>, tensor<4xi64>, tensor<i32>, none) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+func.func @pad_c3(%x: tensor<2x3xf32>, %p: tensor<2xi64>) -> tensor<?x?xf32> {
+  %none = onnx.NoValue : () -> none
+  %axes = onnx.Constant {value = dense<2> : tensor<1xi64>} : () -> tensor<1xi64>
+  // expected-error @+2 {{'onnx.Pad' op has an axis out of range for rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Pad %x, %p, %none, %axes : (tensor<2x3xf32>, tensor<2xi64>, none, tensor<1xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+func.func @pad_c4(%x: tensor<2x3xf32>, %p: tensor<2xi64>) -> tensor<?x?xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.Pad' op expects 2 pads per padded axis (got 2 for 2 axes)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Pad %x, %p, %none, %none : (tensor<2x3xf32>, tensor<2xi64>, none, none) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+func.func @pad_c5(%x: tensor<2x3xf32>) -> tensor<?x?xf32> {
+  %none = onnx.NoValue : () -> none
+  %p = onnx.Constant {value = dense<[0, -2, 0, -2]> : tensor<4xi64>} : () -> tensor<4xi64>
+  // expected-error @+2 {{'onnx.Pad' op crops dim 1 below zero}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Pad %x, %p, %none, %none : (tensor<2x3xf32>, tensor<4xi64>, none, none) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+func.func @onehot_c1(%i: tensor<3xi64>, %d: tensor<f32>, %v: tensor<3xf32>) -> tensor<3x?xf32> {
+  // expected-error @+2 {{'onnx.OneHot' op expects a one-element 'depth' and two 'values'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.OneHot %i, %d, %v : (tensor<3xi64>, tensor<f32>, tensor<3xf32>) -> tensor<3x?xf32>
+  return %0 : tensor<3x?xf32>
+}
+
+// -----
+
+func.func @onehot_c2(%i: tensor<3xi64>, %d: tensor<f32>, %v: tensor<2xf32>) -> tensor<3x?xf32> {
+  // expected-error @+2 {{'onnx.OneHot' op expects 'axis' in [-2, 1] (got 2)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.OneHot %i, %d, %v {axis = 2 : i64} : (tensor<3xi64>, tensor<f32>, tensor<2xf32>) -> tensor<3x?xf32>
+  return %0 : tensor<3x?xf32>
+}
+
+// -----
+
+func.func @onehot_c3(%i: tensor<3xi64>, %v: tensor<2xf32>) -> tensor<3x?xf32> {
+  %d = onnx.Constant {value = dense<0> : tensor<i64>} : () -> tensor<i64>
+  // expected-error @+2 {{'onnx.OneHot' op expects a positive 'depth' (got 0}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.OneHot %i, %d, %v : (tensor<3xi64>, tensor<i64>, tensor<2xf32>) -> tensor<3x?xf32>
+  return %0 : tensor<3x?xf32>
+}
+
+// -----
+
+func.func @eyelike_c1(%x: tensor<3xf32>) -> tensor<3xf32> {
+  // expected-error @+2 {{'onnx.EyeLike' op expects a 2-D input (got 'tensor<3xf32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.EyeLike %x : (tensor<3xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @eyelike_c2(%x: tensor<3x3xf32>) -> tensor<3x3xf32> {
+  // expected-error @+2 {{'onnx.EyeLike' op has unsupported 'dtype' 8}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.EyeLike %x {dtype = 8 : i64} : (tensor<3x3xf32>) -> tensor<3x3xf32>
+  return %0 : tensor<3x3xf32>
+}
+
+// -----
+
+func.func @topk_c1(%x: tensor<3x4xf32>, %k: tensor<2xi64>) -> tensor<3x?xf32> {
+  // expected-error @+2 {{'onnx.TopK' op expects a one-element 'K' (got 'tensor<2xi64>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:2 = onnx.TopK %x, %k : (tensor<3x4xf32>, tensor<2xi64>) -> (tensor<3x?xf32>, tensor<3x?xi64>)
+  return %0#0 : tensor<3x?xf32>
+}
+
+// -----
+
+func.func @topk_c2(%x: tensor<3x4xf32>, %k: tensor<1xi64>) -> tensor<3x?xf32> {
+  // expected-error @+2 {{'onnx.TopK' op expects 'axis' in [-2, 2) (got 2)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:2 = onnx.TopK %x, %k {axis = 2 : i64} : (tensor<3x4xf32>, tensor<1xi64>) -> (tensor<3x?xf32>, tensor<3x?xi64>)
+  return %0#0 : tensor<3x?xf32>
+}
+
+// -----
+
+func.func @topk_c3(%x: tensor<3x4xf32>) -> tensor<3x?xf32> {
+  %k = onnx.Constant {value = dense<5> : tensor<1xi64>} : () -> tensor<1xi64>
+  // expected-error @+2 {{'onnx.TopK' op expects 'K' in [0, 4] (got 5)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:2 = onnx.TopK %x, %k : (tensor<3x4xf32>, tensor<1xi64>) -> (tensor<3x?xf32>, tensor<3x?xi64>)
+  return %0#0 : tensor<3x?xf32>
+}
+
+// -----
+
+func.func @blocks_c1(%x: tensor<1x8x2x3xf32>) -> tensor<1x8x2x3xf32> {
+  // expected-error @+2 {{'onnx.SpaceToDepth' op expects a positive 'blocksize' (got 0)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.SpaceToDepth %x {blocksize = 0 : i64} : (tensor<1x8x2x3xf32>) -> tensor<1x8x2x3xf32>
+  return %0 : tensor<1x8x2x3xf32>
+}
+
+// -----
+
+func.func @blocks_c2(%x: tensor<8x2x3xf32>) -> tensor<2x4x6xf32> {
+  // expected-error @+2 {{'onnx.DepthToSpace' op expects a 4-D input (got 'tensor<8x2x3xf32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.DepthToSpace %x {blocksize = 2 : i64} : (tensor<8x2x3xf32>) -> tensor<2x4x6xf32>
+  return %0 : tensor<2x4x6xf32>
+}
+
+// -----
+
+func.func @blocks_c3(%x: tensor<1x6x2x3xf32>) -> tensor<1x1x4x6xf32> {
+  // expected-error @+2 {{'onnx.DepthToSpace' op expects channels divisible by blocksize^2 (got 6 and 2)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.DepthToSpace %x {blocksize = 2 : i64} : (tensor<1x6x2x3xf32>) -> tensor<1x1x4x6xf32>
+  return %0 : tensor<1x1x4x6xf32>
+}
+
+// -----
+
+func.func @blocks_c4(%x: tensor<1x2x4x5xf32>) -> tensor<1x8x2x2xf32> {
+  // expected-error @+2 {{'onnx.SpaceToDepth' op expects height and width divisible by blocksize (got 4, 5 and 2)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.SpaceToDepth %x {blocksize = 2 : i64} : (tensor<1x2x4x5xf32>) -> tensor<1x8x2x2xf32>
+  return %0 : tensor<1x8x2x2xf32>
+}
+
+// -----
+
+func.func @depthtospace_c1(%x: tensor<1x8x2x3xf32>) -> tensor<1x2x4x6xf32> {
+  // expected-error @+2 {{'onnx.DepthToSpace' op has unknown mode 'RCD'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.DepthToSpace %x {blocksize = 2 : i64, mode = "RCD"} : (tensor<1x8x2x3xf32>) -> tensor<1x2x4x6xf32>
+  return %0 : tensor<1x2x4x6xf32>
 }
 
 //===----------------------------------------------------------------------===//

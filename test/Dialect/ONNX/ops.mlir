@@ -267,9 +267,9 @@ func.func @normalization(%x: tensor<?x4x8x8xf32>, %p: tensor<4xf32>, %t: tensor<
   // CHECK: onnx.BatchNormalization %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {epsilon = 1.000000e-03 : f32} : (tensor<?x4x8x8xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<?x4x8x8xf32>
   %0 = onnx.BatchNormalization %x, %p, %p, %p, %p {epsilon = 1.0e-3 : f32}
       : (tensor<?x4x8x8xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<?x4x8x8xf32>
-  // CHECK: onnx.LayerNormalization %{{.*}}, %{{.*}}, %{{.*}} {axis = 1 : i64} : (tensor<2x?x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x?x8xf32>
-  %1 = onnx.LayerNormalization %t, %s, %s {axis = 1 : i64}
-      : (tensor<2x?x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x?x8xf32>
+  // CHECK: onnx.LayerNormalization %{{.*}}, %{{.*}}, %{{.*}} {axis = 1 : i64} : (tensor<2x?x8xf32>, tensor<8xf32>, tensor<8xf32>) -> (tensor<2x?x8xf32>, tensor<2x1x1xf32>, tensor<2x1x1xf32>)
+  %1, %mean, %invstd = onnx.LayerNormalization %t, %s, %s {axis = 1 : i64}
+      : (tensor<2x?x8xf32>, tensor<8xf32>, tensor<8xf32>) -> (tensor<2x?x8xf32>, tensor<2x1x1xf32>, tensor<2x1x1xf32>)
   // CHECK: onnx.Softmax %{{.*}} {axis = 1 : i64} : (tensor<2x?x8xf32>) -> tensor<2x?x8xf32>
   %2 = onnx.Softmax %1 {axis = 1 : i64} : (tensor<2x?x8xf32>) -> tensor<2x?x8xf32>
   return %0, %1, %2 : tensor<?x4x8x8xf32>, tensor<2x?x8xf32>, tensor<2x?x8xf32>
@@ -409,6 +409,159 @@ func.func @reduce(%x: tensor<2x?x4xf32>, %a: tensor<1xi64>)
   // CHECK: onnx.ReduceSum %{{.*}}, %{{.*}} {noop_with_empty_axes = 1 : i64} : (tensor<2x?x4xf32>, none) -> tensor<2x?x4xf32>
   %3 = onnx.ReduceSum %x, %none {noop_with_empty_axes = 1 : i64} : (tensor<2x?x4xf32>, none) -> tensor<2x?x4xf32>
   return %0, %1, %2, %3 : tensor<2x?xf32>, tensor<1x1x1xf32>, tensor<?x?x?xf32>, tensor<2x?x4xf32>
+}
+
+// CHECK-LABEL: func.func @reduce_more
+func.func @reduce_more(%x: tensor<2x?x4xf32>, %i: tensor<3x4xi32>, %a: tensor<2xi64>)
+    -> (tensor<2x?xf32>, tensor<1x1x1xf32>, tensor<2x?x1xf32>, tensor<?xf32>, tensor<?x?x?xf32>, tensor<1x?x4xf32>, tensor<i32>, tensor<2x1x4xf32>) {
+  %axes = onnx.Constant {value = dense<-1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %none = onnx.NoValue : () -> none
+  // CHECK: onnx.ReduceMin %{{.*}}, %{{.*}} {keepdims = 0 : i64} : (tensor<2x?x4xf32>, tensor<1xi64>) -> tensor<2x?xf32>
+  %0 = onnx.ReduceMin %x, %axes {keepdims = 0 : i64} : (tensor<2x?x4xf32>, tensor<1xi64>) -> tensor<2x?xf32>
+  // CHECK: onnx.ReduceProd %{{.*}}, %{{.*}} : (tensor<2x?x4xf32>, none) -> tensor<1x1x1xf32>
+  %1 = onnx.ReduceProd %x, %none : (tensor<2x?x4xf32>, none) -> tensor<1x1x1xf32>
+  // CHECK: onnx.ReduceL1 %{{.*}}, %{{.*}} : (tensor<2x?x4xf32>, tensor<1xi64>) -> tensor<2x?x1xf32>
+  %2 = onnx.ReduceL1 %x, %axes : (tensor<2x?x4xf32>, tensor<1xi64>) -> tensor<2x?x1xf32>
+  // Axes known at run time: with a static count, the rank is known.
+  // CHECK: onnx.ReduceL2 %{{.*}}, %{{.*}} {keepdims = 0 : i64} : (tensor<2x?x4xf32>, tensor<2xi64>) -> tensor<?xf32>
+  %3 = onnx.ReduceL2 %x, %a {keepdims = 0 : i64} : (tensor<2x?x4xf32>, tensor<2xi64>) -> tensor<?xf32>
+  // CHECK: onnx.ReduceLogSum %{{.*}}, %{{.*}} : (tensor<2x?x4xf32>, tensor<2xi64>) -> tensor<?x?x?xf32>
+  %4 = onnx.ReduceLogSum %x, %a : (tensor<2x?x4xf32>, tensor<2xi64>) -> tensor<?x?x?xf32>
+  %first = onnx.Constant {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  // CHECK: onnx.ReduceLogSumExp %{{.*}}, %{{.*}} : (tensor<2x?x4xf32>, tensor<1xi64>) -> tensor<1x?x4xf32>
+  %5 = onnx.ReduceLogSumExp %x, %first : (tensor<2x?x4xf32>, tensor<1xi64>) -> tensor<1x?x4xf32>
+  // CHECK: onnx.ReduceSumSquare %{{.*}}, %{{.*}} {keepdims = 0 : i64} : (tensor<3x4xi32>, none) -> tensor<i32>
+  %6 = onnx.ReduceSumSquare %i, %none {keepdims = 0 : i64} : (tensor<3x4xi32>, none) -> tensor<i32>
+  %mid = onnx.Constant {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  // CHECK: onnx.ReduceMean %{{.*}}, %{{.*}} : (tensor<2x?x4xf32>, tensor<1xi64>) -> tensor<2x1x4xf32>
+  %7 = onnx.ReduceMean %x, %mid : (tensor<2x?x4xf32>, tensor<1xi64>) -> tensor<2x1x4xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<2x?xf32>, tensor<1x1x1xf32>, tensor<2x?x1xf32>, tensor<?xf32>, tensor<?x?x?xf32>, tensor<1x?x4xf32>, tensor<i32>, tensor<2x1x4xf32>
+}
+
+// CHECK-LABEL: func.func @arg_reduce_cumsum_topk
+func.func @arg_reduce_cumsum_topk(%x: tensor<2x?x4xf32>, %axis: tensor<i32>, %k: tensor<1xi64>)
+    -> (tensor<2x4xi64>, tensor<2x?x1xi64>, tensor<2x?x4xf32>, tensor<2x?x?xf32>, tensor<2x?x?xi64>, tensor<2x?x3xf32>) {
+  // CHECK: onnx.ArgMax %{{.*}} {axis = 1 : i64, keepdims = 0 : i64} : (tensor<2x?x4xf32>) -> tensor<2x4xi64>
+  %0 = onnx.ArgMax %x {axis = 1 : i64, keepdims = 0 : i64} : (tensor<2x?x4xf32>) -> tensor<2x4xi64>
+  // CHECK: onnx.ArgMin %{{.*}} {axis = -1 : i64, select_last_index = 1 : i64} : (tensor<2x?x4xf32>) -> tensor<2x?x1xi64>
+  %1 = onnx.ArgMin %x {axis = -1 : i64, select_last_index = 1 : i64} : (tensor<2x?x4xf32>) -> tensor<2x?x1xi64>
+  // CHECK: onnx.CumSum %{{.*}}, %{{.*}} {exclusive = 1 : i64, reverse = 1 : i64} : (tensor<2x?x4xf32>, tensor<i32>) -> tensor<2x?x4xf32>
+  %2 = onnx.CumSum %x, %axis {exclusive = 1 : i64, reverse = 1 : i64} : (tensor<2x?x4xf32>, tensor<i32>) -> tensor<2x?x4xf32>
+  // CHECK: %{{.+}}, %{{.+}} = onnx.TopK %{{.*}}, %{{.*}} : (tensor<2x?x4xf32>, tensor<1xi64>) -> (tensor<2x?x?xf32>, tensor<2x?x?xi64>)
+  %3, %4 = onnx.TopK %x, %k : (tensor<2x?x4xf32>, tensor<1xi64>) -> (tensor<2x?x?xf32>, tensor<2x?x?xi64>)
+  %three = onnx.Constant {value = dense<3> : tensor<1xi64>} : () -> tensor<1xi64>
+  // CHECK: onnx.TopK %{{.*}}, %{{.*}} {largest = 0 : i64, sorted = 0 : i64} : (tensor<2x?x4xf32>, tensor<1xi64>) -> (tensor<2x?x3xf32>, tensor<2x?x3xi64>)
+  %5, %6 = onnx.TopK %x, %three {largest = 0 : i64, sorted = 0 : i64} : (tensor<2x?x4xf32>, tensor<1xi64>) -> (tensor<2x?x3xf32>, tensor<2x?x3xi64>)
+  return %0, %1, %2, %3, %4, %5 : tensor<2x4xi64>, tensor<2x?x1xi64>, tensor<2x?x4xf32>, tensor<2x?x?xf32>, tensor<2x?x?xi64>, tensor<2x?x3xf32>
+}
+
+// CHECK-LABEL: func.func @normalization_more
+func.func @normalization_more(%x: tensor<?x3x4x4xf32>, %p: tensor<3xf32>, %t: tensor<5xi64>,
+                              %w: tensor<3xf32>)
+    -> (tensor<?x3x4x4xf32>, tensor<?x3x4x4xf32>, tensor<?x3x4x4xf32>, tensor<?x3x4x4xf32>, tensor<?x3x4x4xf32>) {
+  // CHECK: onnx.LogSoftmax %{{.*}} {axis = 1 : i64} : (tensor<?x3x4x4xf32>) -> tensor<?x3x4x4xf32>
+  %0 = onnx.LogSoftmax %x {axis = 1 : i64} : (tensor<?x3x4x4xf32>) -> tensor<?x3x4x4xf32>
+  // CHECK: onnx.Hardmax %{{.*}} : (tensor<?x3x4x4xf32>) -> tensor<?x3x4x4xf32>
+  %1 = onnx.Hardmax %0 : (tensor<?x3x4x4xf32>) -> tensor<?x3x4x4xf32>
+  // CHECK: onnx.InstanceNormalization %{{.*}}, %{{.*}}, %{{.*}} {epsilon = 0.00999999977 : f32} : (tensor<?x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<?x3x4x4xf32>
+  %2 = onnx.InstanceNormalization %1, %p, %p {epsilon = 1.0e-2 : f32} : (tensor<?x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<?x3x4x4xf32>
+  // CHECK: onnx.LpNormalization %{{.*}} {axis = 1 : i64, p = 1 : i64} : (tensor<?x3x4x4xf32>) -> tensor<?x3x4x4xf32>
+  %3 = onnx.LpNormalization %2 {axis = 1 : i64, p = 1 : i64} : (tensor<?x3x4x4xf32>) -> tensor<?x3x4x4xf32>
+  // CHECK: onnx.MeanVarianceNormalization %{{.*}} {axes = array<i64: 1>} : (tensor<?x3x4x4xf32>) -> tensor<?x3x4x4xf32>
+  %4 = onnx.MeanVarianceNormalization %3 {axes = array<i64: 1>} : (tensor<?x3x4x4xf32>) -> tensor<?x3x4x4xf32>
+  // The default axes are not printed.
+  // CHECK: onnx.MeanVarianceNormalization %{{.*}} : (tensor<?x3x4x4xf32>) -> tensor<?x3x4x4xf32>
+  %5 = onnx.MeanVarianceNormalization %3 {axes = array<i64: 0, 2, 3>} : (tensor<?x3x4x4xf32>) -> tensor<?x3x4x4xf32>
+  return %0, %1, %2, %4, %5 : tensor<?x3x4x4xf32>, tensor<?x3x4x4xf32>, tensor<?x3x4x4xf32>, tensor<?x3x4x4xf32>, tensor<?x3x4x4xf32>
+}
+
+// CHECK-LABEL: func.func @losses_einsum
+func.func @losses_einsum(%x: tensor<5x3x2xf32>, %t: tensor<5x2xi64>, %w: tensor<3xf32>,
+                         %a: tensor<2x3xf64>, %b: tensor<3x4xf64>)
+    -> (tensor<f32>, tensor<5x2xf32>, tensor<f32>, tensor<5x3x2xf32>, tensor<2x4xf64>, tensor<3x2xf64>) {
+  %none = onnx.NoValue : () -> none
+  // CHECK: onnx.NegativeLogLikelihoodLoss %{{.*}}, %{{.*}}, %{{.*}} {ignore_index = -1 : i64} : (tensor<5x3x2xf32>, tensor<5x2xi64>, tensor<3xf32>) -> tensor<f32>
+  %0 = onnx.NegativeLogLikelihoodLoss %x, %t, %w {ignore_index = -1 : i64} : (tensor<5x3x2xf32>, tensor<5x2xi64>, tensor<3xf32>) -> tensor<f32>
+  // CHECK: onnx.NegativeLogLikelihoodLoss %{{.*}}, %{{.*}}, %{{.*}} {reduction = "none"} : (tensor<5x3x2xf32>, tensor<5x2xi64>, none) -> tensor<5x2xf32>
+  %1 = onnx.NegativeLogLikelihoodLoss %x, %t, %none {reduction = "none"} : (tensor<5x3x2xf32>, tensor<5x2xi64>, none) -> tensor<5x2xf32>
+  // CHECK: %{{.+}}, %{{.+}} = onnx.SoftmaxCrossEntropyLoss %{{.*}}, %{{.*}}, %{{.*}} {reduction = "sum"} : (tensor<5x3x2xf32>, tensor<5x2xi64>, tensor<3xf32>) -> (tensor<f32>, tensor<5x3x2xf32>)
+  %2, %3 = onnx.SoftmaxCrossEntropyLoss %x, %t, %w {reduction = "sum"} : (tensor<5x3x2xf32>, tensor<5x2xi64>, tensor<3xf32>) -> (tensor<f32>, tensor<5x3x2xf32>)
+  // CHECK: onnx.Einsum %{{.*}}, %{{.*}} {equation = "ij, jk -> ik"} : (tensor<2x3xf64>, tensor<3x4xf64>) -> tensor<2x4xf64>
+  %4 = onnx.Einsum %a, %b {equation = "ij, jk -> ik"} : (tensor<2x3xf64>, tensor<3x4xf64>) -> tensor<2x4xf64>
+  // Implicit output: the letters seen once, sorted (here a transpose).
+  // CHECK: onnx.Einsum %{{.*}} {equation = "ji"} : (tensor<2x3xf64>) -> tensor<3x2xf64>
+  %5 = onnx.Einsum %a {equation = "ji"} : (tensor<2x3xf64>) -> tensor<3x2xf64>
+  return %0, %1, %2, %3, %4, %5 : tensor<f32>, tensor<5x2xf32>, tensor<f32>, tensor<5x3x2xf32>, tensor<2x4xf64>, tensor<3x2xf64>
+}
+
+// CHECK-LABEL: func.func @gather_scatter
+func.func @gather_scatter(%x: tensor<3x?xf32>, %i: tensor<2x?xi64>, %u: tensor<2x?xf32>,
+                          %nd: tensor<2x1xi64>, %ndu: tensor<2x?xf32>)
+    -> (tensor<2x?xf32>, tensor<3x?xf32>, tensor<2x?xf32>, tensor<3x?xf32>, tensor<i64>) {
+  // CHECK: onnx.GatherElements %{{.*}}, %{{.*}} {axis = 1 : i64} : (tensor<3x?xf32>, tensor<2x?xi64>) -> tensor<2x?xf32>
+  %0 = onnx.GatherElements %x, %i {axis = 1 : i64} : (tensor<3x?xf32>, tensor<2x?xi64>) -> tensor<2x?xf32>
+  // CHECK: onnx.ScatterElements %{{.*}}, %{{.*}}, %{{.*}} {reduction = "add"} : (tensor<3x?xf32>, tensor<2x?xi64>, tensor<2x?xf32>) -> tensor<3x?xf32>
+  %1 = onnx.ScatterElements %x, %i, %u {reduction = "add"} : (tensor<3x?xf32>, tensor<2x?xi64>, tensor<2x?xf32>) -> tensor<3x?xf32>
+  // CHECK: onnx.GatherND %{{.*}}, %{{.*}} : (tensor<3x?xf32>, tensor<2x1xi64>) -> tensor<2x?xf32>
+  %2 = onnx.GatherND %x, %nd : (tensor<3x?xf32>, tensor<2x1xi64>) -> tensor<2x?xf32>
+  // CHECK: onnx.ScatterND %{{.*}}, %{{.*}}, %{{.*}} {reduction = "mul"} : (tensor<3x?xf32>, tensor<2x1xi64>, tensor<2x?xf32>) -> tensor<3x?xf32>
+  %3 = onnx.ScatterND %x, %nd, %ndu {reduction = "mul"} : (tensor<3x?xf32>, tensor<2x1xi64>, tensor<2x?xf32>) -> tensor<3x?xf32>
+  // CHECK: onnx.Size %{{.*}} : (tensor<3x?xf32>) -> tensor<i64>
+  %4 = onnx.Size %x : (tensor<3x?xf32>) -> tensor<i64>
+  return %0, %1, %2, %3, %4 : tensor<2x?xf32>, tensor<3x?xf32>, tensor<2x?xf32>, tensor<3x?xf32>, tensor<i64>
+}
+
+// CHECK-LABEL: func.func @data_movement
+func.func @data_movement(%x: tensor<2x6xf32>, %r: tensor<2xi64>, %k: tensor<i64>, %s: tensor<2xi64>)
+    -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x?xf32>, tensor<2x?xf32>, tensor<4x18xf32>, tensor<?x?xf32>, tensor<2x6xf32>) {
+  %none = onnx.NoValue : () -> none
+  // CHECK: %{{.+}}:2 = onnx.Split %{{.*}}, %{{.*}} {axis = 1 : i64, num_outputs = 2 : i64} : (tensor<2x6xf32>, none) -> (tensor<2x3xf32>, tensor<2x3xf32>)
+  %0, %1 = onnx.Split %x, %none {axis = 1 : i64, num_outputs = 2 : i64} : (tensor<2x6xf32>, none) -> (tensor<2x3xf32>, tensor<2x3xf32>)
+  // CHECK: %{{.+}}:2 = onnx.Split %{{.*}}, %{{.*}} {axis = -1 : i64} : (tensor<2x6xf32>, tensor<2xi64>) -> (tensor<2x?xf32>, tensor<2x?xf32>)
+  %2, %3 = onnx.Split %x, %s {axis = -1 : i64} : (tensor<2x6xf32>, tensor<2xi64>) -> (tensor<2x?xf32>, tensor<2x?xf32>)
+  %reps = onnx.Constant {value = dense<[2, 3]> : tensor<2xi64>} : () -> tensor<2xi64>
+  // CHECK: onnx.Tile %{{.*}}, %{{.*}} : (tensor<2x6xf32>, tensor<2xi64>) -> tensor<4x18xf32>
+  %4 = onnx.Tile %x, %reps : (tensor<2x6xf32>, tensor<2xi64>) -> tensor<4x18xf32>
+  // CHECK: onnx.Tile %{{.*}}, %{{.*}} : (tensor<2x6xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  %5 = onnx.Tile %x, %r : (tensor<2x6xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  // CHECK: onnx.Trilu %{{.*}}, %{{.*}} {upper = 0 : i64} : (tensor<2x6xf32>, tensor<i64>) -> tensor<2x6xf32>
+  %6 = onnx.Trilu %x, %k {upper = 0 : i64} : (tensor<2x6xf32>, tensor<i64>) -> tensor<2x6xf32>
+  return %0, %1, %2, %3, %4, %5, %6 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x?xf32>, tensor<2x?xf32>, tensor<4x18xf32>, tensor<?x?xf32>, tensor<2x6xf32>
+}
+
+// CHECK-LABEL: func.func @pad_onehot_eyelike_range
+func.func @pad_onehot_eyelike_range(%x: tensor<2x3xf32>, %p: tensor<4xi64>, %v: tensor<f32>,
+                                    %i: tensor<4xi64>, %d: tensor<f32>, %vals: tensor<2xi32>,
+                                    %s: tensor<i64>)
+    -> (tensor<3x6xf32>, tensor<?x?xf32>, tensor<4x?xi32>, tensor<2x3xf64>, tensor<4xf32>, tensor<?xi64>) {
+  %pads = onnx.Constant {value = dense<[0, 1, 1, 2]> : tensor<4xi64>} : () -> tensor<4xi64>
+  %none = onnx.NoValue : () -> none
+  // CHECK: onnx.Pad %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : (tensor<2x3xf32>, tensor<4xi64>, tensor<f32>, none) -> tensor<3x6xf32>
+  %0 = onnx.Pad %x, %pads, %v, %none : (tensor<2x3xf32>, tensor<4xi64>, tensor<f32>, none) -> tensor<3x6xf32>
+  // CHECK: onnx.Pad %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {mode = "reflect"} : (tensor<2x3xf32>, tensor<4xi64>, none, none) -> tensor<?x?xf32>
+  %1 = onnx.Pad %x, %p, %none, %none {mode = "reflect"} : (tensor<2x3xf32>, tensor<4xi64>, none, none) -> tensor<?x?xf32>
+  // CHECK: onnx.OneHot %{{.*}}, %{{.*}}, %{{.*}} : (tensor<4xi64>, tensor<f32>, tensor<2xi32>) -> tensor<4x?xi32>
+  %2 = onnx.OneHot %i, %d, %vals : (tensor<4xi64>, tensor<f32>, tensor<2xi32>) -> tensor<4x?xi32>
+  // CHECK: onnx.EyeLike %{{.*}} {dtype = 11 : i64, k = -1 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf64>
+  %3 = onnx.EyeLike %x {dtype = 11 : i64, k = -1 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf64>
+  %start = onnx.Constant {value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
+  %limit = onnx.Constant {value = dense<3.0> : tensor<f32>} : () -> tensor<f32>
+  %delta = onnx.Constant {value = dense<0.5> : tensor<f32>} : () -> tensor<f32>
+  // CHECK: onnx.Range %{{.*}}, %{{.*}}, %{{.*}} : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<4xf32>
+  %4 = onnx.Range %start, %limit, %delta : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<4xf32>
+  // CHECK: onnx.Range %{{.*}}, %{{.*}}, %{{.*}} : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<?xi64>
+  %5 = onnx.Range %s, %s, %s : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<?xi64>
+  return %0, %1, %2, %3, %4, %5 : tensor<3x6xf32>, tensor<?x?xf32>, tensor<4x?xi32>, tensor<2x3xf64>, tensor<4xf32>, tensor<?xi64>
+}
+
+// CHECK-LABEL: func.func @depth_space
+func.func @depth_space(%x: tensor<1x8x2x3xf32>, %y: tensor<?x2x4x?xf32>)
+    -> (tensor<1x2x4x6xf32>, tensor<?x8x2x?xf32>) {
+  // CHECK: onnx.DepthToSpace %{{.*}} {blocksize = 2 : i64, mode = "CRD"} : (tensor<1x8x2x3xf32>) -> tensor<1x2x4x6xf32>
+  %0 = onnx.DepthToSpace %x {blocksize = 2 : i64, mode = "CRD"} : (tensor<1x8x2x3xf32>) -> tensor<1x2x4x6xf32>
+  // CHECK: onnx.SpaceToDepth %{{.*}} {blocksize = 2 : i64} : (tensor<?x2x4x?xf32>) -> tensor<?x8x2x?xf32>
+  %1 = onnx.SpaceToDepth %y {blocksize = 2 : i64} : (tensor<?x2x4x?xf32>) -> tensor<?x8x2x?xf32>
+  return %0, %1 : tensor<1x2x4x6xf32>, tensor<?x8x2x?xf32>
 }
 
 // Unranked operands are accepted where the spec allows any rank.

@@ -172,10 +172,13 @@ def ONNX_LayerNormalizationOp : ONNX_InferredOp<"LayerNormalization"> {
   let description = [{
     Models the ONNX `LayerNormalization` operator (opset 17):
     `Y = (X - mean) / sqrt(var + epsilon) * Scale + B`, mean and variance over
-    dims `axis..rank-1`. Only the first output `Y` is modelled.
+    dims `axis..rank-1`. `Mean` and `InvStdDev` (`1 / sqrt(var + epsilon)`)
+    have the dims of `X` before `axis` and size 1 after; their element type is
+    `stash_type` (an ONNX data type code, float by default), the precision of
+    the statistics.
 
     ```mlir
-    %y = onnx.LayerNormalization %x, %s, %b {axis = -1 : i64} : (tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+    %y, %m, %r = onnx.LayerNormalization %x, %s, %b {axis = -1 : i64} : (tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32>) -> (tensor<2x8xf32>, tensor<2x1xf32>, tensor<2x1xf32>)
     ```
   }];
   let arguments = (ins ONNX_FloatTensor:$X, ONNX_FloatTensor:$Scale,
@@ -183,7 +186,8 @@ def ONNX_LayerNormalizationOp : ONNX_InferredOp<"LayerNormalization"> {
                        DefaultValuedAttr<I64Attr, "-1">:$axis,
                        DefaultValuedAttr<F32Attr, "1.0e-5">:$epsilon,
                        DefaultValuedAttr<I64Attr, "1">:$stash_type);
-  let results = (outs ONNX_FloatTensor:$Y);
+  let results = (outs ONNX_FloatTensor:$Y, ONNX_FloatTensor:$Mean,
+                      ONNX_FloatTensor:$InvStdDev);
 }
 
 def ONNX_DropoutOp : ONNX_InferredOp<"Dropout"> {
@@ -201,6 +205,122 @@ def ONNX_DropoutOp : ONNX_InferredOp<"Dropout"> {
                        ONNX_OptTensor:$training_mode,
                        OptionalAttr<I64Attr>:$seed);
   let results = (outs ONNX_Tensor:$output, ONNX_BoolTensor:$mask);
+}
+
+/// An op of Softmax's form along one axis (opset 13 semantics).
+class ONNX_SoftmaxLikeOp<string mnemonic, string what>
+    : ONNX_InferredOp<mnemonic> {
+  let summary = what # " along one axis";
+  let description = [{
+    Models the ONNX `}] # mnemonic # [{` operator (opsets 1 to 13, opset 13
+    semantics): the }] # what # [{ along `axis`. Opsets 1 to 12 (which
+    flatten to 2-D at `axis`) are imported as this op over the flattened
+    input, reshaped back.
+
+    ```mlir
+    %y = onnx.}] # mnemonic # [{ %x {axis = -1 : i64} : (tensor<2x10xf32>) -> tensor<2x10xf32>
+    ```
+  }];
+  let arguments = (ins ONNX_FloatTensor:$input,
+                       DefaultValuedAttr<I64Attr, "-1">:$axis);
+  let results = (outs ONNX_FloatTensor:$output);
+}
+
+def ONNX_LogSoftmaxOp : ONNX_SoftmaxLikeOp<"LogSoftmax", "log of the softmax">;
+def ONNX_HardmaxOp : ONNX_SoftmaxLikeOp<"Hardmax",
+    "one-hot of the first maximum">;
+
+def ONNX_LpNormalizationOp : ONNX_InferredOp<"LpNormalization"> {
+  let summary = "division by the L1 or L2 norm along an axis";
+  let description = [{
+    Models the ONNX `LpNormalization` operator (opset 1): `input`
+    divided by its `p`-norm (`p` is 1 or 2) along `axis`.
+
+    ```mlir
+    %y = onnx.LpNormalization %x {axis = 1 : i64, p = 1 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    ```
+  }];
+  let arguments = (ins ONNX_FloatTensor:$input,
+                       DefaultValuedAttr<I64Attr, "-1">:$axis,
+                       DefaultValuedAttr<I64Attr, "2">:$p);
+  let results = (outs ONNX_FloatTensor:$output);
+}
+
+def ONNX_MeanVarianceNormalizationOp
+    : ONNX_InferredOp<"MeanVarianceNormalization"> {
+  let summary = "normalization to zero mean and unit variance over axes";
+  let description = [{
+    Models the ONNX `MeanVarianceNormalization` operator (opsets 9 to 13):
+    `Y = (X - mean) / (sqrt(var) + 1e-9)`, mean and (biased) variance over
+    `axes` (by default 0, 2 and 3: per channel of NCHW data).
+
+    ```mlir
+    %y = onnx.MeanVarianceNormalization %x : (tensor<1x3x4x4xf32>) -> tensor<1x3x4x4xf32>
+    ```
+  }];
+  let arguments = (ins ONNX_FloatTensor:$X,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 2, 3}">:$axes);
+  let results = (outs ONNX_FloatTensor:$Y);
+}
+
+def ONNX_NegativeLogLikelihoodLossOp
+    : ONNX_InferredOp<"NegativeLogLikelihoodLoss"> {
+  let summary = "negative log likelihood loss";
+  let description = [{
+    Models the ONNX `NegativeLogLikelihoodLoss` operator (opsets 12 to 13):
+    `input` holds log probabilities `[N, C, d1, ..., dk]` and `target` class
+    indices `[N, d1, ..., dk]`; each loss element is
+    `-input[n, target[n, d], d] * weight[target[n, d]]` (weight 1 without
+    `weight`), 0 where the target is `ignore_index`. `reduction` is `none`
+    (the losses, of the target's shape), `sum`, or `mean` (the sum divided by
+    the sum of the weights applied).
+
+    ```mlir
+    %l = onnx.NegativeLogLikelihoodLoss %x, %t, %none {reduction = "sum"} : (tensor<3x5xf32>, tensor<3xi64>, none) -> tensor<f32>
+    ```
+  }];
+  let arguments = (ins ONNX_FloatTensor:$input, ONNX_IndexTensor:$target,
+                       ONNX_OptTensor:$weight,
+                       OptionalAttr<I64Attr>:$ignore_index,
+                       DefaultValuedStrAttr<StrAttr, "mean">:$reduction);
+  let results = (outs ONNX_FloatTensor:$loss);
+}
+
+def ONNX_SoftmaxCrossEntropyLossOp
+    : ONNX_InferredOp<"SoftmaxCrossEntropyLoss"> {
+  let summary = "softmax cross entropy loss";
+  let description = [{
+    Models the ONNX `SoftmaxCrossEntropyLoss` operator (opsets 12 to 13):
+    `log_prob` is the LogSoftmax of `scores [N, C, d1, ..., dk]` along dim 1,
+    and `output` the NegativeLogLikelihoodLoss of `log_prob` with `labels`,
+    `weights`, `ignore_index` and `reduction`.
+
+    ```mlir
+    %l, %p = onnx.SoftmaxCrossEntropyLoss %x, %y, %none : (tensor<3x5xf32>, tensor<3xi64>, none) -> (tensor<f32>, tensor<3x5xf32>)
+    ```
+  }];
+  let arguments = (ins ONNX_FloatTensor:$scores, ONNX_IndexTensor:$labels,
+                       ONNX_OptTensor:$weights,
+                       OptionalAttr<I64Attr>:$ignore_index,
+                       DefaultValuedStrAttr<StrAttr, "mean">:$reduction);
+  let results = (outs ONNX_FloatTensor:$output, ONNX_FloatTensor:$log_prob);
+}
+
+def ONNX_EinsumOp : ONNX_InferredOp<"Einsum"> {
+  let summary = "Einstein summation";
+  let description = [{
+    Models the ONNX `Einsum` operator (opset 12): `equation` names the
+    dims of each input by letters (`...` for leading broadcast dims); letters
+    missing from the output (after `->`, or else the letters seen once, in
+    alphabetical order) are summed over. A letter repeated in one input takes
+    its diagonal.
+
+    ```mlir
+    %y = onnx.Einsum %a, %b {equation = "bij,bjk->bik"} : (tensor<5x2x3xf32>, tensor<5x3x4xf32>) -> tensor<5x2x4xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<ONNX_NumericTensor>:$Inputs, StrAttr:$equation);
+  let results = (outs ONNX_NumericTensor:$Output);
 }
 
 #endif // ONNXC_DIALECTS_ONNX_IR_OPS_NN_TD

@@ -257,28 +257,282 @@ def ONNX_ConstantOfShapeOp : ONNX_InferredOp<"ConstantOfShape"> {
   let hasFolder = 1;
 }
 
-/// A reduction over `axes` (an input, as in opset 18).
-class ONNX_ReduceOp<string mnemonic, string what>
-    : ONNX_InferredOp<mnemonic> {
-  let summary = "reduce by " # what # " over axes";
+def ONNX_SizeOp : ONNX_InferredOp<"Size"> {
+  let summary = "the number of elements of a tensor";
   let description = [{
-    Models the ONNX `}] # mnemonic # [{` operator (opset 18 form: `axes` is an
-    optional 1-D input; older opsets' `axes` attribute becomes a constant input
-    on import). Without axes every dim is reduced, unless
-    `noop_with_empty_axes` is 1. `keepdims` keeps reduced dims as size 1.
+    Models the ONNX `Size` operator (opsets 1 to 21): a 0-D int64 tensor
+    holding the element count of `data`.
 
     ```mlir
-    %y = onnx.}] # mnemonic # [{ %x, %axes {keepdims = 0 : i64} : (tensor<2x3xf32>, tensor<1xi64>) -> tensor<2xf32>
+    %n = onnx.Size %x : (tensor<?x3xf32>) -> tensor<i64>
     ```
   }];
-  let arguments = (ins ONNX_NumericTensor:$data, ONNX_OptI64Tensor:$axes,
-                       DefaultValuedAttr<I64Attr, "1">:$keepdims,
-                       DefaultValuedAttr<I64Attr, "0">:$noop_with_empty_axes);
-  let results = (outs ONNX_NumericTensor:$reduced);
+  let arguments = (ins ONNX_Tensor:$data);
+  let results = (outs ONNX_I64Tensor:$size);
+  let hasFolder = 1;
 }
 
-def ONNX_ReduceMeanOp : ONNX_ReduceOp<"ReduceMean", "mean">;
-def ONNX_ReduceSumOp : ONNX_ReduceOp<"ReduceSum", "sum">;
-def ONNX_ReduceMaxOp : ONNX_ReduceOp<"ReduceMax", "maximum">;
+def ONNX_GatherElementsOp : ONNX_InferredOp<"GatherElements"> {
+  let summary = "gather elements along an axis by an index tensor";
+  let description = [{
+    Models the ONNX `GatherElements` operator (opsets 11 to 13): `indices` has
+    the rank of `data`, and `output[i][j]...` is `data` at the same position
+    with the `axis` coordinate replaced by `indices[i][j]...` (negative
+    indices count from the back). The output has the shape of `indices`.
+
+    ```mlir
+    %y = onnx.GatherElements %x, %i {axis = 1 : i64} : (tensor<3x4xf32>, tensor<3x2xi64>) -> tensor<3x2xf32>
+    ```
+  }];
+  let arguments = (ins ONNX_Tensor:$data, ONNX_IndexTensor:$indices,
+                       DefaultValuedAttr<I64Attr, "0">:$axis);
+  let results = (outs ONNX_Tensor:$output);
+}
+
+def ONNX_ScatterElementsOp : ONNX_InferredOp<"ScatterElements"> {
+  let summary = "scatter updates into a copy of data along an axis";
+  let description = [{
+    Models the ONNX `ScatterElements` operator (opsets 11 to 18; the opset 9
+    `Scatter` is imported as this op): a copy of `data` where each element of
+    `updates` is written (or combined by `reduction`: `none`, `add`, `mul`,
+    `max` or `min`) at its own position with the `axis` coordinate replaced
+    by the matching element of `indices`.
+
+    ```mlir
+    %y = onnx.ScatterElements %x, %i, %u {axis = 1 : i64, reduction = "add"} : (tensor<1x5xf32>, tensor<1x2xi64>, tensor<1x2xf32>) -> tensor<1x5xf32>
+    ```
+  }];
+  let arguments = (ins ONNX_Tensor:$data, ONNX_IndexTensor:$indices,
+                       ONNX_Tensor:$updates,
+                       DefaultValuedAttr<I64Attr, "0">:$axis,
+                       DefaultValuedStrAttr<StrAttr, "none">:$reduction);
+  let results = (outs ONNX_Tensor:$output);
+}
+
+def ONNX_GatherNDOp : ONNX_InferredOp<"GatherND"> {
+  let summary = "gather slices by index tuples";
+  let description = [{
+    Models the ONNX `GatherND` operator (opsets 11 to 13): the last dim of
+    `indices` holds tuples indexing the dims of `data` after the first
+    `batch_dims` (shared by both); each tuple picks an element or a slice.
+    The output shape is `indices.shape[:-1] + data.shape[batch_dims + k:]`
+    with `k = indices.shape[-1]`.
+
+    ```mlir
+    %y = onnx.GatherND %x, %i : (tensor<2x2xi32>, tensor<2x2xi64>) -> tensor<2xi32>
+    ```
+  }];
+  let arguments = (ins ONNX_Tensor:$data, ONNX_I64Tensor:$indices,
+                       DefaultValuedAttr<I64Attr, "0">:$batch_dims);
+  let results = (outs ONNX_Tensor:$output);
+}
+
+def ONNX_ScatterNDOp : ONNX_InferredOp<"ScatterND"> {
+  let summary = "scatter slices into a copy of data by index tuples";
+  let description = [{
+    Models the ONNX `ScatterND` operator (opsets 11 to 18): a copy of `data`
+    where each slice of `updates` is written (or combined by `reduction`:
+    `none`, `add`, `mul`, `max` or `min`) at the position that the matching
+    tuple in the last dim of `indices` names.
+
+    ```mlir
+    %y = onnx.ScatterND %x, %i, %u : (tensor<4x4xf32>, tensor<2x1xi64>, tensor<2x4xf32>) -> tensor<4x4xf32>
+    ```
+  }];
+  let arguments = (ins ONNX_Tensor:$data, ONNX_I64Tensor:$indices,
+                       ONNX_Tensor:$updates,
+                       DefaultValuedStrAttr<StrAttr, "none">:$reduction);
+  let results = (outs ONNX_Tensor:$output);
+}
+
+def ONNX_TriluOp : ONNX_InferredOp<"Trilu"> {
+  let summary = "the upper or lower triangle of the trailing matrices";
+  let description = [{
+    Models the ONNX `Trilu` operator (opset 14): the last two dims of `input`
+    are matrices; elements on and above (`upper` = 1) or on and below
+    (`upper` = 0) the diagonal `k` (a 0-D int64 input, 0 when absent) are
+    kept, the others are zero.
+
+    ```mlir
+    %y = onnx.Trilu %x, %k {upper = 0 : i64} : (tensor<4x5xf32>, tensor<i64>) -> tensor<4x5xf32>
+    ```
+  }];
+  let arguments = (ins ONNX_Tensor:$input, ONNX_OptI64Tensor:$k,
+                       DefaultValuedAttr<I64Attr, "1">:$upper);
+  let results = (outs ONNX_Tensor:$output);
+}
+
+def ONNX_RangeOp : ONNX_InferredOp<"Range"> {
+  let summary = "an arithmetic sequence";
+  let description = [{
+    Models the ONNX `Range` operator (opset 11): the 1-D tensor
+    `start + i * delta` for `i` in `[0, max(ceil((limit - start) / delta), 0))`;
+    `start`, `limit` and `delta` are scalars of one type.
+
+    ```mlir
+    %y = onnx.Range %s, %l, %d : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<?xf32>
+    ```
+  }];
+  let arguments = (ins ONNX_NumericTensor:$start, ONNX_NumericTensor:$limit,
+                       ONNX_NumericTensor:$delta);
+  let results = (outs ONNX_NumericTensor:$output);
+}
+
+def ONNX_CumSumOp : ONNX_InferredOp<"CumSum"> {
+  let summary = "cumulative sum along an axis";
+  let description = [{
+    Models the ONNX `CumSum` operator (opsets 11 to 14): running sums of `x`
+    along `axis` (a 0-D or one-element int tensor, perhaps known only at run
+    time). `exclusive` leaves the current element out; `reverse` sums from
+    the back.
+
+    ```mlir
+    %y = onnx.CumSum %x, %axis {exclusive = 1 : i64} : (tensor<2x3xf64>, tensor<i32>) -> tensor<2x3xf64>
+    ```
+  }];
+  let arguments = (ins ONNX_NumericTensor:$x, ONNX_IndexTensor:$axis,
+                       DefaultValuedAttr<I64Attr, "0">:$exclusive,
+                       DefaultValuedAttr<I64Attr, "0">:$reverse);
+  let results = (outs ONNX_NumericTensor:$y);
+}
+
+def ONNX_SplitOp : ONNX_InferredOp<"Split"> {
+  let summary = "split a tensor into parts along an axis";
+  let description = [{
+    Models the ONNX `Split` operator (opsets 2 to 18, opset 18 form): the
+    parts have the sizes in `split` (a 1-D input of static length), or
+    there are `num_outputs` parts of `ceil(dim / num_outputs)` elements, the
+    last one smaller. The importer turns opsets 2 to 12's `split` attribute
+    into an input, and sets `num_outputs` to the node's output count where
+    the equal split of opsets before 18 leaves it implicit.
+
+    ```mlir
+    %a, %b = onnx.Split %x, %none {axis = 1 : i64, num_outputs = 2 : i64} : (tensor<2x6xf32>, none) -> (tensor<2x3xf32>, tensor<2x3xf32>)
+    ```
+  }];
+  let arguments = (ins ONNX_Tensor:$input, ONNX_OptI64Tensor:$split,
+                       DefaultValuedAttr<I64Attr, "0">:$axis,
+                       OptionalAttr<I64Attr>:$num_outputs);
+  let results = (outs Variadic<ONNX_Tensor>:$outputs);
+}
+
+def ONNX_TileOp : ONNX_InferredOp<"Tile"> {
+  let summary = "repeat a tensor along each dim";
+  let description = [{
+    Models the ONNX `Tile` operator (opsets 6 to 13): dim `i` of the output is
+    `input`'s dim `i` repeated `repeats[i]` times (a 1-D input with one value
+    per dim).
+
+    ```mlir
+    %y = onnx.Tile %x, %r : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+    ```
+  }];
+  let arguments = (ins ONNX_Tensor:$input, ONNX_I64Tensor:$repeats);
+  let results = (outs ONNX_Tensor:$output);
+}
+
+def ONNX_PadOp : ONNX_InferredOp<"Pad"> {
+  let summary = "pad a tensor";
+  let description = [{
+    Models the ONNX `Pad` operator (opsets 2 to 18, opset 18 form; opset 2's
+    `pads` and `value` attributes become inputs on import). `pads` holds the
+    begin counts then the end counts for each dim in `axes` (all dims when
+    `axes` is absent); negative counts crop. `mode` is `constant` (the
+    scalar `constant_value`, 0 when absent), `reflect` or `edge`.
+
+    ```mlir
+    %y = onnx.Pad %x, %p, %v, %none {mode = "constant"} : (tensor<2x3xf32>, tensor<4xi64>, tensor<f32>, none) -> tensor<?x?xf32>
+    ```
+  }];
+  let arguments = (ins ONNX_Tensor:$data, ONNX_I64Tensor:$pads,
+                       ONNX_OptTensor:$constant_value, ONNX_OptTensor:$axes,
+                       DefaultValuedStrAttr<StrAttr, "constant">:$mode);
+  let results = (outs ONNX_Tensor:$output);
+}
+
+def ONNX_OneHotOp : ONNX_InferredOp<"OneHot"> {
+  let summary = "one-hot encoding of indices";
+  let description = [{
+    Models the ONNX `OneHot` operator (opsets 9 to 11): a new dim of size
+    `depth` (a one-element tensor) is inserted at `axis` of `indices`' shape;
+    the output is `values[1]` where the index along it equals the index (a
+    negative index counts from `depth`), `values[0]` elsewhere.
+
+    ```mlir
+    %y = onnx.OneHot %i, %d, %v {axis = -1 : i64} : (tensor<3xi64>, tensor<f32>, tensor<2xf32>) -> tensor<3x?xf32>
+    ```
+  }];
+  let arguments = (ins ONNX_NumericTensor:$indices, ONNX_NumericTensor:$depth,
+                       ONNX_Tensor:$values,
+                       DefaultValuedAttr<I64Attr, "-1">:$axis);
+  let results = (outs ONNX_Tensor:$output);
+}
+
+def ONNX_EyeLikeOp : ONNX_InferredOp<"EyeLike"> {
+  let summary = "a 2-D tensor with ones on a diagonal";
+  let description = [{
+    Models the ONNX `EyeLike` operator (opset 9): a 2-D tensor of `input`'s
+    shape with ones on diagonal `k` and zeros elsewhere, of element type
+    `dtype` (an ONNX data type code; `input`'s type when absent).
+
+    ```mlir
+    %y = onnx.EyeLike %x {k = 1 : i64} : (tensor<3x4xi32>) -> tensor<3x4xi32>
+    ```
+  }];
+  let arguments = (ins ONNX_Tensor:$input, OptionalAttr<I64Attr>:$dtype,
+                       DefaultValuedAttr<I64Attr, "0">:$k);
+  let results = (outs ONNX_Tensor:$output);
+}
+
+def ONNX_TopKOp : ONNX_InferredOp<"TopK"> {
+  let summary = "the k largest or smallest elements along an axis";
+  let description = [{
+    Models the ONNX `TopK` operator (opsets 1 to 11, opset 11 form; opset 1's
+    `k` attribute becomes an input on import): `Values` holds the `K` (a
+    one-element int64 tensor) largest (or, with `largest` = 0, smallest)
+    elements along `axis` and `Indices` their int64 positions. Elements come
+    in order, equal elements by ascending index.
+
+    ```mlir
+    %v, %i = onnx.TopK %x, %k {axis = 1 : i64} : (tensor<3x4xf32>, tensor<1xi64>) -> (tensor<3x?xf32>, tensor<3x?xi64>)
+    ```
+  }];
+  let arguments = (ins ONNX_NumericTensor:$X, ONNX_I64Tensor:$K,
+                       DefaultValuedAttr<I64Attr, "-1">:$axis,
+                       DefaultValuedAttr<I64Attr, "1">:$largest,
+                       DefaultValuedAttr<I64Attr, "1">:$sorted);
+  let results = (outs ONNX_NumericTensor:$Values, ONNX_I64Tensor:$Indices);
+}
+
+def ONNX_DepthToSpaceOp : ONNX_InferredOp<"DepthToSpace"> {
+  let summary = "move channel blocks into spatial blocks";
+  let description = [{
+    Models the ONNX `DepthToSpace` operator (opsets 1 to 13): `[N, C, H, W]`
+    becomes `[N, C / b^2, H * b, W * b]` for `blocksize` b; `mode` DCR takes
+    the block offsets from the outer part of the channel, CRD from the inner.
+
+    ```mlir
+    %y = onnx.DepthToSpace %x {blocksize = 2 : i64} : (tensor<1x8x2x3xf32>) -> tensor<1x2x4x6xf32>
+    ```
+  }];
+  let arguments = (ins ONNX_Tensor:$input, I64Attr:$blocksize,
+                       DefaultValuedStrAttr<StrAttr, "DCR">:$mode);
+  let results = (outs ONNX_Tensor:$output);
+}
+
+def ONNX_SpaceToDepthOp : ONNX_InferredOp<"SpaceToDepth"> {
+  let summary = "move spatial blocks into channels";
+  let description = [{
+    Models the ONNX `SpaceToDepth` operator (opsets 1 to 13), the inverse of
+    DepthToSpace in DCR mode: `[N, C, H, W]` becomes
+    `[N, C * b^2, H / b, W / b]` for `blocksize` b.
+
+    ```mlir
+    %y = onnx.SpaceToDepth %x {blocksize = 2 : i64} : (tensor<1x1x4x6xf32>) -> tensor<1x4x2x3xf32>
+    ```
+  }];
+  let arguments = (ins ONNX_Tensor:$input, I64Attr:$blocksize);
+  let results = (outs ONNX_Tensor:$output);
+}
 
 #endif // ONNXC_DIALECTS_ONNX_IR_OPS_TENSOR_TD
