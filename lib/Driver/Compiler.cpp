@@ -162,8 +162,7 @@ static std::string symbolFromPath(StringRef path) {
   return stem;
 }
 
-/// The directory that holds the runtime archives for `arch`.
-static std::string runtimeDirectory(const CompileOptions &options) {
+std::string runtimeDirectory(const CompileOptions &options) {
   SmallString<256> dir;
   if (!options.runtimeDir.empty()) {
     dir = options.runtimeDir;

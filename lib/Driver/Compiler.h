@@ -93,6 +93,11 @@ mlir::LogicalResult optimizeModel(llvm::StringRef input, llvm::StringRef output,
                                   mlir::MLIRContext &context,
                                   CompileStats *stats = nullptr);
 
+/// The directory of the runtime archives (DIR/<arch>/libonnxc_runtime.a,
+/// DIR/include/onnxc_runtime.h): `options.runtimeDir`, else
+/// $ONNXC_RUNTIME_DIR, else lib/onnxc beside the tool's bin directory.
+std::string runtimeDirectory(const CompileOptions &options);
+
 /// Parses `NAME=D0xD1x...` into `options.inputShapes`; fails with `error`.
 mlir::LogicalResult parseInputShape(llvm::StringRef spec, ImportOptions &options,
                                     std::string &error);
