@@ -42,6 +42,14 @@ mlir::OwningOpRef<mlir::ModuleOp>
 importONNXModel(llvm::StringRef path, mlir::MLIRContext *context,
                 const ImportOptions &options, OpCounts *opCounts = nullptr);
 
+/// importONNXModel on `bytes`, the contents of a model file named `path`
+/// (for messages, the text format's extensions and external data).
+mlir::OwningOpRef<mlir::ModuleOp>
+importONNXModelFromBuffer(llvm::StringRef bytes, llvm::StringRef path,
+                          mlir::MLIRContext *context,
+                          const ImportOptions &options,
+                          OpCounts *opCounts = nullptr);
+
 /// The external data files that the model at `path` refers to, resolved
 /// against its directory, sorted and unique. Fails with `error` when the
 /// model does not parse.

@@ -333,17 +333,11 @@ OwningOpRef<ModuleOp> GraphImporter::import(::onnx::ModelProto &model) {
   return module;
 }
 
-/// Parses the binary or text protobuf at `path` into `model`; fails with a
-/// message in `error`.
-static LogicalResult parseModel(StringRef path, ::onnx::ModelProto &model,
-                                std::string &error) {
-  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                          /*RequiresNullTerminator=*/false);
-  if (!file) {
-    error = "cannot read the model: " + file.getError().message();
-    return failure();
-  }
-  StringRef bytes = (*file)->getBuffer();
+/// Parses `bytes`, the binary or text (by `path`'s extension) protobuf of
+/// the model at `path`, into `model`; fails with a message in `error`.
+static LogicalResult parseModelBytes(StringRef bytes, StringRef path,
+                                     ::onnx::ModelProto &model,
+                                     std::string &error) {
   if (path.ends_with(".onnxtxt") || path.ends_with(".textproto") ||
       path.ends_with(".pbtxt")) {
     // Collect the parser's first complaint with its position, instead of
@@ -380,6 +374,34 @@ static LogicalResult parseModel(StringRef path, ::onnx::ModelProto &model,
   return success();
 }
 
+/// Reads and parses the model at `path`; fails with a message in `error`.
+static LogicalResult parseModel(StringRef path, ::onnx::ModelProto &model,
+                                std::string &error) {
+  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                          /*RequiresNullTerminator=*/false);
+  if (!file) {
+    error = "cannot read the model: " + file.getError().message();
+    return failure();
+  }
+  return parseModelBytes((*file)->getBuffer(), path, model, error);
+}
+
+/// Imports a parsed model, counting its nodes into `opCounts` if given.
+static OwningOpRef<ModuleOp> importParsed(::onnx::ModelProto &model,
+                                          StringRef path, MLIRContext *ctx,
+                                          const onnxc::ImportOptions &options,
+                                          onnxc::OpCounts *opCounts) {
+  if (opCounts) {
+    for (const ::onnx::NodeProto &node : model.graph().node()) {
+      const std::string &domain = node.domain();
+      ++(*opCounts)[domain.empty() || domain == "ai.onnx"
+                        ? node.op_type()
+                        : domain + "." + node.op_type()];
+    }
+  }
+  return GraphImporter(ctx, path, options).import(model);
+}
+
 OwningOpRef<ModuleOp> onnxc::importONNXModel(StringRef path, MLIRContext *ctx,
                                              const ImportOptions &options,
                                              OpCounts *opCounts) {
@@ -390,15 +412,21 @@ OwningOpRef<ModuleOp> onnxc::importONNXModel(StringRef path, MLIRContext *ctx,
     emitError(FileLineColLoc::get(ctx, path, 0, 0)) << error;
     return nullptr;
   }
-  if (opCounts) {
-    for (const ::onnx::NodeProto &node : model.graph().node()) {
-      const std::string &domain = node.domain();
-      ++(*opCounts)[domain.empty() || domain == "ai.onnx"
-                        ? node.op_type()
-                        : domain + "." + node.op_type()];
-    }
+  return importParsed(model, path, ctx, options, opCounts);
+}
+
+OwningOpRef<ModuleOp>
+onnxc::importONNXModelFromBuffer(StringRef bytes, StringRef path,
+                                 MLIRContext *ctx, const ImportOptions &options,
+                                 OpCounts *opCounts) {
+  ctx->loadDialect<onnxc::onnx::ONNXDialect, func::FuncDialect>();
+  ::onnx::ModelProto model;
+  std::string error;
+  if (failed(parseModelBytes(bytes, path, model, error))) {
+    emitError(FileLineColLoc::get(ctx, path, 0, 0)) << error;
+    return nullptr;
   }
-  return GraphImporter(ctx, path, options).import(model);
+  return importParsed(model, path, ctx, options, opCounts);
 }
 
 /// Adds the external data locations of `tensor` to `locations`.
