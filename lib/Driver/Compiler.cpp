@@ -213,13 +213,23 @@ static LogicalResult link(const CompileOptions &options, StringRef object,
             " is missing ('" + std::string(runtimeLib) + "')";
     return failure();
   }
-  std::string linker = options.target.arch == hostArch()
-                           ? "cc"
-                           : archName(options.target.arch).str() + "-linux-gnu-gcc";
+#ifdef ONNXC_HOST_LINKER
+  // A sanitizer build: its runtime archives need the sanitizer runtimes.
+  const char *hostLinker = ONNXC_HOST_LINKER;
+  const char *hostFlags = ONNXC_HOST_LINK_FLAGS;
+#else
+  const char *hostLinker = "cc";
+  const char *hostFlags = nullptr;
+#endif
+  bool host = options.target.arch == hostArch();
+  std::string linker =
+      host ? hostLinker : archName(options.target.arch).str() + "-linux-gnu-gcc";
   std::string temp = (output + ".tmp-link").str();
   // An explicit content-derived build id: the same object and runtime give
   // the same bytes whatever the linker's default.
   std::vector<std::string> args{"-o", temp, object.str(), "-Wl,--build-id=sha1"};
+  if (host && hostFlags)
+    args.push_back(hostFlags);
   if (shared) {
     // The library exports the whole runtime API, not just what the model uses.
     args.insert(args.begin(), "-shared");
