@@ -97,5 +97,8 @@ int main(int argc, char **argv) {
   onnxc::registerONNXCDialects(registry);
   onnxc::registerONNXCPasses();
   return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "onnxc optimizer driver\n", registry));
+      mlir::MlirOptMain(argc, argv,
+                        "onnxc optimizer driver (ONNX models: onnx-opt "
+                        "MODEL.onnx --help)\n",
+                        registry));
 }
