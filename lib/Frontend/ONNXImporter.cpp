@@ -386,33 +386,19 @@ static LogicalResult parseModel(StringRef path, ::onnx::ModelProto &model,
   return parseModelBytes((*file)->getBuffer(), path, model, error);
 }
 
-/// Imports a parsed model, counting its nodes into `opCounts` if given.
-static OwningOpRef<ModuleOp> importParsed(::onnx::ModelProto &model,
-                                          StringRef path, MLIRContext *ctx,
-                                          const onnxc::ImportOptions &options,
-                                          onnxc::OpCounts *opCounts) {
-  if (opCounts) {
-    for (const ::onnx::NodeProto &node : model.graph().node()) {
-      const std::string &domain = node.domain();
-      ++(*opCounts)[domain.empty() || domain == "ai.onnx"
-                        ? node.op_type()
-                        : domain + "." + node.op_type()];
-    }
-  }
-  return GraphImporter(ctx, path, options).import(model);
-}
-
 OwningOpRef<ModuleOp> onnxc::importONNXModel(StringRef path, MLIRContext *ctx,
                                              const ImportOptions &options,
                                              OpCounts *opCounts) {
-  ctx->loadDialect<onnxc::onnx::ONNXDialect, func::FuncDialect>();
-  ::onnx::ModelProto model;
-  std::string error;
-  if (failed(parseModel(path, model, error))) {
-    emitError(FileLineColLoc::get(ctx, path, 0, 0)) << error;
+  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                          /*RequiresNullTerminator=*/false);
+  if (!file) {
+    emitError(FileLineColLoc::get(ctx, path, 0, 0))
+        << "cannot read the model: " << file.getError().message();
     return nullptr;
   }
-  return importParsed(model, path, ctx, options, opCounts);
+  // The parsed model owns copies of the bytes it needs.
+  return importONNXModelFromBuffer((*file)->getBuffer(), path, ctx, options,
+                                   opCounts);
 }
 
 OwningOpRef<ModuleOp>
@@ -426,7 +412,15 @@ onnxc::importONNXModelFromBuffer(StringRef bytes, StringRef path,
     emitError(FileLineColLoc::get(ctx, path, 0, 0)) << error;
     return nullptr;
   }
-  return importParsed(model, path, ctx, options, opCounts);
+  if (opCounts) {
+    for (const ::onnx::NodeProto &node : model.graph().node()) {
+      const std::string &domain = node.domain();
+      ++(*opCounts)[domain.empty() || domain == "ai.onnx"
+                        ? node.op_type()
+                        : domain + "." + node.op_type()];
+    }
+  }
+  return GraphImporter(ctx, path, options).import(model);
 }
 
 /// Adds the external data locations of `tensor` to `locations`.
