@@ -72,6 +72,26 @@ void addBatchOptions(CLI::App &app, BatchFlags &flags) {
       ->group(group);
 }
 
+mlir::LogicalResult parseInputShapes(const std::vector<std::string> &specs,
+                                     ImportOptions &options) {
+  for (const std::string &spec : specs) {
+    std::string error;
+    if (mlir::failed(parseInputShape(spec, options, error))) {
+      fmt::print(stderr, "error: {}\n", error);
+      return mlir::failure();
+    }
+  }
+  return mlir::success();
+}
+
+bool hasModelAndOutput(const BatchFlags &flags) {
+  if (!flags.models.empty() && !flags.output.empty())
+    return true;
+  fmt::print(stderr, "error: {} is required\n",
+             flags.models.empty() ? "a model" : "-o OUTPUT");
+  return false;
+}
+
 /// Whether `path` names a directory: an existing one, or one to create
 /// because it ends in '/'.
 static bool isDirectoryPath(llvm::StringRef path) {

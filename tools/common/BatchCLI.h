@@ -1,8 +1,9 @@
 //===- BatchCLI.h - Batch mode flags and progress for the tools -*- C++ -*-===//
 //
-// What onnx-compile and onnx-opt share in batch mode: the flags, deciding
-// whether a command line is a batch, expanding it into jobs, the progress
-// bar or status lines, the reports and the exit code. The work itself is
+// What onnx-compile and onnx-opt share on their command lines: batch mode's
+// flags, deciding whether a command line is a batch, expanding it into jobs,
+// the progress bar or status lines, the reports and the exit code; and the
+// checks of a single-model command line. The work itself is
 // lib/Driver/Batch.h.
 //
 //===----------------------------------------------------------------------===//
@@ -47,6 +48,15 @@ void addBatchOptions(CLI::App &app, BatchFlags &flags);
 /// Whether `flags` ask for batch mode: several models, a manifest, -o naming
 /// a directory (existing, or ending in '/'), or a batch-only option.
 bool isBatchMode(const BatchFlags &flags);
+
+/// Parses the --input-shape specs into `options`; prints the error and
+/// fails on a bad one.
+mlir::LogicalResult parseInputShapes(const std::vector<std::string> &specs,
+                                     ImportOptions &options);
+
+/// Whether a single-model command line names its model and -o; prints what
+/// is missing.
+bool hasModelAndOutput(const BatchFlags &flags);
 
 /// Runs batch mode, each model starting from `defaults` (the command line's
 /// options), and returns the exit code: 0 all ok, 1 some failed, 2 usage.

@@ -78,20 +78,12 @@ int main(int argc, char **argv) {
                      .Case("llvm", onnxc::EmitKind::LLVM)
                      .Case("asm", onnxc::EmitKind::Asm)
                      .Default(onnxc::EmitKind::Exe);
-  for (const std::string &spec : inputShapes) {
-    std::string error;
-    if (mlir::failed(onnxc::parseInputShape(spec, options.import, error))) {
-      fmt::print(stderr, "error: {}\n", error);
-      return 2;
-    }
-  }
+  if (mlir::failed(onnxc::parseInputShapes(inputShapes, options.import)))
+    return 2;
   if (onnxc::isBatchMode(batch))
     return onnxc::runBatchMode(onnxc::BatchTool::Compile, batch, options);
-  if (batch.models.empty() || batch.output.empty()) {
-    fmt::print(stderr, "error: {} is required\n",
-               batch.models.empty() ? "a model" : "-o OUTPUT");
+  if (!onnxc::hasModelAndOutput(batch))
     return 2;
-  }
   options.input = input;
   options.output = batch.output;
   mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);

@@ -58,20 +58,12 @@ static int optimizeOnnx(int argc, char **argv) {
   }
   onnxc::CompileOptions options;
   options.emit = emit == "mlir" ? onnxc::EmitKind::MLIR : onnxc::EmitKind::Exe;
-  for (const std::string &spec : inputShapes) {
-    std::string error;
-    if (mlir::failed(onnxc::parseInputShape(spec, options.import, error))) {
-      fmt::print(stderr, "error: {}\n", error);
-      return 2;
-    }
-  }
+  if (mlir::failed(onnxc::parseInputShapes(inputShapes, options.import)))
+    return 2;
   if (onnxc::isBatchMode(batch))
     return onnxc::runBatchMode(onnxc::BatchTool::Optimize, batch, options);
-  if (batch.models.empty() || batch.output.empty()) {
-    fmt::print(stderr, "error: {} is required\n",
-               batch.models.empty() ? "a model" : "-o OUTPUT");
+  if (!onnxc::hasModelAndOutput(batch))
     return 2;
-  }
   const std::string &input = batch.models.front(), &output = batch.output;
   bool same = false;
   if (!llvm::sys::fs::equivalent(input, output, same) && same) {
