@@ -3,9 +3,11 @@
 # Installs only what is missing; needs root (or sudo) when something is.
 set -euo pipefail
 packages=(
-  # Toolchain: LLVM/MLIR 19, clang, lld, Ninja, ccache, CMake.
+  # Toolchain: LLVM/MLIR 19, clang, lld, Ninja, ccache, CMake; clang's
+  # sanitizer and libFuzzer runtimes (the tsan test, ONNXC_SANITIZE and
+  # ONNXC_ENABLE_FUZZER builds).
   llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools clang-19 lld-19
-  cmake ninja-build ccache
+  libclang-rt-19-dev cmake ninja-build ccache
   # Libraries.
   libprotobuf-dev protobuf-compiler libcli11-dev libfmt-dev libspdlog-dev catch2
   # Models and test data.

@@ -15,7 +15,6 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Object/Archive.h"
@@ -24,6 +23,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
 
 using namespace mlir;
 
@@ -104,7 +105,7 @@ static std::string describeLocation(Location loc) {
   return out;
 }
 
-void configureContext(MLIRContext &context) {
+void prepareContext(MLIRContext &context) {
   DialectRegistry registry;
   registerONNXCDialects(registry);
   registerBuiltinDialectTranslation(registry);
@@ -112,17 +113,40 @@ void configureContext(MLIRContext &context) {
   context.appendDialectRegistry(registry);
   context.loadAllAvailableDialects();
   context.printOpOnDiagnostic(false);
+}
+
+std::optional<std::string> formatDiagnostic(Diagnostic &diag) {
+  if (diag.getSeverity() != DiagnosticSeverity::Error &&
+      diag.getSeverity() != DiagnosticSeverity::Warning)
+    return std::nullopt;
+  std::string message = diag.str();
+  std::replace(message.begin(), message.end(), '\n', ' ');
+  return (diag.getSeverity() == DiagnosticSeverity::Error ? "error: "
+                                                          : "warning: ") +
+         describeLocation(diag.getLocation()) + message;
+}
+
+void configureContext(MLIRContext &context) {
+  prepareContext(context);
   context.getDiagEngine().registerHandler([](Diagnostic &diag) {
-    if (diag.getSeverity() != DiagnosticSeverity::Error &&
-        diag.getSeverity() != DiagnosticSeverity::Warning)
-      return success();
-    std::string message = diag.str();
-    std::replace(message.begin(), message.end(), '\n', ' ');
-    llvm::errs() << (diag.getSeverity() == DiagnosticSeverity::Error ? "error: "
-                                                                     : "warning: ")
-                 << describeLocation(diag.getLocation()) << message << "\n";
+    if (std::optional<std::string> line = formatDiagnostic(diag))
+      llvm::errs() << *line << "\n";
     return success();
   });
+}
+
+DiagnosticCollector::DiagnosticCollector(MLIRContext &context)
+    : handler(&context, [this](Diagnostic &diag) {
+        if (std::optional<std::string> line = formatDiagnostic(diag))
+          collected.push_back(std::move(*line));
+        return success();
+      }) {}
+
+std::string DiagnosticCollector::firstError() const {
+  for (const std::string &line : collected)
+    if (StringRef(line).starts_with("error: "))
+      return line;
+  return "";
 }
 
 /// A C identifier made of the file name stem.
@@ -138,8 +162,7 @@ static std::string symbolFromPath(StringRef path) {
   return stem;
 }
 
-/// The directory that holds the runtime archives for `arch`.
-static std::string runtimeDirectory(const CompileOptions &options) {
+std::string runtimeDirectory(const CompileOptions &options) {
   SmallString<256> dir;
   if (!options.runtimeDir.empty()) {
     dir = options.runtimeDir;
@@ -190,11 +213,23 @@ static LogicalResult link(const CompileOptions &options, StringRef object,
             " is missing ('" + std::string(runtimeLib) + "')";
     return failure();
   }
-  std::string linker = options.target.arch == hostArch()
-                           ? "cc"
-                           : archName(options.target.arch).str() + "-linux-gnu-gcc";
+#ifdef ONNXC_HOST_LINKER
+  // A sanitizer build: its runtime archives need the sanitizer runtimes.
+  const char *hostLinker = ONNXC_HOST_LINKER;
+  const char *hostFlags = ONNXC_HOST_LINK_FLAGS;
+#else
+  const char *hostLinker = "cc";
+  const char *hostFlags = nullptr;
+#endif
+  bool host = options.target.arch == hostArch();
+  std::string linker =
+      host ? hostLinker : archName(options.target.arch).str() + "-linux-gnu-gcc";
   std::string temp = (output + ".tmp-link").str();
-  std::vector<std::string> args{"-o", temp, object.str()};
+  // An explicit content-derived build id: the same object and runtime give
+  // the same bytes whatever the linker's default.
+  std::vector<std::string> args{"-o", temp, object.str(), "-Wl,--build-id=sha1"};
+  if (host && hostFlags)
+    args.push_back(hostFlags);
   if (shared) {
     // The library exports the whole runtime API, not just what the model uses.
     args.insert(args.begin(), "-shared");
@@ -289,12 +324,11 @@ static std::string libraryHeader(StringRef symbol, const ModelSignature &sig) {
   return text;
 }
 
-/// Copies the runtime's public header next to a library's.
+/// Copies the runtime's public header to `to` (next to a library's).
 static LogicalResult copyRuntimeHeader(const CompileOptions &options,
-                                       StringRef outputDir, std::string &error) {
-  SmallString<256> from(runtimeDirectory(options)), to(outputDir);
+                                       StringRef to, std::string &error) {
+  SmallString<256> from(runtimeDirectory(options));
   llvm::sys::path::append(from, "include", "onnxc_runtime.h");
-  llvm::sys::path::append(to, "onnxc_runtime.h");
   auto buffer = llvm::MemoryBuffer::getFile(from);
   if (!buffer) {
     error = "cannot read the runtime header '" + std::string(from) + "'";
@@ -303,34 +337,104 @@ static LogicalResult copyRuntimeHeader(const CompileOptions &options,
   return writeFileAtomically(to, (*buffer)->getBuffer(), error);
 }
 
-LogicalResult compileModel(const CompileOptions &options, MLIRContext &context) {
+namespace {
+/// Times consecutive stages of a compile into `CompileStats::stageMs`.
+class StageClock {
+public:
+  explicit StageClock(CompileStats *stats) : stats(stats) {}
+  ~StageClock() { stop(); }
+  /// Ends the running stage, if any, and starts `stage`.
+  void start(StringRef stage) {
+    stop();
+    current = stage.str();
+    begin = std::chrono::steady_clock::now();
+  }
+  void stop() {
+    if (!stats || current.empty())
+      return;
+    std::chrono::duration<double, std::milli> ms =
+        std::chrono::steady_clock::now() - begin;
+    stats->stageMs.emplace_back(std::move(current), ms.count());
+    current.clear();
+  }
+
+private:
+  CompileStats *stats;
+  std::string current;
+  std::chrono::steady_clock::time_point begin;
+};
+
+/// A private directory for intermediate files, removed with its contents.
+class ScratchDirectory {
+public:
+  std::error_code create() {
+    SmallString<256> prefix;
+    llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, prefix);
+    llvm::sys::path::append(prefix, "onnxc");
+    return llvm::sys::fs::createUniqueDirectory(prefix, path);
+  }
+  ~ScratchDirectory() {
+    if (!path.empty())
+      llvm::sys::fs::remove_directories(path);
+  }
+  /// `NAME` inside the directory.
+  std::string file(StringRef name) const {
+    SmallString<256> result(path);
+    llvm::sys::path::append(result, name);
+    return std::string(result);
+  }
+
+private:
+  SmallString<256> path;
+};
+} // namespace
+
+LogicalResult compileModel(const CompileOptions &options, MLIRContext &context,
+                           CompileStats *stats) {
   Location fileLoc = FileLineColLoc::get(&context, options.input, 0, 0);
   auto fail = [&](const Twine &message) {
     emitError(fileLoc) << message;
     return failure();
   };
+  auto wrote = [&](StringRef path) {
+    if (stats)
+      stats->outputs.push_back(path.str());
+  };
+  // Writes `contents` to `path` and records it as an output.
+  std::string error;
+  auto writeOutput = [&](StringRef path, StringRef contents) {
+    if (failed(writeFileAtomically(path, contents, error)))
+      return failure();
+    wrote(path);
+    return success();
+  };
   bool same = false;
   if (!llvm::sys::fs::equivalent(options.input, options.output, same) && same)
     return fail("refusing to overwrite the input model with the output");
+  StageClock clock(stats);
+  clock.start("import");
   OwningOpRef<ModuleOp> module =
-      importONNXModel(options.input, &context, options.import);
+      importONNXModel(options.input, &context, options.import,
+                      stats ? &stats->opCounts : nullptr);
   if (!module)
     return failure();
 
+  clock.start("optimize");
   PassManager optimize(&context);
   buildONNXOptimizePipeline(optimize);
   if (failed(optimize.run(*module)))
     return failure();
-  std::string error;
   if (options.emit == EmitKind::MLIR) {
+    clock.start("codegen");
     std::string text;
     llvm::raw_string_ostream os(text);
     module->print(os);
-    if (failed(writeFileAtomically(options.output, text, error)))
+    if (failed(writeOutput(options.output, text)))
       return fail(error);
     return success();
   }
 
+  clock.start("lower");
   auto func = module->lookupSymbol<func::FuncOp>(kMainGraphName);
   FailureOr<ModelSignature> signature = getModelSignature(func);
   if (failed(signature))
@@ -352,6 +456,8 @@ LogicalResult compileModel(const CompileOptions &options, MLIRContext &context) 
       translateModuleToLLVMIR(*module, llvmContext, "onnxc");
   if (!llvmModule)
     return fail("cannot translate the lowered model to LLVM IR");
+
+  clock.start("codegen");
   std::unique_ptr<llvm::TargetMachine> machine =
       createTargetMachine(options.target, error);
   if (!machine)
@@ -371,7 +477,7 @@ LogicalResult compileModel(const CompileOptions &options, MLIRContext &context) 
     std::string text;
     llvm::raw_string_ostream os(text);
     llvmModule->print(os, nullptr);
-    if (failed(writeFileAtomically(options.output, text, error)))
+    if (failed(writeOutput(options.output, text)))
       return fail(error);
     return success();
   }
@@ -384,22 +490,25 @@ LogicalResult compileModel(const CompileOptions &options, MLIRContext &context) 
                        os, error))
     return fail(error);
   if (asmText || options.emit == EmitKind::Obj) {
-    if (failed(writeFileAtomically(options.output, code, error)))
+    if (failed(writeOutput(options.output, code)))
       return fail(error);
     return success();
   }
 
-  // Executables and libraries: link through a temporary object.
-  SmallString<256> object;
-  if (std::error_code ec =
-          llvm::sys::fs::createTemporaryFile("onnxc-model", "o", object))
-    return fail("cannot create a temporary object file: " + ec.message());
-  auto removeObject = llvm::make_scope_exit([&] { llvm::sys::fs::remove(object); });
+  // Executables and libraries: link through an object in a private
+  // directory, under a fixed name so that no random path can reach the
+  // output.
+  clock.start("link");
+  ScratchDirectory scratch;
+  if (std::error_code ec = scratch.create())
+    return fail("cannot create a temporary directory: " + ec.message());
+  std::string object = scratch.file("model.o");
   if (failed(writeFileAtomically(object, code, error)))
     return fail(error);
   if (isExe) {
     if (failed(link(options, object, options.output, /*shared=*/false, error)))
       return fail(error);
+    wrote(options.output);
     return success();
   }
   std::string base = options.output;
@@ -410,25 +519,37 @@ LogicalResult compileModel(const CompileOptions &options, MLIRContext &context) 
   SmallString<256> dir(llvm::sys::path::parent_path(base));
   if (dir.empty())
     dir = ".";
-  if (failed(link(options, object, base + ".so", /*shared=*/true, error)) ||
-      failed(writeStaticLibrary(options, object, base + ".a", error)) ||
-      failed(writeFileAtomically(base + ".h", libraryHeader(libSymbol, *signature),
-                                 error)) ||
-      failed(copyRuntimeHeader(options, dir, error)))
+  if (failed(link(options, object, base + ".so", /*shared=*/true, error)))
     return fail(error);
+  wrote(base + ".so");
+  if (failed(writeStaticLibrary(options, object, base + ".a", error)))
+    return fail(error);
+  wrote(base + ".a");
+  if (failed(writeOutput(base + ".h", libraryHeader(libSymbol, *signature))))
+    return fail(error);
+  SmallString<256> runtimeHeader(dir);
+  llvm::sys::path::append(runtimeHeader, "onnxc_runtime.h");
+  if (failed(copyRuntimeHeader(options, runtimeHeader, error)))
+    return fail(error);
+  wrote(runtimeHeader);
   return success();
 }
 
 LogicalResult optimizeModel(StringRef input, StringRef output,
                             const ImportOptions &importOptions,
-                            MLIRContext &context) {
-  OwningOpRef<ModuleOp> module = importONNXModel(input, &context, importOptions);
+                            MLIRContext &context, CompileStats *stats) {
+  StageClock clock(stats);
+  clock.start("import");
+  OwningOpRef<ModuleOp> module = importONNXModel(
+      input, &context, importOptions, stats ? &stats->opCounts : nullptr);
   if (!module)
     return failure();
+  clock.start("optimize");
   PassManager pm(&context);
   buildONNXOptimizePipeline(pm);
   if (failed(pm.run(*module)))
     return failure();
+  clock.start("export");
   if (output.ends_with(".mlir")) {
     std::string text, error;
     llvm::raw_string_ostream os(text);
@@ -437,9 +558,12 @@ LogicalResult optimizeModel(StringRef input, StringRef output,
       emitError(module->getLoc()) << error;
       return failure();
     }
-    return success();
+  } else if (failed(exportONNXModel(*module, output))) {
+    return failure();
   }
-  return exportONNXModel(*module, output);
+  if (stats)
+    stats->outputs.push_back(output.str());
+  return success();
 }
 
 } // namespace onnxc

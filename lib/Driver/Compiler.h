@@ -11,9 +11,14 @@
 #include "lib/Frontend/Frontend.h"
 #include "lib/Target/Target.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/SmallVector.h"
 
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace onnxc {
 
@@ -33,20 +38,65 @@ struct CompileOptions {
   std::string runtimeDir;
 };
 
-/// A context with every dialect onnxc uses, and diagnostics printed as one
-/// line each: `error: FILE: node 'NAME': MESSAGE`.
+/// What one compile did: how long each stage took, what the imported graph
+/// holds and which files it wrote.
+struct CompileStats {
+  /// Milliseconds per stage that ran, in order: import, optimize, lower,
+  /// codegen, link (onnx-opt: import, optimize, export). A failed compile
+  /// lists the stages up to and including the one that failed.
+  llvm::SmallVector<std::pair<std::string, double>> stageMs;
+  /// Node counts of the model's graph by op type.
+  OpCounts opCounts;
+  /// The files written, in order.
+  std::vector<std::string> outputs;
+};
+
+/// Loads every dialect onnxc uses into `context`, and turns off printing the
+/// op with each diagnostic; installs no diagnostic handler.
+void prepareContext(mlir::MLIRContext &context);
+
+/// `diag` as the one line the tools print, `error: FILE: node 'NAME':
+/// MESSAGE` (or `warning: ...`); nothing for notes and remarks.
+std::optional<std::string> formatDiagnostic(mlir::Diagnostic &diag);
+
+/// prepareContext, and a handler that prints each error and warning to
+/// stderr as one formatDiagnostic line.
 void configureContext(mlir::MLIRContext &context);
 
+/// Collects the formatDiagnostic lines of a context instead of printing
+/// them, for as long as it lives (batch mode: one per worker context).
+class DiagnosticCollector {
+public:
+  explicit DiagnosticCollector(mlir::MLIRContext &context);
+  /// The lines so far, in order.
+  const std::vector<std::string> &lines() const { return collected; }
+  /// The first error line, or "".
+  std::string firstError() const;
+
+private:
+  std::vector<std::string> collected;
+  mlir::ScopedDiagnosticHandler handler;
+};
+
 /// Compiles `options.input` to `options.output`. Diagnostics are reported
-/// through `context`; nothing is left at the output path on failure.
+/// through `context`; nothing is left at the output path on failure. Fills
+/// `stats` when given.
 mlir::LogicalResult compileModel(const CompileOptions &options,
-                                 mlir::MLIRContext &context);
+                                 mlir::MLIRContext &context,
+                                 CompileStats *stats = nullptr);
 
 /// Imports a model, runs the onnx optimization pipeline, and writes an ONNX
-/// model or MLIR text (chosen by the output's extension).
+/// model or MLIR text (chosen by the output's extension). Fills `stats`
+/// when given.
 mlir::LogicalResult optimizeModel(llvm::StringRef input, llvm::StringRef output,
                                   const ImportOptions &importOptions,
-                                  mlir::MLIRContext &context);
+                                  mlir::MLIRContext &context,
+                                  CompileStats *stats = nullptr);
+
+/// The directory of the runtime archives (DIR/<arch>/libonnxc_runtime.a,
+/// DIR/include/onnxc_runtime.h): `options.runtimeDir`, else
+/// $ONNXC_RUNTIME_DIR, else lib/onnxc beside the tool's bin directory.
+std::string runtimeDirectory(const CompileOptions &options);
 
 /// Parses `NAME=D0xD1x...` into `options.inputShapes`; fails with `error`.
 mlir::LogicalResult parseInputShape(llvm::StringRef spec, ImportOptions &options,

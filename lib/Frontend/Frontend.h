@@ -14,6 +14,10 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <map>
+#include <string>
+#include <vector>
+
 namespace onnxc {
 
 /// The name of the function that holds an imported graph.
@@ -24,13 +28,34 @@ struct ImportOptions {
   llvm::StringMap<llvm::SmallVector<int64_t>> inputShapes;
 };
 
+/// How many nodes of each op type a graph has, by op type (`DOMAIN.OpType`
+/// outside the default domain), in sorted order.
+using OpCounts = std::map<std::string, int64_t>;
+
 /// Imports the model at `path`. The module has one func.func @main_graph
 /// whose arguments carry `onnx.name` (and `onnx.dim_params`) and whose
 /// results carry `onnx.name`; module attributes keep the opset imports, the
-/// IR version, the producer and the graph name.
-mlir::OwningOpRef<mlir::ModuleOp> importONNXModel(llvm::StringRef path,
-                                                  mlir::MLIRContext *context,
-                                                  const ImportOptions &options);
+/// IR version, the producer and the graph name. When the protobuf parses,
+/// `opCounts` (if given) receives the node counts of its graph, even if the
+/// import then fails.
+mlir::OwningOpRef<mlir::ModuleOp>
+importONNXModel(llvm::StringRef path, mlir::MLIRContext *context,
+                const ImportOptions &options, OpCounts *opCounts = nullptr);
+
+/// importONNXModel on `bytes`, the contents of a model file named `path`
+/// (for messages, the text format's extensions and external data).
+mlir::OwningOpRef<mlir::ModuleOp>
+importONNXModelFromBuffer(llvm::StringRef bytes, llvm::StringRef path,
+                          mlir::MLIRContext *context,
+                          const ImportOptions &options,
+                          OpCounts *opCounts = nullptr);
+
+/// The external data files that the model at `path` refers to, resolved
+/// against its directory, sorted and unique. Fails with `error` when the
+/// model does not parse.
+mlir::LogicalResult listExternalDataFiles(llvm::StringRef path,
+                                          std::vector<std::string> &files,
+                                          std::string &error);
 
 /// Writes `module` as an ONNX model to `path` (via a temporary file that is
 /// renamed into place). Ops are written in the form of the module's opset.

@@ -50,6 +50,11 @@ struct NodeContext {
   mlir::Value i64Constant(llvm::ArrayRef<int64_t> values);
   /// Removes and returns attribute `name`, if present.
   std::optional<mlir::Attribute> takeAttribute(llvm::StringRef name);
+  /// Fails with `error` unless `inputs` and `attributes` match the op's
+  /// definition (operand count and kinds, required attributes and their
+  /// kinds), which result type inference relies on.
+  mlir::LogicalResult checkAgainstDefinition(mlir::RegisteredOperationName info,
+                                             std::string &error);
   /// Builds `onnx.<opName>` from `inputs` and `attributes` with inferred
   /// result types, checking the attributes against the op's.
   mlir::FailureOr<llvm::SmallVector<mlir::Value>>

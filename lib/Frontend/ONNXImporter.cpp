@@ -15,6 +15,8 @@
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/text_format.h>
 
+#include <set>
+
 using namespace mlir;
 using namespace onnxc::frontend;
 
@@ -349,17 +351,11 @@ OwningOpRef<ModuleOp> GraphImporter::import(::onnx::ModelProto &model) {
   return module;
 }
 
-/// Parses the binary or text protobuf at `path` into `model`.
-static LogicalResult parseModel(StringRef path, MLIRContext *ctx,
-                                ::onnx::ModelProto &model) {
-  Location loc = FileLineColLoc::get(ctx, path, 0, 0);
-  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                          /*RequiresNullTerminator=*/false);
-  if (!file) {
-    emitError(loc) << "cannot read the model: " << file.getError().message();
-    return failure();
-  }
-  StringRef bytes = (*file)->getBuffer();
+/// Parses `bytes`, the binary or text (by `path`'s extension) protobuf of
+/// the model at `path`, into `model`; fails with a message in `error`.
+static LogicalResult parseModelBytes(StringRef bytes, StringRef path,
+                                     ::onnx::ModelProto &model,
+                                     std::string &error) {
   if (path.ends_with(".onnxtxt") || path.ends_with(".textproto") ||
       path.ends_with(".pbtxt")) {
     // Collect the parser's first complaint with its position, instead of
@@ -375,8 +371,8 @@ static LogicalResult parseModel(StringRef path, MLIRContext *ctx,
     google::protobuf::TextFormat::Parser parser;
     parser.RecordErrorsTo(&collector);
     if (!parser.ParseFromString(bytes.str(), &model)) {
-      emitError(loc) << "not a valid ONNX model in protobuf text format: "
-                     << collector.message;
+      error = "not a valid ONNX model in protobuf text format: " +
+              collector.message;
       return failure();
     }
     return success();
@@ -385,23 +381,109 @@ static LogicalResult parseModel(StringRef path, MLIRContext *ctx,
       reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size());
   stream.SetTotalBytesLimit(INT_MAX);
   if (!model.ParseFromCodedStream(&stream) || !stream.ConsumedEntireMessage()) {
-    emitError(loc) << "not a valid ONNX model: the protobuf is truncated or "
-                      "corrupt ("
-                   << bytes.size() << " bytes)";
+    error = "not a valid ONNX model: the protobuf is truncated or corrupt (" +
+            std::to_string(bytes.size()) + " bytes)";
     return failure();
   }
   if (!model.has_graph()) {
-    emitError(loc) << "not a valid ONNX model: it has no graph";
+    error = "not a valid ONNX model: it has no graph";
     return failure();
   }
   return success();
 }
 
+/// Reads and parses the model at `path`; fails with a message in `error`.
+static LogicalResult parseModel(StringRef path, ::onnx::ModelProto &model,
+                                std::string &error) {
+  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                          /*RequiresNullTerminator=*/false);
+  if (!file) {
+    error = "cannot read the model: " + file.getError().message();
+    return failure();
+  }
+  return parseModelBytes((*file)->getBuffer(), path, model, error);
+}
+
 OwningOpRef<ModuleOp> onnxc::importONNXModel(StringRef path, MLIRContext *ctx,
-                                             const ImportOptions &options) {
+                                             const ImportOptions &options,
+                                             OpCounts *opCounts) {
+  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                          /*RequiresNullTerminator=*/false);
+  if (!file) {
+    emitError(FileLineColLoc::get(ctx, path, 0, 0))
+        << "cannot read the model: " << file.getError().message();
+    return nullptr;
+  }
+  // The parsed model owns copies of the bytes it needs.
+  return importONNXModelFromBuffer((*file)->getBuffer(), path, ctx, options,
+                                   opCounts);
+}
+
+OwningOpRef<ModuleOp>
+onnxc::importONNXModelFromBuffer(StringRef bytes, StringRef path,
+                                 MLIRContext *ctx, const ImportOptions &options,
+                                 OpCounts *opCounts) {
   ctx->loadDialect<onnxc::onnx::ONNXDialect, func::FuncDialect>();
   ::onnx::ModelProto model;
-  if (failed(parseModel(path, ctx, model)))
+  std::string error;
+  if (failed(parseModelBytes(bytes, path, model, error))) {
+    emitError(FileLineColLoc::get(ctx, path, 0, 0)) << error;
     return nullptr;
+  }
+  if (opCounts) {
+    for (const ::onnx::NodeProto &node : model.graph().node()) {
+      const std::string &domain = node.domain();
+      ++(*opCounts)[domain.empty() || domain == "ai.onnx"
+                        ? node.op_type()
+                        : domain + "." + node.op_type()];
+    }
+  }
   return GraphImporter(ctx, path, options).import(model);
+}
+
+/// Adds the external data locations of `tensor` to `locations`.
+static void addExternalData(const ::onnx::TensorProto &tensor,
+                            std::set<std::string> &locations) {
+  if (tensor.data_location() != ::onnx::TensorProto::EXTERNAL)
+    return;
+  for (const auto &entry : tensor.external_data())
+    if (entry.key() == "location" && !entry.value().empty())
+      locations.insert(entry.value());
+}
+
+/// Adds the external data locations of every tensor in `graph`, its nodes'
+/// tensor attributes and their subgraphs to `locations`.
+static void addExternalData(const ::onnx::GraphProto &graph,
+                            std::set<std::string> &locations) {
+  for (const auto &init : graph.initializer())
+    addExternalData(init, locations);
+  for (const auto &node : graph.node()) {
+    for (const auto &attr : node.attribute()) {
+      addExternalData(attr.t(), locations);
+      for (const auto &t : attr.tensors())
+        addExternalData(t, locations);
+      addExternalData(attr.g(), locations);
+      for (const auto &g : attr.graphs())
+        addExternalData(g, locations);
+    }
+  }
+}
+
+LogicalResult onnxc::listExternalDataFiles(StringRef path,
+                                           std::vector<std::string> &files,
+                                           std::string &error) {
+  ::onnx::ModelProto model;
+  if (failed(parseModel(path, model, error)))
+    return failure();
+  std::set<std::string> locations;
+  addExternalData(model.graph(), locations);
+  StringRef modelDir = llvm::sys::path::parent_path(path);
+  std::set<std::string> resolved;
+  for (const std::string &location : locations) {
+    llvm::SmallString<256> file(modelDir);
+    llvm::sys::path::append(file, location);
+    resolved.insert(std::string(file));
+  }
+  files.assign(resolved.begin(), resolved.end());
+  return success();
 }

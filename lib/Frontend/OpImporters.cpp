@@ -11,10 +11,12 @@
 #include "lib/Frontend/FrontendInternal.h"
 
 #include "dialects/ONNX/IR/ONNXOps.h"
+#include "dialects/ONNX/IR/ShapeHelpers.h"
 
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 
@@ -49,6 +51,58 @@ std::optional<Attribute> NodeContext::takeAttribute(StringRef name) {
   return std::nullopt;
 }
 
+/// The number of results every op of `info` has, if fixed.
+static std::optional<unsigned> fixedResultCount(RegisteredOperationName info) {
+  if (info.hasTrait<OpTrait::ZeroResults>())
+    return 0;
+  if (info.hasTrait<OpTrait::OneResult>())
+    return 1;
+  if (info.hasTrait<OpTrait::NResults<2>::Impl>())
+    return 2;
+  if (info.hasTrait<OpTrait::NResults<3>::Impl>())
+    return 3;
+  return std::nullopt;
+}
+
+LogicalResult NodeContext::checkAgainstDefinition(RegisteredOperationName info,
+                                                  std::string &error) {
+  // Result type inference takes the operand count, the operands' kinds (a
+  // tensor where one is required) and the attributes' kinds for granted, as
+  // the op's verifier has checked them on any op that exists. Verify a trial
+  // op first whose results are `none`, which no onnx op produces: when
+  // verification gets as far as the first result, the rest is as the op's
+  // definition says.
+  std::optional<unsigned> numResults = fixedResultCount(info);
+  if (!numResults) {
+    error = "has no fixed number of results";
+    return failure();
+  }
+  MLIRContext *ctx = builder.getContext();
+  OperationState state(loc, info);
+  state.addOperands(inputs);
+  state.addAttributes(attributes);
+  state.addTypes(SmallVector<Type>(*numResults, builder.getNoneType()));
+  Operation *trial = Operation::create(state);
+  std::string message;
+  {
+    ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
+      if (message.empty())
+        message = diag.str();
+      return success();
+    });
+    (void)verify(trial, /*verifyRecursively=*/false);
+  }
+  trial->destroy();
+  std::string reachedResults =
+      "'" + info.getStringRef().str() + "' op result #0 must be";
+  if (*numResults != 0 && StringRef(message).starts_with(reachedResults))
+    return success();
+  if (*numResults == 0 && message.empty())
+    return success();
+  error = message.empty() ? "does not match the op's definition" : message;
+  return failure();
+}
+
 FailureOr<SmallVector<Value>> NodeContext::buildGeneric(StringRef opName,
                                                         std::string &error) {
   MLIRContext *ctx = builder.getContext();
@@ -78,6 +132,8 @@ FailureOr<SmallVector<Value>> NodeContext::buildGeneric(StringRef opName,
     error = "has no result type inference";
     return failure();
   }
+  if (failed(checkAgainstDefinition(*info, error)))
+    return failure();
   // Diagnostics of the inference name the op; collect them for our message.
   std::string diagnostic;
   {
@@ -121,38 +177,68 @@ static FailureOr<SmallVector<Value>> importGeneric(NodeContext &node,
   return node.buildGeneric(node.node.op_type(), error);
 }
 
-/// Moves the INTS attribute `name` to a new trailing input (or `none`).
-static void attributeToInput(NodeContext &node, StringRef name) {
-  std::optional<Attribute> attr = node.takeAttribute(name);
-  if (!attr) {
-    node.inputs.push_back(node.noValue());
-    return;
+/// Fails unless the node has a data input (an older form's attributes are
+/// about to become its further inputs).
+static LogicalResult checkDataInput(NodeContext &node, std::string &error) {
+  if (node.inputs.empty() || isa<NoneType>(node.inputs[0].getType())) {
+    error = "lacks its data input";
+    return failure();
   }
-  node.inputs.push_back(node.i64Constant(cast<DenseI64ArrayAttr>(*attr).asArrayRef()));
+  node.inputs.resize(1);
+  return success();
+}
+
+/// Attribute `name` of kind `AttrT`; fails with `error` on another kind.
+template <typename AttrT>
+static FailureOr<std::optional<AttrT>>
+takeAttributeOf(NodeContext &node, StringRef name, StringRef kind,
+                std::string &error) {
+  std::optional<Attribute> attr = node.takeAttribute(name);
+  if (!attr)
+    return std::optional<AttrT>();
+  if (auto typed = dyn_cast<AttrT>(*attr))
+    return std::optional<AttrT>(typed);
+  error = "has attribute '" + name.str() + "' that is not " + kind.str();
+  return failure();
+}
+
+/// Moves the INTS attribute `name` to a new trailing input (or `none`).
+static LogicalResult attributeToInput(NodeContext &node, StringRef name,
+                                      std::string &error) {
+  auto attr = takeAttributeOf<DenseI64ArrayAttr>(node, name, "ints", error);
+  if (failed(attr))
+    return failure();
+  node.inputs.push_back(*attr ? node.i64Constant((**attr).asArrayRef())
+                              : node.noValue());
+  return success();
 }
 
 /// Squeeze/Unsqueeze (opsets 1-12), ReduceX before axes became an input.
 static FailureOr<SmallVector<Value>> importAxesAttribute(NodeContext &node,
                                                          std::string &error) {
-  node.inputs.resize(1);
-  attributeToInput(node, "axes");
+  if (failed(checkDataInput(node, error)) ||
+      failed(attributeToInput(node, "axes", error)))
+    return failure();
   return importGeneric(node, error);
 }
 
 /// Slice (opsets 1-9): starts, ends, axes attributes.
 static FailureOr<SmallVector<Value>> importSliceV1(NodeContext &node,
                                                    std::string &error) {
-  node.inputs.resize(1);
+  if (failed(checkDataInput(node, error)))
+    return failure();
   for (StringRef name : {"starts", "ends"}) {
-    std::optional<Attribute> attr = node.takeAttribute(name);
-    if (!attr) {
+    auto attr = takeAttributeOf<DenseI64ArrayAttr>(node, name, "ints", error);
+    if (failed(attr))
+      return failure();
+    if (!*attr) {
       error = "lacks the required attribute '" + name.str() + "'";
       return failure();
     }
-    node.inputs.push_back(
-        node.i64Constant(cast<DenseI64ArrayAttr>(*attr).asArrayRef()));
+    node.inputs.push_back(node.i64Constant((**attr).asArrayRef()));
   }
-  attributeToInput(node, "axes");
+  if (failed(attributeToInput(node, "axes", error)))
+    return failure();
   node.inputs.push_back(node.noValue());
   return importGeneric(node, error);
 }
@@ -160,15 +246,23 @@ static FailureOr<SmallVector<Value>> importSliceV1(NodeContext &node,
 /// Clip (opset 6-10): float min/max attributes.
 static FailureOr<SmallVector<Value>> importClipV6(NodeContext &node,
                                                   std::string &error) {
-  node.inputs.resize(1);
+  if (failed(checkDataInput(node, error)))
+    return failure();
   Type element = getElementTypeOrSelf(node.inputs[0]);
+  if (!isa<FloatType>(element)) {
+    error = "needs a floating-point input at opsets before 11 (got " +
+            llvm::formatv("{0}", node.inputs[0].getType()).str() + ")";
+    return failure();
+  }
   for (StringRef name : {"min", "max"}) {
-    std::optional<Attribute> attr = node.takeAttribute(name);
-    if (!attr) {
+    auto attr = takeAttributeOf<FloatAttr>(node, name, "a float", error);
+    if (failed(attr))
+      return failure();
+    if (!*attr) {
       node.inputs.push_back(node.noValue());
       continue;
     }
-    double v = cast<FloatAttr>(*attr).getValueAsDouble();
+    double v = (**attr).getValueAsDouble();
     auto type = RankedTensorType::get({}, element);
     node.inputs.push_back(node.builder.create<onnx::ConstantOp>(
         node.constantLoc(), cast<ElementsAttr>(DenseElementsAttr::get(
@@ -299,17 +393,24 @@ static FailureOr<SmallVector<Value>> importConcatV1(NodeContext &node,
 template <typename OpT>
 static FailureOr<SmallVector<Value>> importSoftmaxV1(NodeContext &node,
                                                      std::string &error) {
-  int64_t axis = 1;
-  if (std::optional<Attribute> attr = node.takeAttribute("axis"))
-    axis = cast<IntegerAttr>(*attr).getInt();
+  auto axisAttr = takeAttributeOf<IntegerAttr>(node, "axis", "an int", error);
+  if (failed(axisAttr) || failed(checkDataInput(node, error)))
+    return failure();
+  int64_t axis = *axisAttr ? (**axisAttr).getInt() : 1;
   Value input = node.inputs[0];
   auto type = dyn_cast<RankedTensorType>(input.getType());
   if (!type) {
     error = "needs a ranked input at opsets before 13";
     return failure();
   }
-  if (axis < 0)
-    axis += type.getRank();
+  std::optional<int64_t> normalized = onnx::normalizeAxis(axis, type.getRank());
+  if (!normalized && !(axis == 0 && type.getRank() == 0)) {
+    error = "has axis " + std::to_string(axis) + " outside [-" +
+            std::to_string(type.getRank()) + ", " +
+            std::to_string(type.getRank()) + ")";
+    return failure();
+  }
+  axis = normalized.value_or(0);
   OpBuilder &b = node.builder;
   auto i64 = [&](int64_t v) { return b.getI64IntegerAttr(v); };
   if (axis == type.getRank() - 1) {
@@ -428,19 +529,37 @@ static FailureOr<SmallVector<Value>> importConstant(NodeContext &node,
     return cast<ElementsAttr>(
         DenseElementsAttr::get(RankedTensorType::get(shape, element), values));
   };
+  Attribute raw = attr.getValue();
+  auto wrongKind = [&](StringRef kind) {
+    error = "has attribute '" + name.str() + "' that is not " + kind.str();
+    return failure();
+  };
   if (name == "value") {
-    value = cast<ElementsAttr>(attr.getValue());
+    value = dyn_cast<ElementsAttr>(raw);
+    if (!value)
+      return wrongKind("a tensor");
   } else if (name == "value_float") {
-    value = make(b.getF32Type(), {}, ArrayRef<float>(
-        static_cast<float>(cast<FloatAttr>(attr.getValue()).getValueAsDouble())));
+    auto f = dyn_cast<FloatAttr>(raw);
+    if (!f)
+      return wrongKind("a float");
+    value = make(b.getF32Type(), {},
+                 ArrayRef<float>(static_cast<float>(f.getValueAsDouble())));
   } else if (name == "value_int") {
-    value = make(b.getI64Type(), {},
-                 ArrayRef<int64_t>(cast<IntegerAttr>(attr.getValue()).getInt()));
+    auto i = dyn_cast<IntegerAttr>(raw);
+    if (!i)
+      return wrongKind("an int");
+    value = make(b.getI64Type(), {}, ArrayRef<int64_t>(i.getInt()));
   } else if (name == "value_floats") {
-    ArrayRef<float> v = cast<DenseF32ArrayAttr>(attr.getValue()).asArrayRef();
+    auto floats = dyn_cast<DenseF32ArrayAttr>(raw);
+    if (!floats)
+      return wrongKind("floats");
+    ArrayRef<float> v = floats.asArrayRef();
     value = make(b.getF32Type(), {static_cast<int64_t>(v.size())}, v);
   } else if (name == "value_ints") {
-    ArrayRef<int64_t> v = cast<DenseI64ArrayAttr>(attr.getValue()).asArrayRef();
+    auto ints = dyn_cast<DenseI64ArrayAttr>(raw);
+    if (!ints)
+      return wrongKind("ints");
+    ArrayRef<int64_t> v = ints.asArrayRef();
     value = make(b.getI64Type(), {static_cast<int64_t>(v.size())}, v);
   } else {
     error = "has unsupported attribute '" + name.str() + "'";

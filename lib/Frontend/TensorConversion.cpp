@@ -7,7 +7,9 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
@@ -18,6 +20,10 @@ namespace onnxc::frontend {
 /// Tensors above this size become dense resources instead of uniqued dense
 /// attributes, so their bytes are neither copied nor hashed.
 static constexpr size_t kResourceThresholdBytes = 1024;
+
+/// The most elements a tensor in a model may have (2^40, 4 TiB of floats):
+/// beyond it sizes stop fitting in memory, and their products in 64 bits.
+static constexpr int64_t kMaxTensorElements = int64_t(1) << 40;
 
 static size_t byteWidth(Type element) {
   return element.isInteger(1) ? 1 : element.getIntOrFloatBitWidth() / 8;
@@ -58,13 +64,13 @@ static LogicalResult typedFieldBytes(const ::onnx::TensorProto &t, Type element,
                                      int64_t count, std::vector<char> &bytes,
                                      std::string &error) {
   size_t width = byteWidth(element);
-  bytes.resize(count * width);
   auto store = [&](auto values) -> LogicalResult {
     if (static_cast<int64_t>(values.size()) != count) {
       error = "holds " + std::to_string(values.size()) + " values but its dims say " +
               std::to_string(count);
       return failure();
     }
+    bytes.resize(count * width);
     for (int64_t i = 0; i < count; ++i) {
       uint64_t v = static_cast<uint64_t>(values[i]);
       std::memcpy(bytes.data() + i * width, &v, width);
@@ -77,6 +83,7 @@ static LogicalResult typedFieldBytes(const ::onnx::TensorProto &t, Type element,
               " floats but its dims say " + std::to_string(count);
       return failure();
     }
+    bytes.resize(count * 4);
     std::memcpy(bytes.data(), t.float_data().data(), count * 4);
     return success();
   }
@@ -86,6 +93,7 @@ static LogicalResult typedFieldBytes(const ::onnx::TensorProto &t, Type element,
               " doubles but its dims say " + std::to_string(count);
       return failure();
     }
+    bytes.resize(count * 8);
     std::memcpy(bytes.data(), t.double_data().data(), count * 8);
     return success();
   }
@@ -105,13 +113,18 @@ FailureOr<ElementsAttr> convertTensor(::onnx::TensorProto &t, StringRef modelDir
     return failure();
   }
   SmallVector<int64_t> dims(t.dims().begin(), t.dims().end());
+  // The byte size must fit in memory, not only in 64 bits.
   int64_t count = 1;
   for (int64_t d : dims) {
     if (d < 0) {
       error = "has a negative dim";
       return failure();
     }
-    count *= d;
+    if (llvm::MulOverflow(count, d, count) || count > kMaxTensorElements) {
+      error = "has dims of more than " + std::to_string(kMaxTensorElements) +
+              " elements";
+      return failure();
+    }
   }
   auto type = RankedTensorType::get(dims, element);
   size_t bytes = count * byteWidth(element);
@@ -121,12 +134,18 @@ FailureOr<ElementsAttr> convertTensor(::onnx::TensorProto &t, StringRef modelDir
     std::string location;
     uint64_t offset = 0, length = bytes;
     for (const auto &entry : t.external_data()) {
+      bool bad = false;
       if (entry.key() == "location")
         location = entry.value();
       else if (entry.key() == "offset")
-        offset = std::stoull(entry.value());
+        bad = StringRef(entry.value()).getAsInteger(10, offset);
       else if (entry.key() == "length")
-        length = std::stoull(entry.value());
+        bad = StringRef(entry.value()).getAsInteger(10, length);
+      if (bad) {
+        error = "has external data whose " + entry.key() + " '" +
+                entry.value() + "' is not a whole number";
+        return failure();
+      }
     }
     if (location.empty() || length != bytes) {
       error = "has malformed external data (location '" + location +
@@ -134,8 +153,36 @@ FailureOr<ElementsAttr> convertTensor(::onnx::TensorProto &t, StringRef modelDir
               std::to_string(bytes) + ")";
       return failure();
     }
+    // As ONNX's checker: a relative path that stays inside the model's
+    // directory, naming a regular file.
+    if (llvm::sys::path::is_absolute(location) ||
+        llvm::any_of(llvm::make_range(llvm::sys::path::begin(location),
+                                      llvm::sys::path::end(location)),
+                     [](StringRef part) { return part == ".."; })) {
+      error = "has external data location '" + location +
+              "' outside the model's directory";
+      return failure();
+    }
     SmallString<256> path(modelDir);
     llvm::sys::path::append(path, location);
+    llvm::sys::fs::file_status status;
+    if (std::error_code ec = llvm::sys::fs::status(path, status)) {
+      error = "has external data '" + std::string(path) +
+              "' that cannot be read: " + ec.message();
+      return failure();
+    }
+    if (!llvm::sys::fs::is_regular_file(status)) {
+      error = "has external data '" + std::string(path) +
+              "' that is not a regular file";
+      return failure();
+    }
+    uint64_t fileSize = status.getSize();
+    if (offset > fileSize || length > fileSize - offset) {
+      error = "has external data '" + std::string(path) + "' shorter than " +
+              std::to_string(bytes) + " bytes at offset " +
+              std::to_string(offset);
+      return failure();
+    }
     auto file = llvm::MemoryBuffer::getFileSlice(path, length, offset,
                                                  /*IsVolatile=*/false);
     if (!file) {

@@ -2,6 +2,7 @@
 
 #include "lib/Target/Target.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/MC/MCSubtargetInfo.h"
@@ -33,6 +34,23 @@ static void initializeTargets() {
   (void)done;
 }
 
+std::pair<std::string, std::string>
+onnxc::resolveCPU(const TargetOptions &options) {
+  if (options.cpu != "native")
+    return {options.cpu, ""};
+  if (options.arch != hostArch())
+    return {"generic", ""};
+  // Sorted: the string also keys the batch cache.
+  std::vector<std::string> flags;
+  for (auto &feature : llvm::sys::getHostCPUFeatures())
+    flags.push_back((feature.second ? "+" : "-") + feature.first().str());
+  llvm::sort(flags);
+  std::string features;
+  for (const std::string &flag : flags)
+    features += flag + ",";
+  return {llvm::sys::getHostCPUName().str(), features};
+}
+
 std::unique_ptr<llvm::TargetMachine>
 onnxc::createTargetMachine(const TargetOptions &options, std::string &error) {
   initializeTargets();
@@ -40,16 +58,7 @@ onnxc::createTargetMachine(const TargetOptions &options, std::string &error) {
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return nullptr;
-  std::string cpu = options.cpu, features;
-  if (cpu == "native") {
-    if (options.arch == hostArch()) {
-      cpu = llvm::sys::getHostCPUName().str();
-      for (auto &feature : llvm::sys::getHostCPUFeatures())
-        features += (feature.second ? "+" : "-") + feature.first().str() + ",";
-    } else {
-      cpu = "generic";
-    }
-  }
+  auto [cpu, features] = resolveCPU(options);
   llvm::CodeGenOptLevel level = options.optLevel == 0   ? llvm::CodeGenOptLevel::None
                                 : options.optLevel == 1 ? llvm::CodeGenOptLevel::Less
                                 : options.optLevel == 2 ? llvm::CodeGenOptLevel::Default

@@ -10,6 +10,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 
 namespace onnxc {
 
@@ -28,6 +29,11 @@ struct TargetOptions {
 /// The architecture onnxc runs on.
 Arch hostArch();
 llvm::StringRef archName(Arch arch);
+
+/// The CPU name and LLVM feature string that `options` selects: "native"
+/// becomes the host's CPU and features when compiling for the host's
+/// architecture, else "generic" with no features.
+std::pair<std::string, std::string> resolveCPU(const TargetOptions &options);
 
 /// A TargetMachine for `options` (PIC, so objects go into shared libraries
 /// as well as executables), or null with a message in `error`.

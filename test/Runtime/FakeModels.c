@@ -160,3 +160,33 @@ static const onnxc_tensor_sig aliasOutputs[3] = {
 const onnxc_model_desc fakeAliasModel = {
     ONNXC_ABI_VERSION, "fake_alias", 1,         3,
     aliasInputs,       aliasOutputs, aliasEntry};
+
+/*===----------------------------------------------------------------------===
+ * A model that breaks its signature.
+ *===----------------------------------------------------------------------===*/
+
+/// Returns N + 1 elements where the signature promises N.
+static void wrongDiagEntry(void *const *inputs, void *outputs) {
+  const int64_t *m = inputs[0];
+  int64_t *out = outputs;
+  int64_t n = m[3] + 1;
+  float *buf = calloc((size_t)n, sizeof(float));
+  out[0] = (int64_t)(intptr_t)buf;
+  out[1] = (int64_t)(intptr_t)buf;
+  out[2] = 0;
+  out[3] = n;
+  out[4] = 1;
+}
+
+static const int64_t squareDims[2] = {-1, -1};
+static const char *const squareParams[2] = {"N", "N"};
+static const int64_t diagDims[1] = {-1};
+static const char *const diagParams[1] = {"N"};
+static const onnxc_tensor_sig squareInputs[1] = {
+    {"m", ONNXC_DTYPE_FLOAT, 2, squareDims, squareParams}};
+static const onnxc_tensor_sig diagOutputs[1] = {
+    {"diag", ONNXC_DTYPE_FLOAT, 1, diagDims, diagParams}};
+
+const onnxc_model_desc fakeWrongDiagModel = {
+    ONNXC_ABI_VERSION, "fake_wrong_diag", 1, 1, squareInputs, diagOutputs,
+    wrongDiagEntry};

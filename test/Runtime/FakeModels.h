@@ -27,6 +27,10 @@ extern const onnxc_model_desc fakeStridedModel;
 /// (2 * x, both in one malloc'd buffer).
 extern const onnxc_model_desc fakeAliasModel;
 
+/// m is float32 [N,N] (one dim_param twice), diag float32 [N], but the
+/// entry returns N + 1 elements: a model that breaks its own signature.
+extern const onnxc_model_desc fakeWrongDiagModel;
+
 #ifdef __cplusplus
 }
 #endif

@@ -138,6 +138,30 @@ TEST_CASE("session_run validates its inputs", "[session]") {
   onnxc_session_free(session);
 }
 
+TEST_CASE("session_run checks dim_params within an input and the outputs",
+          "[session]") {
+  onnxc_session *session = onnxc_session_create(&fakeWrongDiagModel, 1);
+  REQUIRE(session);
+  onnxc_tensor *outputs[1] = {untouched};
+  onnxc_tensor *notSquare = makeFloatTensor({2, 3}, iota(6, 0));
+  CHECK(onnxc_session_run(session, &notSquare, 1, outputs) ==
+        ONNXC_ERROR_INVALID_ARGUMENT);
+  CHECK(std::string(onnxc_last_error()) ==
+        "input 0 'm': dim 1 'N' is 3 but input 0 'm' has 'N' = 2 (expected "
+        "shape [N,N] but got [2,3])");
+  CHECK(outputs[0] == untouched);
+  onnxc_tensor *square = makeFloatTensor({2, 2}, iota(4, 0));
+  CHECK(onnxc_session_run(session, &square, 1, outputs) ==
+        ONNXC_ERROR_INTERNAL);
+  CHECK(std::string(onnxc_last_error()) ==
+        "output 0 'diag': model returned shape [3] but dim 0 'N' is 2 in the "
+        "inputs");
+  CHECK(outputs[0] == untouched);
+  onnxc_tensor_free(notSquare);
+  onnxc_tensor_free(square);
+  onnxc_session_free(session);
+}
+
 TEST_CASE("session_create rejects bad model descriptors", "[session]") {
   CHECK(onnxc_session_create(nullptr, 1) == nullptr);
   CHECK(std::string(onnxc_last_error()) == "model is null");

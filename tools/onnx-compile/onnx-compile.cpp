@@ -1,29 +1,40 @@
-//===- onnx-compile.cpp - Compile an ONNX model to native code ------------===//
+//===- onnx-compile.cpp - Compile ONNX models to native code --------------===//
 //
 //   onnx-compile MODEL.onnx -o OUT [--target x86_64|aarch64|nvptx]
 //                [--emit exe|lib|obj|mlir|llvm|asm] [-O0..-O3] [--cpu native|NAME]
 //                [--input-shape NAME=D0xD1x...]... [--name SYMBOL]
+//   onnx-compile MODELS... -o OUTDIR/ [-j N] [--manifest FILE] [--report FILE]
+//                [--junit FILE] [--shard I/N] [--cache-dir DIR | --no-cache]
+//                [--keep-going | --fail-fast] [--quiet | --verbose]
 //
-// Exit codes: 0 success, 1 the model could not be compiled, 2 usage error.
+// Exit codes: 0 success (batch: every model), 1 a model could not be
+// compiled, 2 usage error.
 //
 //===----------------------------------------------------------------------===//
 
 #include "lib/Driver/Compiler.h"
+#include "lib/Driver/Version.h"
+#include "tools/common/BatchCLI.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
 int main(int argc, char **argv) {
-  CLI::App app{"onnx-compile: compile an ONNX model to a native executable, "
-               "library, object, MLIR, LLVM IR or assembly"};
-  std::string input, output, target = "x86_64", emit = "exe", cpu = "native";
+  CLI::App app{"onnx-compile: compile ONNX models to native executables, "
+               "libraries, objects, MLIR, LLVM IR or assembly"};
+  app.footer(onnxc::kBatchHelpFooter);
+  app.set_version_flag("--version", onnxc::getVersionString().str());
+  onnxc::BatchFlags batch;
+  std::string target = "x86_64", emit = "exe", cpu = "native";
   std::string name, runtimeDir;
   unsigned optLevel = 2;
   std::vector<std::string> inputShapes;
-  app.add_option("model", input, "The ONNX model (.onnx, or .onnxtxt text)")
-      ->required()
+  app.add_option("model", batch.models,
+                 "The ONNX models (.onnx, or .onnxtxt text); several make a "
+                 "batch")
       ->check(CLI::ExistingFile);
-  app.add_option("-o,--output", output, "The output file")->required();
+  app.add_option("-o,--output", batch.output,
+                 "The output file; in batch mode the output directory");
   app.add_option("--target", target, "Target: x86_64, aarch64 or nvptx")
       ->check(CLI::IsMember({"x86_64", "aarch64", "nvptx"}));
   app.add_option("--emit", emit,
@@ -35,10 +46,12 @@ int main(int argc, char **argv) {
   app.add_option("--cpu", cpu, "CPU to tune for: native (default) or an LLVM "
                                "CPU name such as skylake-avx512 or neoverse-n1");
   app.add_option("--input-shape", inputShapes,
-                 "Pin an input's dims: NAME=D0xD1x... (repeatable)");
+                 "Pin an input's dims: NAME=D0xD1x... (repeatable; in batch "
+                 "mode for every model)");
   app.add_option("--name", name, "Symbol prefix of a library (NAME_model)");
   app.add_option("--runtime-dir", runtimeDir,
                  "Directory of the runtime archives (default: next to the tool)");
+  onnxc::addBatchOptions(app, batch);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
@@ -46,17 +59,16 @@ int main(int argc, char **argv) {
     return rc == 0 ? 0 : 2;
   }
 
-  onnxc::CompileOptions options;
-  options.input = input;
-  options.output = output;
-  options.libraryName = name;
-  options.runtimeDir = runtimeDir;
-  options.target.cpu = cpu;
-  options.target.optLevel = optLevel;
+  std::string input = batch.models.empty() ? "" : batch.models.front();
   if (target == "nvptx") {
     fmt::print(stderr, "error: {}: --target nvptx is not supported yet\n", input);
     return 2;
   }
+  onnxc::CompileOptions options;
+  options.libraryName = name;
+  options.runtimeDir = runtimeDir;
+  options.target.cpu = cpu;
+  options.target.optLevel = optLevel;
   options.target.arch =
       target == "aarch64" ? onnxc::Arch::AArch64 : onnxc::Arch::X86_64;
   options.emit = llvm::StringSwitch<onnxc::EmitKind>(emit)
@@ -66,13 +78,14 @@ int main(int argc, char **argv) {
                      .Case("llvm", onnxc::EmitKind::LLVM)
                      .Case("asm", onnxc::EmitKind::Asm)
                      .Default(onnxc::EmitKind::Exe);
-  for (const std::string &spec : inputShapes) {
-    std::string error;
-    if (mlir::failed(onnxc::parseInputShape(spec, options.import, error))) {
-      fmt::print(stderr, "error: {}\n", error);
-      return 2;
-    }
-  }
+  if (mlir::failed(onnxc::parseInputShapes(inputShapes, options.import)))
+    return 2;
+  if (onnxc::isBatchMode(batch))
+    return onnxc::runBatchMode(onnxc::BatchTool::Compile, batch, options);
+  if (!onnxc::hasModelAndOutput(batch))
+    return 2;
+  options.input = input;
+  options.output = batch.output;
   mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
   onnxc::configureContext(context);
   return mlir::succeeded(onnxc::compileModel(options, context)) ? 0 : 1;

@@ -3,7 +3,9 @@
 // Two modes:
 //   onnx-opt MODEL.onnx -o OUT.onnx|OUT.mlir [-O0..-O3] [--input-shape N=D0xD1]
 //     imports an ONNX model, runs the default onnx pipeline and writes an
-//     ONNX model (or MLIR text);
+//     ONNX model (or MLIR text); with several models, a --manifest or -o
+//     naming a directory it optimizes each into that directory (batch mode,
+//     the options of onnx-compile's);
 //   onnx-opt FILE.mlir [mlir-opt flags]: MlirOptMain with onnxc's dialects and
 //     passes, for the lit tests.
 //
@@ -11,6 +13,8 @@
 
 #include "lib/Driver/Compiler.h"
 #include "lib/Driver/InitAll.h"
+#include "lib/Driver/Version.h"
+#include "tools/common/BatchCLI.h"
 
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/FileSystem.h"
@@ -24,30 +28,43 @@ static bool isModelPath(llvm::StringRef arg) {
 }
 
 static int optimizeOnnx(int argc, char **argv) {
-  CLI::App app{"onnx-opt: optimize an ONNX model"};
-  std::string input, output;
+  CLI::App app{"onnx-opt: optimize ONNX models"};
+  app.footer(onnxc::kBatchHelpFooter);
+  app.set_version_flag("--version", onnxc::getVersionString().str());
+  onnxc::BatchFlags batch;
+  std::string emit = "onnx";
   unsigned optLevel = 2;
   std::vector<std::string> inputShapes;
-  app.add_option("model", input, "The ONNX model")->required()->check(CLI::ExistingFile);
-  app.add_option("-o,--output", output, "The output: .onnx or .mlir")->required();
+  app.add_option("model", batch.models,
+                 "The ONNX models; several make a batch")
+      ->check(CLI::ExistingFile);
+  app.add_option("-o,--output", batch.output,
+                 "The output: .onnx or .mlir; in batch mode the output "
+                 "directory");
+  app.add_option("--emit", emit,
+                 "Batch mode: write STEM.onnx (default) or STEM.mlir")
+      ->check(CLI::IsMember({"onnx", "mlir"}));
   app.add_option("-O", optLevel, "Optimization level 0-3 (default 2)")
       ->check(CLI::Range(0, 3));
   app.add_option("--input-shape", inputShapes,
-                 "Pin an input's dims: NAME=D0xD1x... (repeatable)");
+                 "Pin an input's dims: NAME=D0xD1x... (repeatable; in batch "
+                 "mode for every model)");
+  onnxc::addBatchOptions(app, batch);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
     int rc = app.exit(e);
     return rc == 0 ? 0 : 2;
   }
-  onnxc::ImportOptions options;
-  for (const std::string &spec : inputShapes) {
-    std::string error;
-    if (mlir::failed(onnxc::parseInputShape(spec, options, error))) {
-      fmt::print(stderr, "error: {}\n", error);
-      return 2;
-    }
-  }
+  onnxc::CompileOptions options;
+  options.emit = emit == "mlir" ? onnxc::EmitKind::MLIR : onnxc::EmitKind::Exe;
+  if (mlir::failed(onnxc::parseInputShapes(inputShapes, options.import)))
+    return 2;
+  if (onnxc::isBatchMode(batch))
+    return onnxc::runBatchMode(onnxc::BatchTool::Optimize, batch, options);
+  if (!onnxc::hasModelAndOutput(batch))
+    return 2;
+  const std::string &input = batch.models.front(), &output = batch.output;
   bool same = false;
   if (!llvm::sys::fs::equivalent(input, output, same) && same) {
     fmt::print(stderr, "error: {}: refusing to overwrite the input model\n", input);
@@ -55,17 +72,25 @@ static int optimizeOnnx(int argc, char **argv) {
   }
   mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
   onnxc::configureContext(context);
-  return mlir::succeeded(onnxc::optimizeModel(input, output, options, context)) ? 0
-                                                                                : 1;
+  return mlir::succeeded(
+             onnxc::optimizeModel(input, output, options.import, context))
+             ? 0
+             : 1;
 }
 
 int main(int argc, char **argv) {
-  for (int i = 1; i < argc; ++i)
-    if (isModelPath(argv[i]))
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef arg = argv[i];
+    if (isModelPath(arg) || arg == "--manifest" ||
+        arg.starts_with("--manifest="))
       return optimizeOnnx(argc, argv);
+  }
   mlir::DialectRegistry registry;
   onnxc::registerONNXCDialects(registry);
   onnxc::registerONNXCPasses();
   return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "onnxc optimizer driver\n", registry));
+      mlir::MlirOptMain(argc, argv,
+                        "onnxc optimizer driver (ONNX models: onnx-opt "
+                        "MODEL.onnx --help)\n",
+                        registry));
 }
