@@ -72,16 +72,14 @@ LogicalResult NodeContext::checkAgainstDefinition(RegisteredOperationName info,
   // op first whose results are `none`, which no onnx op produces: when
   // verification gets as far as the first result, the rest is as the op's
   // definition says.
-  std::optional<unsigned> numResults = fixedResultCount(info);
-  if (!numResults) {
-    error = "has no fixed number of results";
-    return failure();
-  }
+  // Ops with variadic results (Split) have as many as the node has outputs.
+  unsigned numResults =
+      fixedResultCount(info).value_or(std::max(node.output_size(), 1));
   MLIRContext *ctx = builder.getContext();
   OperationState state(loc, info);
   state.addOperands(inputs);
   state.addAttributes(attributes);
-  state.addTypes(SmallVector<Type>(*numResults, builder.getNoneType()));
+  state.addTypes(SmallVector<Type>(numResults, builder.getNoneType()));
   Operation *trial = Operation::create(state);
   std::string message;
   {
@@ -95,9 +93,9 @@ LogicalResult NodeContext::checkAgainstDefinition(RegisteredOperationName info,
   trial->destroy();
   std::string reachedResults =
       "'" + info.getStringRef().str() + "' op result #0 must be";
-  if (*numResults != 0 && StringRef(message).starts_with(reachedResults))
+  if (numResults != 0 && StringRef(message).starts_with(reachedResults))
     return success();
-  if (*numResults == 0 && message.empty())
+  if (numResults == 0 && message.empty())
     return success();
   error = message.empty() ? "does not match the op's definition" : message;
   return failure();
@@ -477,7 +475,8 @@ static FailureOr<SmallVector<Value>> importSplitV13(NodeContext &node,
 static FailureOr<SmallVector<Value>> importSplitV2(NodeContext &node,
                                                    std::string &error) {
   node.inputs.resize(1);
-  attributeToInput(node, "split");
+  if (failed(attributeToInput(node, "split", error)))
+    return failure();
   return importSplitV13(node, error);
 }
 
