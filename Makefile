@@ -3,6 +3,8 @@
 #   make test   set up, build, and run every test (what CI runs)
 #   make bench  benchmark compiled models against ONNX Runtime (docs/performance.md)
 BUILD ?= build
+# ccache hits across clones at other paths (CI builds a fresh clone).
+export CCACHE_BASEDIR ?= $(CURDIR)
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?= -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
