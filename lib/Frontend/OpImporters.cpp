@@ -284,10 +284,14 @@ static std::string unsupportedAt(const NodeContext &node, const Twine &what) {
   return ("unsupported at opset " + Twine(node.opset) + ": " + what).str();
 }
 
-/// The INT attribute `name`, or `fallback` when absent.
-static int64_t takeInt(NodeContext &node, StringRef name, int64_t fallback) {
-  std::optional<Attribute> attr = node.takeAttribute(name);
-  return attr ? cast<IntegerAttr>(*attr).getInt() : fallback;
+/// The INT attribute `name`, or `fallback` when absent; fails with `error`
+/// when it has another kind.
+static FailureOr<int64_t> takeInt(NodeContext &node, StringRef name,
+                                  int64_t fallback, std::string &error) {
+  auto attr = takeAttributeOf<IntegerAttr>(node, name, "an int", error);
+  if (failed(attr))
+    return failure();
+  return *attr ? (**attr).getInt() : fallback;
 }
 
 /// Binary ops before opset 7 (Add, Sub, Mul, Div, Pow, the comparisons and
@@ -298,9 +302,13 @@ static int64_t takeInt(NodeContext &node, StringRef name, int64_t fallback) {
 static FailureOr<SmallVector<Value>> importLegacyBroadcast(NodeContext &node,
                                                            std::string &error) {
   node.takeAttribute("consumed_inputs");
-  bool broadcast = takeInt(node, "broadcast", 0) != 0;
-  std::optional<Attribute> axisAttr = node.takeAttribute("axis");
-  if (!broadcast || !axisAttr || node.inputs.size() != 2)
+  FailureOr<int64_t> broadcast = takeInt(node, "broadcast", 0, error);
+  if (failed(broadcast))
+    return failure();
+  auto axisAttr = takeAttributeOf<IntegerAttr>(node, "axis", "an int", error);
+  if (failed(axisAttr))
+    return failure();
+  if (!*broadcast || !*axisAttr || node.inputs.size() != 2)
     return importGeneric(node, error);
   auto a = dyn_cast<RankedTensorType>(node.inputs[0].getType());
   auto b = dyn_cast<RankedTensorType>(node.inputs[1].getType());
@@ -308,12 +316,12 @@ static FailureOr<SmallVector<Value>> importLegacyBroadcast(NodeContext &node,
     error = unsupportedAt(node, "'axis' needs inputs of known rank");
     return failure();
   }
-  int64_t axis = cast<IntegerAttr>(*axisAttr).getInt();
+  int64_t axis = (**axisAttr).getInt();
   if (axis < 0)
     axis += a.getRank();
   int64_t trailing = a.getRank() - axis - b.getRank();
   if (axis < 0 || trailing < 0) {
-    error = ("has 'axis' = " + Twine(cast<IntegerAttr>(*axisAttr).getInt()) +
+    error = ("has 'axis' = " + Twine((**axisAttr).getInt()) +
              ", which does not fit B of rank " + Twine(b.getRank()) +
              " into A of rank " + Twine(a.getRank()))
                 .str();
@@ -336,7 +344,10 @@ static FailureOr<SmallVector<Value>> importBatchNormV1(NodeContext &node,
                                                        std::string &error) {
   node.takeAttribute("consumed_inputs");
   node.takeAttribute("is_test");
-  if (takeInt(node, "spatial", 1) == 0) {
+  FailureOr<int64_t> spatial = takeInt(node, "spatial", 1, error);
+  if (failed(spatial))
+    return failure();
+  if (*spatial == 0) {
     error = unsupportedAt(node, "'spatial' = 0 (statistics per activation)");
     return failure();
   }
@@ -347,14 +358,14 @@ static FailureOr<SmallVector<Value>> importBatchNormV1(NodeContext &node,
 static FailureOr<SmallVector<Value>> importReshapeV1(NodeContext &node,
                                                      std::string &error) {
   node.takeAttribute("consumed_inputs");
-  std::optional<Attribute> shape = node.takeAttribute("shape");
-  if (!shape) {
+  auto shape = takeAttributeOf<DenseI64ArrayAttr>(node, "shape", "ints", error);
+  if (failed(shape) || failed(checkDataInput(node, error)))
+    return failure();
+  if (!*shape) {
     error = "lacks the required attribute 'shape'";
     return failure();
   }
-  node.inputs.resize(1);
-  node.inputs.push_back(
-      node.i64Constant(cast<DenseI64ArrayAttr>(*shape).asArrayRef()));
+  node.inputs.push_back(node.i64Constant((**shape).asArrayRef()));
   return importGeneric(node, error);
 }
 
@@ -380,9 +391,11 @@ static FailureOr<SmallVector<Value>> importCastV1(NodeContext &node,
 /// Concat (opsets 1-3): `axis` defaults to 1.
 static FailureOr<SmallVector<Value>> importConcatV1(NodeContext &node,
                                                     std::string &error) {
-  int64_t axis = takeInt(node, "axis", 1);
+  FailureOr<int64_t> axis = takeInt(node, "axis", 1, error);
+  if (failed(axis))
+    return failure();
   node.attributes.push_back(
-      node.builder.getNamedAttr("axis", node.builder.getI64IntegerAttr(axis)));
+      node.builder.getNamedAttr("axis", node.builder.getI64IntegerAttr(*axis)));
   return importGeneric(node, error);
 }
 
@@ -474,8 +487,8 @@ static FailureOr<SmallVector<Value>> importSplitV13(NodeContext &node,
 /// Split (opsets 2-12): an optional `split` attribute.
 static FailureOr<SmallVector<Value>> importSplitV2(NodeContext &node,
                                                    std::string &error) {
-  node.inputs.resize(1);
-  if (failed(attributeToInput(node, "split", error)))
+  if (failed(checkDataInput(node, error)) ||
+      failed(attributeToInput(node, "split", error)))
     return failure();
   return importSplitV13(node, error);
 }
@@ -483,17 +496,20 @@ static FailureOr<SmallVector<Value>> importSplitV2(NodeContext &node,
 /// Pad (opsets 2-10): `pads` and `value` attributes.
 static FailureOr<SmallVector<Value>> importPadV2(NodeContext &node,
                                                  std::string &error) {
-  node.inputs.resize(1);
-  std::optional<Attribute> pads = node.takeAttribute("pads");
-  if (!pads) {
+  if (failed(checkDataInput(node, error)))
+    return failure();
+  auto pads = takeAttributeOf<DenseI64ArrayAttr>(node, "pads", "ints", error);
+  if (failed(pads))
+    return failure();
+  if (!*pads) {
     error = "lacks the required attribute 'pads'";
     return failure();
   }
-  node.inputs.push_back(
-      node.i64Constant(cast<DenseI64ArrayAttr>(*pads).asArrayRef()));
-  double value = 0;
-  if (std::optional<Attribute> attr = node.takeAttribute("value"))
-    value = cast<FloatAttr>(*attr).getValueAsDouble();
+  node.inputs.push_back(node.i64Constant((**pads).asArrayRef()));
+  auto valueAttr = takeAttributeOf<FloatAttr>(node, "value", "a float", error);
+  if (failed(valueAttr))
+    return failure();
+  double value = *valueAttr ? (**valueAttr).getValueAsDouble() : 0.0;
   node.inputs.push_back(
       scalarConstant(node, getElementTypeOrSelf(node.inputs[0]), value));
   node.inputs.push_back(node.noValue());
@@ -503,13 +519,16 @@ static FailureOr<SmallVector<Value>> importPadV2(NodeContext &node,
 /// TopK (opsets 1-9): a `k` attribute.
 static FailureOr<SmallVector<Value>> importTopKV1(NodeContext &node,
                                                   std::string &error) {
-  node.inputs.resize(1);
-  std::optional<Attribute> k = node.takeAttribute("k");
-  if (!k) {
+  if (failed(checkDataInput(node, error)))
+    return failure();
+  auto k = takeAttributeOf<IntegerAttr>(node, "k", "an int", error);
+  if (failed(k))
+    return failure();
+  if (!*k) {
     error = "lacks the required attribute 'k'";
     return failure();
   }
-  node.inputs.push_back(node.i64Constant({cast<IntegerAttr>(*k).getInt()}));
+  node.inputs.push_back(node.i64Constant({(**k).getInt()}));
   return importGeneric(node, error);
 }
 
