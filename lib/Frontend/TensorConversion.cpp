@@ -84,7 +84,8 @@ static LogicalResult typedFieldBytes(const ::onnx::TensorProto &t, Type element,
       return failure();
     }
     bytes.resize(count * 4);
-    std::memcpy(bytes.data(), t.float_data().data(), count * 4);
+    if (count > 0) // an empty field's data() may be null
+      std::memcpy(bytes.data(), t.float_data().data(), count * 4);
     return success();
   }
   if (element.isF64()) {
@@ -94,7 +95,8 @@ static LogicalResult typedFieldBytes(const ::onnx::TensorProto &t, Type element,
       return failure();
     }
     bytes.resize(count * 8);
-    std::memcpy(bytes.data(), t.double_data().data(), count * 8);
+    if (count > 0) // an empty field's data() may be null
+      std::memcpy(bytes.data(), t.double_data().data(), count * 8);
     return success();
   }
   if (element.isInteger(64) && !element.isUnsignedInteger())
