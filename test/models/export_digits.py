@@ -37,7 +37,7 @@ class DigitsCNN(nn.Module):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", required=True, help="output directory")
-    ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--calibration-samples", type=int, default=256)
     args = ap.parse_args()
     os.makedirs(os.path.join(args.out, "calibration"), exist_ok=True)
