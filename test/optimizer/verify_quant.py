@@ -92,6 +92,17 @@ def quantize(args, model, out, extra):
     print(f"  onnx-opt {' '.join(extra)}: {seconds:.1f} s")
 
 
+def finish(args, lines, failed, bound):
+    """Prints (and writes to --report) the table; the exit status."""
+    report = "\n".join(lines)
+    print(report)
+    if args.report:
+        with open(args.report, "w") as f:
+            f.write(report + "\n")
+    print(("FAIL: not every result has " if failed else "PASS: every result has ") + bound)
+    return 1 if failed else 0
+
+
 def check_digits(args):
     os.makedirs(args.workdir, exist_ok=True)
     eng = Engines(args, args.workdir)
@@ -122,16 +133,7 @@ def check_digits(args):
                     failed = True
     lines = [f"| model | engine | top-1 accuracy ({len(labels)} test images) |", "| --- | --- | --- |"]
     lines += [f"| {m} | {e} | {a:.2f} % |" for m, e, a in rows]
-    report = "\n".join(lines)
-    print(report)
-    if args.report:
-        with open(args.report, "w") as f:
-            f.write(report + "\n")
-    if failed:
-        print(f"FAIL: an int8 accuracy is more than {args.tolerance} points from fp32's {ref:.2f} %")
-        return 1
-    print(f"PASS: every int8 accuracy within {args.tolerance} points of fp32's {ref:.2f} %")
-    return 0
+    return finish(args, lines, failed, f"an accuracy within {args.tolerance} points of fp32's {ref:.2f} %")
 
 
 def sqnr(ref, q):
@@ -184,16 +186,7 @@ def check_sqnr(args):
                                                     if args.quantize == "int8" else "")
     lines = [f"| {label}: engine | output | SQNR (dB) |", "| --- | --- | --- |"]
     lines += [f"| {e} | {k} | {s:.1f} |" for e, k, s in rows]
-    report = "\n".join(lines)
-    print(report)
-    if args.report:
-        with open(args.report, "w") as f:
-            f.write(report + "\n")
-    if failed:
-        print(f"FAIL: an SQNR is below {args.min_sqnr} dB")
-        return 1
-    print(f"PASS: every SQNR at least {args.min_sqnr} dB")
-    return 0
+    return finish(args, lines, failed, f"an SQNR of at least {args.min_sqnr} dB")
 
 
 def main():
