@@ -170,7 +170,12 @@ def ONNXQuantizeQDQPass : Pass<"onnx-quantize-qdq", "mlir::ModuleOp"> {
     read through DequantizeLinear, per channel (Conv axis 0, Gemm/MatMul the
     output axis of B) unless `per-channel=false`. A constant 1-D Conv or Gemm
     (alpha = beta = 1) bias becomes int32 of scale `x_scale * w_scale`. The
-    range attributes are removed; the model's opset is raised to 13.
+    range attributes are removed; the model's opset is raised to 13. As in
+    ONNX Runtime's quantizer, a calibrated Relu whose input is a Conv, Gemm
+    or MatMul read by nothing else is removed: the product is quantized with
+    the Relu's range, whose zero point is the lowest value, so that the
+    QuantizeLinear clamps as the Relu did and `DequantizeLinear -> Conv ->
+    QuantizeLinear` forms one quantized op.
 
     ```mlir
     %y = onnx.Relu %x {onnxc.range = array<f64: 0.0, 6.0>} : ...

@@ -132,6 +132,7 @@ public:
   }
 
   void run() {
+    absorbRelus();
     SmallVector<Operation *> ops;
     func.walk([&](Operation *op) {
       if (!activationOperands(op).empty() || isa<ConvOp, GemmOp, MatMulOp>(op))
@@ -155,8 +156,13 @@ private:
     std::optional<std::pair<double, double>> range = getRange(value);
     if (!range)
       return std::nullopt;
-    QuantParams params =
-        computeQuantParams(range->first, range->second, qmin, qmax);
+    return quantizeWithRange(value, range->first, range->second);
+  }
+
+  /// The QuantizeLinear -> DequantizeLinear pair of `value` over `[lo, hi]`.
+  std::pair<Value, double> quantizeWithRange(Value value, double lo,
+                                             double hi) {
+    QuantParams params = computeQuantParams(lo, hi, qmin, qmax);
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointAfterValue(value);
     Location loc = value.getLoc();
@@ -171,7 +177,30 @@ private:
                                                   uint64_t(1));
     auto result = std::make_pair(dq, params.scale);
     activations[value] = result;
+    // A reader of the pair reads a quantized value of this scale.
+    activations[dq] = result;
     return result;
+  }
+
+  /// Removes each calibrated Relu of a Conv, Gemm or MatMul that nothing
+  /// else reads, as ONNX Runtime's quantizer does: the product is quantized
+  /// with the Relu's range, whose zero point is the lowest value, so the
+  /// QuantizeLinear clamps what the Relu did and DequantizeLinear -> Conv
+  /// -> QuantizeLinear is one quantized op.
+  void absorbRelus() {
+    SmallVector<ReluOp> relus;
+    func.walk([&](ReluOp relu) { relus.push_back(relu); });
+    for (ReluOp relu : relus) {
+      Value x = relu.getX();
+      Operation *producer = x.getDefiningOp();
+      std::optional<std::pair<double, double>> range = getRange(relu.getY());
+      if (!producer || !isa<ConvOp, GemmOp, MatMulOp>(producer) ||
+          !x.hasOneUse() || !range || !isF32Tensor(x))
+        continue;
+      Value dq = quantizeWithRange(x, 0.0, range->second).first;
+      relu.getY().replaceAllUsesWith(dq);
+      relu.erase();
+    }
   }
 
   /// Replaces constant weight operand `index` of `op` by int8 values read

@@ -20,26 +20,31 @@
 // CHECK-DAG: %[[B:.+]] = onnx.Constant {value = dense<[1619, -1619]> : tensor<2xi32>}
 // CHECK-DAG: %[[BS:.+]] = onnx.Constant {value = dense<[6.17569895E-5, 1.23513979E-4]> : tensor<2xf32>}
 // CHECK: %[[BD:.+]] = onnx.DequantizeLinear %[[B]], %[[BS]], %{{.+}} {axis = 0 : i64} : (tensor<2xi32>, tensor<2xf32>, none)
+// The Relu of the Conv goes: the Conv's result is quantized with the
+// Relu's range (zero point 0 clamps as the Relu did), and every reader of
+// the Relu reads the pair.
 // CHECK: %[[C:.+]] = onnx.Conv %[[XD]], %[[WD]], %[[BD]]
-// CHECK: %[[R:.+]] = onnx.Relu %[[C]] :
 // CHECK-DAG: %[[RS:.+]] = onnx.Constant {value = dense<0.0156862754> : tensor<f32>}
 // CHECK-DAG: %[[RZ:.+]] = onnx.Constant {value = dense<0> : tensor<ui8>}
-// CHECK: %[[RQ:.+]] = onnx.QuantizeLinear %[[R]], %[[RS]], %[[RZ]]
+// CHECK: %[[RQ:.+]] = onnx.QuantizeLinear %[[C]], %[[RS]], %[[RZ]]
 // CHECK: %[[RD:.+]] = onnx.DequantizeLinear %[[RQ]], %[[RS]], %[[RZ]]
-// The pool reads the pair, the Flatten (not quantized) the float Relu.
 // CHECK: %[[P:.+]] = onnx.GlobalAveragePool %[[RD]]
-// CHECK: %[[F:.+]] = onnx.Flatten %[[R]]
+// CHECK: %[[F:.+]] = onnx.Flatten %[[RD]]
 // CHECK: %[[GD:.+]] = onnx.DequantizeLinear %{{.+}}, %{{.+}}, %{{.+}} {axis = 0 : i64} : (tensor<3x18xi8>, tensor<3xf32>, tensor<3xi8>)
 // CHECK: %[[GB:.+]] = onnx.DequantizeLinear %{{.+}}, %{{.+}}, %{{.+}} {axis = 0 : i64} : (tensor<3xi32>, tensor<3xf32>, none)
 // CHECK: onnx.Gemm %{{.+}}, %[[GD]], %[[GB]] {transB = 1 : i64}
 // CHECK-NOT: onnxc.range
 // CHECK-NOT: tensor<2x1x2x2xf32>}
+// CHECK-NOT: onnx.Relu
 
 // INT8-LABEL: func.func @main_graph
 // INT8: onnx.QuantizeLinear %{{.+}} -> tensor<1x1x4x4xi8>
 // INT8: %[[W:.+]] = onnx.Constant {value = dense<{{\[\[\[\[}}32, -16], [64, 0]]], {{\[\[\[}}127, 64], [-32, 16]]]]> : tensor<2x1x2x2xi8>}
 // INT8: %[[WS:.+]] = onnx.Constant {value = dense<0.0157480314> : tensor<f32>}
 // INT8: onnx.DequantizeLinear %[[W]], %[[WS]], %{{.+}} : (tensor<2x1x2x2xi8>, tensor<f32>, tensor<i8>)
+// INT8: %[[C:.+]] = onnx.Conv
+// INT8: %[[RZ:.+]] = onnx.Constant {value = dense<-128> : tensor<i8>}
+// INT8: onnx.QuantizeLinear %[[C]], %{{.+}}, %[[RZ]]
 module attributes {onnx.opset_import = {ai.onnx = 11 : i64}} {
 func.func @main_graph(%x: tensor<1x1x4x4xf32> {onnxc.range = array<f64: -1.0, 1.0>}) -> (tensor<1x3xf32>, tensor<1x2x1x1xf32>) {
   %w = onnx.Constant {value = dense<[[[[0.5, -0.25], [1.0, 0.0]]], [[[2.0, 1.0], [-0.5, 0.25]]]]> : tensor<2x1x2x2xf32>} : () -> tensor<2x1x2x2xf32>
@@ -74,4 +79,23 @@ func.func @uncalibrated(%a: tensor<2x4xf32>, %b: tensor<2x3xf32> {onnxc.range = 
   %m = onnx.MatMul %a, %w {onnxc.range = array<f64: -10.0, 10.0>} : (tensor<2x4xf32>, tensor<4x3xf32>) -> tensor<2x3xf32>
   %y = onnx.Add %m, %b : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
   return %y : tensor<2x3xf32>
+}
+
+// -----
+
+// A Relu stays when its product has another reader; its result is
+// quantized as any other.
+// CHECK-LABEL: func.func @relu_kept
+// CHECK: %[[M:.+]] = onnx.MatMul
+// CHECK: %[[R:.+]] = onnx.Relu %[[M]]
+// CHECK: onnx.QuantizeLinear %[[R]]
+// CHECK: %[[RD:.+]] = onnx.DequantizeLinear
+// CHECK: onnx.Add %[[RD]], %[[RD]]
+// CHECK: return %{{.+}}, %[[M]]
+func.func @relu_kept(%a: tensor<2x2xf32>) -> (tensor<2x2xf32>, tensor<2x2xf32>) {
+  %w = onnx.Constant {value = dense<[[1.0, -1.0], [0.5, 2.0]]> : tensor<2x2xf32>} : () -> tensor<2x2xf32>
+  %m = onnx.MatMul %a, %w : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  %r = onnx.Relu %m {onnxc.range = array<f64: 0.0, 2.0>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  %y = onnx.Add %r, %r : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %y, %m : tensor<2x2xf32>, tensor<2x2xf32>
 }
