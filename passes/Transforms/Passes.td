@@ -171,8 +171,8 @@ def ONNXQuantizeQDQPass : Pass<"onnx-quantize-qdq", "mlir::ModuleOp"> {
     output axis of B) unless `per-channel=false`. A constant 1-D Conv or Gemm
     (alpha = beta = 1) bias becomes int32 of scale `x_scale * w_scale`. The
     range attributes are removed; the model's opset is raised to 13. As in
-    ONNX Runtime's quantizer, a calibrated Relu whose input is a Conv, Gemm
-    or MatMul read by nothing else is removed: the product is quantized with
+    ONNX Runtime's quantizer, a calibrated Relu whose input is a Conv, Gemm,
+    MatMul or Add read by nothing else is removed: the result is quantized with
     the Relu's range, whose zero point is the lowest value, so that the
     QuantizeLinear clamps as the Relu did and `DequantizeLinear -> Conv ->
     QuantizeLinear` forms one quantized op.

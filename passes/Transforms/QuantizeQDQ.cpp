@@ -182,8 +182,8 @@ private:
     return result;
   }
 
-  /// Removes each calibrated Relu of a Conv, Gemm or MatMul that nothing
-  /// else reads, as ONNX Runtime's quantizer does: the product is quantized
+  /// Removes each calibrated Relu of a Conv, Gemm, MatMul or Add that nothing
+  /// else reads, as ONNX Runtime's quantizer does: the result is quantized
   /// with the Relu's range, whose zero point is the lowest value, so the
   /// QuantizeLinear clamps what the Relu did and DequantizeLinear -> Conv
   /// -> QuantizeLinear is one quantized op.
@@ -194,7 +194,7 @@ private:
       Value x = relu.getX();
       Operation *producer = x.getDefiningOp();
       std::optional<std::pair<double, double>> range = getRange(relu.getY());
-      if (!producer || !isa<ConvOp, GemmOp, MatMulOp>(producer) ||
+      if (!producer || !isa<ConvOp, GemmOp, MatMulOp, AddOp>(producer) ||
           !x.hasOneUse() || !range || !isF32Tensor(x))
         continue;
       Value dq = quantizeWithRange(x, 0.0, range->second).first;

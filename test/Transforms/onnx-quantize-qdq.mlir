@@ -99,3 +99,19 @@ func.func @relu_kept(%a: tensor<2x2xf32>) -> (tensor<2x2xf32>, tensor<2x2xf32>) 
   %y = onnx.Add %r, %r : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
   return %y, %m : tensor<2x2xf32>, tensor<2x2xf32>
 }
+
+// -----
+
+// A Relu of an Add goes too: DequantizeLinear x2 -> Add -> QuantizeLinear.
+// CHECK-LABEL: func.func @add_relu
+// CHECK: %[[S:.+]] = onnx.Add %{{.+}}, %{{.+}} : (tensor<2x2xf32>, tensor<2x2xf32>)
+// CHECK: %[[SQ:.+]] = onnx.QuantizeLinear %[[S]], %{{.+}}, %{{.+}}
+// CHECK: %[[SD:.+]] = onnx.DequantizeLinear %[[SQ]]
+// CHECK: onnx.Add %[[SD]], %[[SD]]
+// CHECK-NOT: onnx.Relu
+func.func @add_relu(%a: tensor<2x2xf32> {onnxc.range = array<f64: -1.0, 1.0>}, %b: tensor<2x2xf32> {onnxc.range = array<f64: -1.0, 1.0>}) -> tensor<2x2xf32> {
+  %s = onnx.Add %a, %b : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  %r = onnx.Relu %s {onnxc.range = array<f64: 0.0, 2.0>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  %y = onnx.Add %r, %r : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %y : tensor<2x2xf32>
+}
