@@ -1,5 +1,8 @@
 // RUN: onnx-opt %s -split-input-file -onnx-quantize-qdq | FileCheck %s
 // RUN: onnx-opt %s -split-input-file -onnx-quantize-qdq="activation-type=int8 per-channel=false" | FileCheck %s --check-prefix=INT8
+// RUN: not onnx-opt %s -split-input-file -onnx-quantize-qdq="activation-type=int4" 2>&1 | FileCheck %s --check-prefix=BAD
+
+// BAD: error: onnx-quantize-qdq: activation-type must be uint8 or int8 (got 'int4')
 
 // A calibrated input [-1, 1] and Relu [0, 4] (uint8: scales 2/255 and
 // 4/255, zero points 127 (1 over the f32 scale is just under 127.5) and 0);
