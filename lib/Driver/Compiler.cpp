@@ -449,7 +449,9 @@ LogicalResult compileModel(const CompileOptions &options, MLIRContext &context,
 
   clock.start("optimize");
   PassManager optimize(&context);
-  buildONNXOptimizePipeline(optimize, options.target.optLevel);
+  // Attention is fused for the lowering (and for MLIR output).
+  buildONNXOptimizePipeline(optimize, options.target.optLevel,
+                            ActivationFusion::None, /*fuseAttention=*/true);
   if (failed(optimize.run(*module)))
     return failure();
   if (options.emit == EmitKind::MLIR) {
@@ -608,7 +610,8 @@ LogicalResult optimizeModel(StringRef input, StringRef output,
   buildONNXOptimizePipeline(pm, optLevel,
                             toMLIR            ? ActivationFusion::All
                             : fuseActivations ? ActivationFusion::ORTCompatible
-                                              : ActivationFusion::None);
+                                              : ActivationFusion::None,
+                            /*fuseAttention=*/toMLIR);
   if (failed(pm.run(*module)))
     return failure();
   if (stats)

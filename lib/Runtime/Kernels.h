@@ -73,6 +73,16 @@ void onnxc_kernel_depthwise_conv2d_nchw_chw_f32(
     ONNXC_MEMREF4(x), ONNXC_MEMREF3(w), ONNXC_MEMREF4(y), int64_t strideH,
     int64_t strideW, int64_t dilationH, int64_t dilationW, int64_t flags);
 
+/// fused.attention: for each batch b and head h, Y[b, :, h] = softmax(scale
+/// * Q[b, :, h] K[b, :, h]^T + M[b, h]) V[b, :, h], where head h of the 3-D
+/// Q, K, V and Y is its h-th block of columns (width / heads of them) and
+/// M broadcasts to [B, heads, S, T] (a size-1 dim is read at stride 0).
+/// `flags` bit 0: there is a mask (else `m` is not read).
+void onnxc_kernel_attention_f32(ONNXC_MEMREF3(q), ONNXC_MEMREF3(k),
+                                ONNXC_MEMREF3(v), ONNXC_MEMREF4(m),
+                                ONNXC_MEMREF3(y), int64_t heads, float scale,
+                                int64_t flags);
+
 #ifdef __cplusplus
 }
 #endif

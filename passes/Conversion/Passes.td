@@ -14,12 +14,16 @@ def ConvertONNXToLinalgPass : Pass<"convert-onnx-to-linalg", "mlir::ModuleOp"> {
     tensors, so that tiling, fusion and vectorization can follow. onnx.Constant
     becomes arith.constant. An op that cannot be lowered (an unsupported
     element type, a dynamic dim that must be static) is reported with its node
-    name and the pass fails.
+    name and the pass fails. An f32 `fused.attention` becomes a call of the
+    runtime's attention kernel on read-only buffers of its operands
+    (`bufferization.to_memref`) and a new result buffer
+    (`bufferization.to_tensor`).
   }];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::linalg::LinalgDialect",
     "mlir::math::MathDialect", "mlir::tensor::TensorDialect",
-    "mlir::func::FuncDialect", "mlir::scf::SCFDialect"
+    "mlir::func::FuncDialect", "mlir::scf::SCFDialect",
+    "mlir::bufferization::BufferizationDialect", "mlir::memref::MemRefDialect"
   ];
 }
 
