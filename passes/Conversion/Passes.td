@@ -103,6 +103,25 @@ def FlattenMemRefGlobalsPass
 // Loops to GPU (the nvptx target)
 //===----------------------------------------------------------------------===//
 
+def ApproximateMathPass : Pass<"onnxc-approximate-math", "mlir::ModuleOp"> {
+  let summary = "f32 erf as a polynomial approximation instead of a libm call";
+  let description = [{
+    Rewrites f32 `math.erf` into MLIR's polynomial approximation (about 1e-7
+    absolute error), arithmetic that LLVM vectorizes along with the loop
+    around it, where `convert-math-to-libm` would call `erff` once per
+    element. Run by the CPU pipeline before the math ops reach LLVM.
+
+    ```mlir
+    %y = math.erf %x : f32
+    // becomes arith ops and selects on %x (no call)
+    ```
+  }];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect", "mlir::math::MathDialect",
+    "mlir::vector::VectorDialect"
+  ];
+}
+
 def GPUMapParallelLoopsPass
     : Pass<"onnx-gpu-map-parallel-loops", "mlir::func::FuncOp"> {
   let summary = "map the outermost scf.parallel loops onto GPU blocks and threads";

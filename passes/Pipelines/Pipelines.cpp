@@ -106,6 +106,8 @@ void onnxc::buildONNXLowerToLLVMPipeline(OpPassManager &pm, unsigned level) {
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  // Erf as arithmetic that vectorizes, not one erff call per element.
+  pm.addPass(createApproximateMathPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createArithToLLVMConversionPass());
