@@ -24,8 +24,8 @@ struct ApproximateMathPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     populatePolynomialApproximateErfPattern(patterns);
-    if (failed(applyPatternsAndFoldGreedily(getOperation(),
-                                            std::move(patterns))))
+    if (failed(
+            applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
 };

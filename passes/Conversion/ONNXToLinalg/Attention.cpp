@@ -12,12 +12,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Conversion/ONNXToLinalg/Common.h"
+#include "passes/Conversion/ONNXToLinalg/KernelCall.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 
 #include "dialects/Fused/IR/FusedOps.h"
 
-#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;
@@ -29,27 +28,6 @@ static constexpr StringLiteral kAttentionKernel = "onnxc_kernel_attention_f32";
 
 /// Bit 0 of the kernel's flags: there is a mask.
 static constexpr int64_t kHasMask = 1;
-
-/// `buffer` as a memref with dynamic sizes, strides and offset, the form in
-/// which the kernel receives every operand.
-static Value toDynamicLayout(OpBuilder &b, Location loc, Value buffer) {
-  auto type = cast<MemRefType>(buffer.getType());
-  int64_t rank = type.getRank();
-  SmallVector<int64_t> dynamic(rank, ShapedType::kDynamic);
-  auto layout =
-      StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, dynamic);
-  return b.create<memref::CastOp>(
-      loc, MemRefType::get(dynamic, type.getElementType(), layout), buffer);
-}
-
-/// A read-only buffer of `tensor`, seen through a dynamic layout.
-static Value readBuffer(OpBuilder &b, Location loc, Value tensor) {
-  auto type = cast<RankedTensorType>(tensor.getType());
-  auto memref = MemRefType::get(type.getShape(), type.getElementType());
-  Value buffer = b.create<bufferization::ToMemrefOp>(loc, memref, tensor,
-                                                     /*read_only=*/true);
-  return toDynamicLayout(b, loc, buffer);
-}
 
 namespace {
 
@@ -109,10 +87,7 @@ struct AttentionToKernelCall : public OpConversionPattern<fused::AttentionOp> {
       if (resultType.isDynamicDim(i))
         dynamicSizes.push_back(
             rewriter.create<tensor::DimOp>(loc, from, int64_t(i)));
-    auto resultBuffer =
-        MemRefType::get(resultType.getShape(), resultType.getElementType());
-    Value result = rewriter.create<memref::AllocOp>(
-        loc, resultBuffer, dynamicSizes, rewriter.getI64IntegerAttr(64));
+    Value result = allocBuffer(rewriter, loc, resultType, dynamicSizes);
     args.push_back(toDynamicLayout(rewriter, loc, result));
     args.push_back(
         rewriter.create<arith::ConstantIntOp>(loc, op.getNumHeads(), 64));
@@ -121,18 +96,8 @@ struct AttentionToKernelCall : public OpConversionPattern<fused::AttentionOp> {
     args.push_back(
         rewriter.create<arith::ConstantIntOp>(loc, hasMask ? kHasMask : 0, 64));
 
-    auto module = op->getParentOfType<ModuleOp>();
-    auto calleeType = rewriter.getFunctionType(ValueRange(args).getTypes(), {});
-    if (!module.lookupSymbol(kAttentionKernel)) {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(module.getBody());
-      rewriter
-          .create<func::FuncOp>(module.getLoc(), kAttentionKernel, calleeType)
-          .setPrivate();
-    }
-    rewriter.create<func::CallOp>(loc, kAttentionKernel, TypeRange{}, args);
-    rewriter.replaceOpWithNewOp<bufferization::ToTensorOp>(
-        op, resultType, result, /*restrict=*/true, /*writable=*/true);
+    callKernel(rewriter, loc, kAttentionKernel, args);
+    rewriter.replaceOp(op, filledTensor(rewriter, loc, resultType, result));
     return success();
   }
 };
