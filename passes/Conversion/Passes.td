@@ -95,8 +95,20 @@ def FlattenMemRefGlobalsPass
     %1 = memref.expand_shape %0 [[0, 1, 2, 3]] output_shape [64, 3, 7, 7]
         : memref<9408xf32> into memref<64x3x7x7xf32>
     ```
+
+    Constant globals of `min-byte-size` bytes or more (4 KiB; not splats)
+    become byte arrays
+    (`memref<37632xi8>`, 64-byte aligned, read through a `memref.view`):
+    LLVM writes an i8 constant array to the object file in one piece, where
+    it emits a float array one element at a time (most of BERT's codegen
+    time went there).
   }];
-  let dependentDialects = ["mlir::memref::MemRefDialect"];
+  let dependentDialects = ["mlir::memref::MemRefDialect",
+                           "mlir::arith::ArithDialect"];
+  let options = [
+    Option<"minByteSize", "min-byte-size", "int64_t", "4096",
+           "the smallest constant global (in bytes) stored as bytes">,
+  ];
 }
 
 //===----------------------------------------------------------------------===//
