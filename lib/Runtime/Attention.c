@@ -1,8 +1,8 @@
 /*===- Attention.c - Multi-head attention kernel ---------------------------===*
  *
  * The entry point that lowered fused.attention calls. Per (batch, head):
- * scores = Q_h K_h^T through the packed GEMM of Gemm.c (K read transposed
- * through its offset tables), then one pass per row that scales, adds the
+ * scores = Q_h K_h^T through the packed GEMM of Gemm.c (K_h transposed into a
+ * contiguous buffer first), then one pass per row that scales, adds the
  * mask, and normalizes with a vectorizable exp, then P V_h through the GEMM
  * again, written straight into the head's columns of the [B, S, H * D]
  * result. The (batch, head) pairs are spread over the session's thread pool;
@@ -125,9 +125,13 @@ static SoftmaxRowFn chooseSoftmaxRow(void) {
 static void runHeads(void *ctx, int64_t begin, int64_t end) {
   const Attention *a = ctx;
   int64_t rows = a->rows, keys = a->keys;
-  float *scores = malloc(sizeof(float) * (size_t)(rows * keys));
+  /* The scores, then K_h^T made contiguous ([keyDim, keys]): packing the
+   * GEMM's B from K itself would gather its columns a row apart. */
+  float *scores =
+      malloc(sizeof(float) * (size_t)(rows * keys + a->keyDim * keys));
   if (!scores)
     return;
+  float *keysT = scores + rows * keys;
   SoftmaxRowFn row = chooseSoftmaxRow();
   for (int64_t task = begin; task < end; ++task) {
     int64_t b = task / a->heads, h = task % a->heads;
@@ -136,9 +140,12 @@ static void runHeads(void *ctx, int64_t begin, int64_t end) {
     const float *v = a->v + b * a->vStride[0] + h * a->valueDim * a->vStride[2];
     float *y = a->y + b * a->yStride[0] + h * a->valueDim * a->yStride[2];
 
+    for (int64_t j = 0; j < keys; ++j)
+      for (int64_t d = 0; d < a->keyDim; ++d)
+        keysT[d * keys + j] = k[j * a->kStride[1] + d * a->kStride[2]];
     memset(scores, 0, sizeof(float) * (size_t)(rows * keys));
     OnnxcGemm qk = {rows,    keys,    a->keyDim, q,       a->qRow,
-                    a->qCol, k,       a->kRow,   a->kCol, scores,
+                    a->qCol, keysT,   a->kRow,   a->kCol, scores,
                     a->sRow, a->sCol, 0,         0,       0};
     onnxcGemm(&qk);
 
@@ -191,9 +198,9 @@ void onnxc_kernel_attention_f32(ONNXC_MEMREF3(q), ONNXC_MEMREF3(k),
           *yCol = yRow + rows;
   fillStrided(qRow, rows, qStride1);
   fillStrided(qCol, keyDim, qStride2);
-  /* K^T: its rows are the key's columns. */
-  fillStrided(kRow, keyDim, kStride2);
-  fillStrided(kCol, keys, kStride1);
+  /* K^T, as runHeads lays it out. */
+  fillStrided(kRow, keyDim, keys);
+  fillStrided(kCol, keys, 1);
   fillStrided(sRow, rows, keys);
   fillStrided(sCol, keys, 1);
   fillStrided(vRow, keys, vStride1);
