@@ -444,7 +444,11 @@ LogicalResult compileModel(const CompileOptions &options, MLIRContext &context,
 
   clock.start("optimize");
   PassManager optimize(&context);
-  buildONNXOptimizePipeline(optimize, options.target.optLevel);
+  // Attention is fused for the CPU lowering, which calls the runtime's
+  // kernel (GPU kernels come from loops).
+  buildONNXOptimizePipeline(optimize, options.target.optLevel,
+                            ActivationFusion::None,
+                            /*fuseAttention=*/options.target.gpu.empty());
   if (failed(optimize.run(*module)))
     return failure();
   if (options.emit == EmitKind::MLIR) {
@@ -531,15 +535,15 @@ LogicalResult compileModel(const CompileOptions &options, MLIRContext &context,
       return fail(error);
     return success();
   }
-  SmallString<0> code;
-  llvm::raw_svector_ostream os(code);
   bool asmText = options.emit == EmitKind::Asm;
-  if (!emitMachineCode(*llvmModule, *machine,
-                       asmText ? llvm::CodeGenFileType::AssemblyFile
-                               : llvm::CodeGenFileType::ObjectFile,
-                       os, error))
-    return fail(error);
   if (asmText || options.emit == EmitKind::Obj) {
+    SmallString<0> code;
+    llvm::raw_svector_ostream os(code);
+    if (!emitMachineCode(*llvmModule, *machine,
+                         asmText ? llvm::CodeGenFileType::AssemblyFile
+                                 : llvm::CodeGenFileType::ObjectFile,
+                         os, error))
+      return fail(error);
     if (failed(writeOutput(options.output, code)))
       return fail(error);
     return success();
@@ -547,14 +551,27 @@ LogicalResult compileModel(const CompileOptions &options, MLIRContext &context,
 
   // Executables and libraries: link through an object in a private
   // directory, under a fixed name so that no random path can reach the
-  // output.
-  clock.start("link");
+  // output. The object is written there as it is emitted, not kept in
+  // memory: it holds the weights, and the compiler holds them twice already
+  // (the MLIR resources and the LLVM module).
   ScratchDirectory scratch;
   if (std::error_code ec = scratch.create())
     return fail("cannot create a temporary directory: " + ec.message());
   std::string object = scratch.file("model.o");
-  if (failed(writeFileAtomically(object, code, error)))
-    return fail(error);
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream file(object, ec);
+    if (ec)
+      return fail("cannot create '" + object + "': " + ec.message());
+    if (!emitMachineCode(*llvmModule, *machine,
+                         llvm::CodeGenFileType::ObjectFile, file, error))
+      return fail(error);
+    file.close();
+    if (file.has_error())
+      return fail("cannot write '" + object + "': " + file.error().message());
+  }
+  llvmModule.reset();
+  clock.start("link");
   if (isExe) {
     if (failed(link(options, object, options.output, /*shared=*/false, error)))
       return fail(error);
@@ -607,7 +624,8 @@ LogicalResult optimizeModel(StringRef input, StringRef output,
                             quantizing        ? ActivationFusion::None
                             : toMLIR          ? ActivationFusion::All
                             : fuseActivations ? ActivationFusion::ORTCompatible
-                                              : ActivationFusion::None);
+                                              : ActivationFusion::None,
+                            /*fuseAttention=*/toMLIR);
   if (failed(pm.run(*module)))
     return failure();
   if (quantizing) {

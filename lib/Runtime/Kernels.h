@@ -44,6 +44,9 @@ const char *onnxcGemmKernelName(void);
  * descriptors (allocated, aligned, offset, sizes, strides). `flags` bit 0:
  * apply max(., 0) to the result; bit 1 (2): the first input is a constant;
  * bit 2 (4): the second input is a constant. */
+#define ONNXC_MEMREF1(p)                                                       \
+  float *p##Alloc, float *p, int64_t p##Off, int64_t p##Size0,                 \
+      int64_t p##Stride0
 #define ONNXC_MEMREF2(p)                                                       \
   float *p##Alloc, float *p, int64_t p##Off, int64_t p##Size0,                 \
       int64_t p##Size1, int64_t p##Stride0, int64_t p##Stride1
@@ -72,6 +75,23 @@ void onnxc_kernel_conv2d_nchw_fchw_f32(ONNXC_MEMREF4(x), ONNXC_MEMREF4(w),
 void onnxc_kernel_depthwise_conv2d_nchw_chw_f32(
     ONNXC_MEMREF4(x), ONNXC_MEMREF3(w), ONNXC_MEMREF4(y), int64_t strideH,
     int64_t strideW, int64_t dilationH, int64_t dilationW, int64_t flags);
+
+/// fused.attention: for each batch b and head h, Y[b, :, h] = softmax(scale
+/// * Q[b, :, h] K[b, :, h]^T + M[b, h]) V[b, :, h], where head h of the 3-D
+/// Q, K, V and Y is its h-th block of columns (width / heads of them) and
+/// M broadcasts to [B, heads, S, T] (a size-1 dim is read at stride 0).
+/// `flags` bit 0: there is a mask (else `m` is not read).
+void onnxc_kernel_attention_f32(ONNXC_MEMREF3(q), ONNXC_MEMREF3(k),
+                                ONNXC_MEMREF3(v), ONNXC_MEMREF4(m),
+                                ONNXC_MEMREF3(y), int64_t heads, float scale,
+                                int64_t flags);
+
+/// LayerNormalization over the last axis of the rows of a contiguous X (unit
+/// column stride): Y = (X - mean) / sqrt(var + epsilon) * scale + bias, with
+/// scale and bias (`flags` bit 0: present) contiguous vectors of X's width.
+void onnxc_kernel_layer_norm_f32(ONNXC_MEMREF2(x), ONNXC_MEMREF1(s),
+                                 ONNXC_MEMREF1(b), ONNXC_MEMREF2(y),
+                                 float epsilon, int64_t flags);
 
 #ifdef __cplusplus
 }

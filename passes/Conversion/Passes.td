@@ -14,12 +14,16 @@ def ConvertONNXToLinalgPass : Pass<"convert-onnx-to-linalg", "mlir::ModuleOp"> {
     tensors, so that tiling, fusion and vectorization can follow. onnx.Constant
     becomes arith.constant. An op that cannot be lowered (an unsupported
     element type, a dynamic dim that must be static) is reported with its node
-    name and the pass fails.
+    name and the pass fails. An f32 `fused.attention` becomes a call of the
+    runtime's attention kernel on read-only buffers of its operands
+    (`bufferization.to_memref`) and a new result buffer
+    (`bufferization.to_tensor`).
   }];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::linalg::LinalgDialect",
     "mlir::math::MathDialect", "mlir::tensor::TensorDialect",
-    "mlir::func::FuncDialect", "mlir::scf::SCFDialect"
+    "mlir::func::FuncDialect", "mlir::scf::SCFDialect",
+    "mlir::bufferization::BufferizationDialect", "mlir::memref::MemRefDialect"
   ];
 }
 
@@ -91,13 +95,44 @@ def FlattenMemRefGlobalsPass
     %1 = memref.expand_shape %0 [[0, 1, 2, 3]] output_shape [64, 3, 7, 7]
         : memref<9408xf32> into memref<64x3x7x7xf32>
     ```
+
+    Constant globals of `min-byte-size` bytes or more (4 KiB; not splats)
+    become byte arrays
+    (`memref<37632xi8>`, 64-byte aligned, read through a `memref.view`):
+    LLVM writes an i8 constant array to the object file in one piece, where
+    it emits a float array one element at a time (most of BERT's codegen
+    time went there).
   }];
-  let dependentDialects = ["mlir::memref::MemRefDialect"];
+  let dependentDialects = ["mlir::memref::MemRefDialect",
+                           "mlir::arith::ArithDialect"];
+  let options = [
+    Option<"minByteSize", "min-byte-size", "int64_t", "4096",
+           "the smallest constant global (in bytes) stored as bytes">,
+  ];
 }
 
 //===----------------------------------------------------------------------===//
 // Loops to GPU (the nvptx target)
 //===----------------------------------------------------------------------===//
+
+def ApproximateMathPass : Pass<"onnxc-approximate-math", "mlir::ModuleOp"> {
+  let summary = "f32 erf as a polynomial approximation instead of a libm call";
+  let description = [{
+    Rewrites f32 `math.erf` into MLIR's polynomial approximation (about 1e-7
+    absolute error), arithmetic that LLVM vectorizes along with the loop
+    around it, where `convert-math-to-libm` would call `erff` once per
+    element. Run by the CPU pipeline before the math ops reach LLVM.
+
+    ```mlir
+    %y = math.erf %x : f32
+    // becomes arith ops and selects on %x (no call)
+    ```
+  }];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect", "mlir::math::MathDialect",
+    "mlir::vector::VectorDialect"
+  ];
+}
 
 def GPUMapParallelLoopsPass
     : Pass<"onnx-gpu-map-parallel-loops", "mlir::func::FuncOp"> {

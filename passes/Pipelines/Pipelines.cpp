@@ -41,7 +41,8 @@ static void addCleanup(OpPassManager &pm) {
 }
 
 void onnxc::buildONNXOptimizePipeline(OpPassManager &pm, unsigned level,
-                                      ActivationFusion fusion) {
+                                      ActivationFusion fusion,
+                                      bool fuseAttention) {
   pm.addNestedPass<func::FuncOp>(createONNXShapeInferencePass());
   if (level == 0) {
     // The small folds of the ops' folders, which the lowering relies on.
@@ -61,6 +62,8 @@ void onnxc::buildONNXOptimizePipeline(OpPassManager &pm, unsigned level,
   recognize.upgradeOpset = level >= 3;
   pm.addPass(createONNXRecognizePatternsPass(recognize));
   addCleanup(pm);
+  if (fuseAttention)
+    pm.addNestedPass<func::FuncOp>(createONNXFuseAttentionPass());
   if (fusion == ActivationFusion::None)
     return;
   ONNXFuseActivationPassOptions fuse;
@@ -103,6 +106,8 @@ void onnxc::buildONNXLowerToLLVMPipeline(OpPassManager &pm, unsigned level) {
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  // Erf as arithmetic that vectorizes, not one erff call per element.
+  pm.addPass(createApproximateMathPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createArithToLLVMConversionPass());
@@ -171,6 +176,10 @@ struct OptimizeOptions : public PassPipelineOptions<OptimizeOptions> {
       *this, "fuse-activations",
       llvm::cl::desc("none (default), all, or ort (ONNX Runtime's forms)"),
       llvm::cl::init("none")};
+  Option<bool> fuseAttention{
+      *this, "fuse-attention",
+      llvm::cl::desc("fuse multi-head attention into fused.attention"),
+      llvm::cl::init(false)};
 };
 } // namespace
 
@@ -184,7 +193,8 @@ void onnxc::registerONNXCPipelines() {
             options.fuseActivations == "all"   ? ActivationFusion::All
             : options.fuseActivations == "ort" ? ActivationFusion::ORTCompatible
                                                : ActivationFusion::None;
-        buildONNXOptimizePipeline(pm, options.level, fusion);
+        buildONNXOptimizePipeline(pm, options.level, fusion,
+                                  options.fuseAttention);
       });
   for (unsigned level = 1; level <= 3; ++level)
     PassPipelineRegistration<>(

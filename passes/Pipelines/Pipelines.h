@@ -22,8 +22,11 @@ namespace onnxc {
 /// Runtime's com.microsoft forms (ONNX output on request).
 enum class ActivationFusion { None, All, ORTCompatible };
 
+/// `fuseAttention` (at -O2 and up) also fuses multi-head attention into
+/// fused.attention: for MLIR output and for compilation, not ONNX output.
 void buildONNXOptimizePipeline(mlir::OpPassManager &pm, unsigned level = 2,
-                               ActivationFusion fusion = ActivationFusion::None);
+                               ActivationFusion fusion = ActivationFusion::None,
+                               bool fuseAttention = false);
 
 /// onnx (on tensors) -> the LLVM dialect: lowering to linalg, elementwise
 /// fusion, bufferization with deallocation, loops, and conversion to LLVM.

@@ -37,6 +37,10 @@ void populateONNXFuseConvBNPatterns(mlir::RewritePatternSet &patterns);
 void populateONNXFuseActivationPatterns(mlir::RewritePatternSet &patterns,
                                         bool ortCompatible);
 
+/// Multi-head attention (split into heads, Q K^T, scale, mask, Softmax, V,
+/// heads merged) into fused.attention.
+void populateONNXFuseAttentionPatterns(mlir::RewritePatternSet &patterns);
+
 /// 2-D MatMul + bias Add into Gemm.
 void populateONNXFuseMatMulAddPatterns(mlir::RewritePatternSet &patterns);
 

@@ -94,6 +94,29 @@ def ONNXFuseActivationPass : Pass<"onnx-fuse-activation", "mlir::func::FuncOp"> 
   ];
 }
 
+def ONNXFuseAttentionPass : Pass<"onnx-fuse-attention", "mlir::func::FuncOp"> {
+  let summary = "fuse multi-head scaled dot-product attention into fused.attention";
+  let description = [{
+    Recognizes attention as PyTorch exports it: Q, K and V (`[B, S, H * D]`,
+    typically the results of the input projections) reshaped to
+    `[B, S, H, D]` and transposed into heads (K straight to `[B, H, D, S]`
+    or through two Transposes), `MatMul(Q, K^T)`, scalar Muls or Divs of Q,
+    K or the scores, an optional Add of a mask of rank 4 or less, Softmax
+    over the last axis, MatMul by V, Transpose to `[B, S, H, D]` and Reshape
+    to `[B, S, H * D]`; all of it becomes one `fused.attention` of the three
+    `[B, S, H * D]` tensors and the mask. Only f32 attention is fused (what
+    the lowering implements), and only where every op in between has no
+    other reader. The output projection stays a MatMul.
+
+    ```mlir
+    %y = fused.attention %q, %k, %v, %mask {num_heads = 12 : i64, scale = 0.125 : f32} : (tensor<?x128x768xf32>, tensor<?x128x768xf32>, tensor<?x128x768xf32>, tensor<?x1x1x128xf32>) -> tensor<?x128x768xf32>
+    ```
+    The graph optimizer runs it for MLIR output and for onnx-compile; ONNX
+    output keeps standard ops.
+  }];
+  let dependentDialects = ["::onnxc::fused::FusedDialect"];
+}
+
 def ONNXFuseMatMulAddPass : Pass<"onnx-fuse-matmul-add", "mlir::func::FuncOp"> {
   let summary = "fuse a 2-D MatMul and a bias Add into Gemm";
   let description = [{

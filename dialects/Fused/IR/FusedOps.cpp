@@ -80,5 +80,85 @@ GemmOp::inferReturnTypes(MLIRContext *context, std::optional<Location> loc,
       context, loc, operands, attributes, properties, regions, results);
 }
 
+/// Dim `i` of a ranked `type`, or `?`.
+static int64_t dimOf(Type type, unsigned i) {
+  auto ranked = dyn_cast<RankedTensorType>(type);
+  return ranked && i < ranked.getRank() ? ranked.getDimSize(i)
+                                        : ShapedType::kDynamic;
+}
+
+/// True when sizes `a` and `b` may be equal (either is `?`).
+static bool mayEqual(int64_t a, int64_t b) {
+  return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
+}
+
+LogicalResult AttentionOp::verify() {
+  int64_t heads = getNumHeads();
+  // attention_c1
+  if (heads <= 0)
+    return emitOpError("expects a positive num_heads (got ") << heads << ")";
+  // attention_c2
+  for (auto [name, value] : {std::pair<StringRef, Value>{"query", getQuery()},
+                             {"key", getKey()},
+                             {"value", getValue()}}) {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (type && type.getRank() != 3)
+      return emitOpError("expects a 3-D ")
+             << name << " (got rank " << type.getRank() << ")";
+  }
+  // attention_c3
+  int64_t width = dimOf(getQuery().getType(), 2);
+  int64_t keyWidth = dimOf(getKey().getType(), 2);
+  if (!mayEqual(width, keyWidth))
+    return emitOpError("expects query and key of the same width (got ")
+           << width << " and " << keyWidth << ")";
+  for (int64_t w : {width, keyWidth, dimOf(getValue().getType(), 2)})
+    if (!ShapedType::isDynamic(w) && w % heads != 0)
+      return emitOpError("expects widths divisible by num_heads ")
+             << heads << " (got " << w << ")";
+  // attention_c4
+  int64_t keys = dimOf(getKey().getType(), 1);
+  int64_t values = dimOf(getValue().getType(), 1);
+  if (!mayEqual(keys, values))
+    return emitOpError("expects as many keys as values (got ")
+           << keys << " and " << values << ")";
+  // attention_c5
+  if (auto mask = dyn_cast<RankedTensorType>(getMask().getType())) {
+    int64_t rank = mask.getRank();
+    SmallVector<int64_t> scores = {dimOf(getQuery().getType(), 0), heads,
+                                   dimOf(getQuery().getType(), 1), keys};
+    if (rank > 4)
+      return emitOpError("expects a mask of rank at most 4 (got ")
+             << rank << ")";
+    for (int64_t i = 0; i < rank; ++i) {
+      int64_t size = mask.getDimSize(i), want = scores[4 - rank + i];
+      if (size != 1 && !mayEqual(size, want))
+        return emitOpError("expects a mask that broadcasts to the scores "
+                           "[B, num_heads, S, T] (dim ")
+               << i << " is " << size << ", not 1 or " << want << ")";
+    }
+  }
+  return success();
+}
+
+bool AttentionOp::isCompatibleReturnTypes(TypeRange lhs, TypeRange rhs) {
+  return onnxc::onnx::areCompatibleTypes(lhs, rhs);
+}
+
+// [B, S] of the query and the width of the value.
+LogicalResult
+AttentionOp::inferReturnTypes(MLIRContext *context, std::optional<Location> loc,
+                              ValueRange operands, DictionaryAttr attributes,
+                              OpaqueProperties properties, RegionRange regions,
+                              SmallVectorImpl<Type> &results) {
+  auto query = dyn_cast<TensorType>(operands[0].getType());
+  if (!query)
+    return failure();
+  results.push_back(RankedTensorType::get(
+      {dimOf(query, 0), dimOf(query, 1), dimOf(operands[2].getType(), 2)},
+      query.getElementType()));
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "dialects/Fused/IR/FusedOps.cpp.inc"

@@ -1,7 +1,7 @@
 //===- FusedOps.td - The fused dialect ---------------------*- tablegen -*-===//
 //
 // The `fused` dialect: an onnx Conv or Gemm and the activation that follows
-// it, as one op. The graph optimizer creates them for MLIR output, or, in the
+// it, as one op, and multi-head attention (FusedAttention.td). The graph optimizer creates them for MLIR output, or, in the
 // subset that ONNX Runtime implements, for ONNX output as its com.microsoft
 // FusedConv and FusedGemm (onnx-opt --fuse-activations). See
 // docs/dialects/fused.md for the rationale.
@@ -17,14 +17,15 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def Fused_Dialect : Dialect {
   let name = "fused";
-  let summary = "onnx ops fused with the activation that follows them";
+  let summary = "onnx ops fused with the activation that follows them, and attention";
   let description = [{
     Each op is an onnx op (same operands and attributes, same result type)
     whose result goes through an activation: `activation` names it (Relu,
     Tanh, Sigmoid, LeakyRelu, Clip, HardSigmoid, HardSwish, Silu, Gelu,
     GeluTanh) and `activation_params` holds its parameters (LeakyRelu:
     alpha; Clip: min, max; HardSigmoid: alpha, beta; none otherwise), as
-    ONNX Runtime's com.microsoft FusedConv does.
+    ONNX Runtime's com.microsoft FusedConv does. `fused.attention` is
+    multi-head attention recognized from its onnx ops.
   }];
   let cppNamespace = "::onnxc::fused";
   let usePropertiesForAttributes = 0;
@@ -87,5 +88,7 @@ def Fused_GemmOp : Fused_Op<"gemm"> {
                        DefaultValuedAttr<I64Attr, "0">:$transB);
   let results = (outs TensorOf<[F16, BF16, F32, F64]>:$Y);
 }
+
+include "dialects/Fused/IR/FusedAttention.td"
 
 #endif // ONNXC_DIALECTS_FUSED_IR_FUSEDOPS_TD

@@ -36,7 +36,7 @@ static bool isConstantBuffer(Value value) {
       return op && op.getConstant();
     }
     if (!isa<memref::CastOp, memref::CollapseShapeOp, memref::ExpandShapeOp,
-             memref::TransposeOp>(def))
+             memref::TransposeOp, memref::ViewOp>(def))
       return false;
     value = def->getOperand(0);
   }

@@ -1,10 +1,12 @@
 //===- ConvertONNXToLinalg.cpp - The convert-onnx-to-linalg pass ----------===//
 
+#include "dialects/Fused/IR/FusedOps.h"
 #include "dialects/ONNX/IR/ONNXOps.h"
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 #include "passes/Conversion/Passes.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -46,11 +48,15 @@ struct ConvertONNXToLinalgPass
     target.addIllegalDialect<onnxc::onnx::ONNXDialect>();
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
                            math::MathDialect, tensor::TensorDialect,
-                           scf::SCFDialect, func::FuncDialect>();
+                           scf::SCFDialect, func::FuncDialect,
+                           bufferization::BufferizationDialect,
+                           memref::MemRefDialect>();
+    target.addIllegalOp<onnxc::fused::AttentionOp>();
     // The casts between unsigned integers and their signless twins.
     target.addLegalOp<UnrealizedConversionCastOp>();
     RewritePatternSet patterns(ctx);
     onnxc::populateONNXToLinalgConversionPatterns(patterns);
+    onnxc::populateFusedAttentionToKernelCallPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       return signalPassFailure();

@@ -3,7 +3,9 @@
 // BatchNormalization (inference) is one elementwise generic with per-channel
 // parameters. Softmax is max, exp(x - max), sum and divide along its axis;
 // LogSoftmax x - max - log(sum); Hardmax compares each index with the
-// argmax. LayerNormalization, InstanceNormalization and
+// argmax. An f32 LayerNormalization over the last axis whose Mean and
+// InvStdDev are unused calls the runtime's row kernel (lib/Runtime/Norm.c);
+// otherwise LayerNormalization, InstanceNormalization and
 // MeanVarianceNormalization reduce mean and variance over their dims, then
 // normalize (scale and shift) in one generic; LpNormalization divides by the
 // reduced norm. NegativeLogLikelihoodLoss gathers the target's log
@@ -13,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Conversion/ONNXToLinalg/Common.h"
+#include "passes/Conversion/ONNXToLinalg/KernelCall.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 
 #include "dialects/ONNX/IR/ShapeHelpers.h"
@@ -436,6 +439,66 @@ struct SoftmaxLowering : public OpConversionPattern<onnx::SoftmaxOp> {
   }
 };
 
+/// An f32 LayerNormalization over the last axis of `x` (rank 2 or more) with
+/// 1-D Scale and B of its width and no reader of Mean and InvStdDev, as a
+/// call of the runtime's kernel on X collapsed to rows; failure (and no IR)
+/// otherwise.
+static LogicalResult
+lowerLayerNormToKernel(onnx::LayerNormalizationOp op, Value x, Value scale,
+                       Value bias, RankedTensorType resultType,
+                       ConversionPatternRewriter &rewriter) {
+  auto xType = cast<RankedTensorType>(x.getType());
+  int64_t rank = xType.getRank();
+  int64_t width = xType.getDimSize(rank - 1);
+  auto isRow = [&](Value v) {
+    auto type = cast<RankedTensorType>(v.getType());
+    return type.getElementType().isF32() && type.getRank() == 1 &&
+           type.getDimSize(0) == width;
+  };
+  std::optional<int64_t> axis = onnx::normalizeAxis(op.getAxis(), rank);
+  if (rank < 2 || ShapedType::isDynamic(width) || !axis || *axis != rank - 1 ||
+      !xType.getElementType().isF32() || !isRow(scale) ||
+      (bias && !isRow(bias)) || !op.getMean().use_empty() ||
+      !op.getInvStdDev().use_empty())
+    return failure();
+  Location loc = op.getLoc();
+  SmallVector<ReassociationIndices> groups(2);
+  for (int64_t i = 0; i < rank - 1; ++i)
+    groups[0].push_back(i);
+  groups[1].push_back(rank - 1);
+  SmallVector<OpFoldResult> sizes = getDimSizes(rewriter, loc, x);
+  Value rows = rewriter.create<tensor::CollapseShapeOp>(loc, x, groups);
+  auto rowsType = cast<RankedTensorType>(rows.getType());
+  SmallVector<Value> dynamicSizes;
+  if (rowsType.isDynamicDim(0))
+    dynamicSizes.push_back(rewriter.create<tensor::DimOp>(loc, rows, 0));
+  Value result = allocBuffer(rewriter, loc, rowsType, dynamicSizes);
+  SmallVector<Value> args = {readBuffer(rewriter, loc, rows),
+                             readBuffer(rewriter, loc, scale),
+                             readBuffer(rewriter, loc, bias ? bias : scale),
+                             toDynamicLayout(rewriter, loc, result)};
+  args.push_back(rewriter.create<arith::ConstantFloatOp>(
+      loc, op.getEpsilonAttr().getValue(), rewriter.getF32Type()));
+  // Bit 0: there is a bias.
+  args.push_back(rewriter.create<arith::ConstantIntOp>(loc, bias ? 1 : 0, 64));
+  callKernel(rewriter, loc, "onnxc_kernel_layer_norm_f32", args);
+  Value y = rewriter.create<tensor::ExpandShapeOp>(
+      loc, resultType, filledTensor(rewriter, loc, rowsType, result), groups,
+      sizes);
+  // Mean and InvStdDev have no readers: any value of their types will do.
+  auto unused = [&](Value stat) {
+    auto type = cast<RankedTensorType>(stat.getType());
+    SmallVector<OpFoldResult> statSizes;
+    for (int64_t i = 0; i < type.getRank(); ++i)
+      statSizes.push_back(type.isDynamicDim(i) ? sizes[i]
+                                               : rewriter.getIndexAttr(
+                                                     type.getDimSize(i)));
+    return createEmpty(rewriter, loc, type, statSizes);
+  };
+  rewriter.replaceOp(op, {y, unused(op.getMean()), unused(op.getInvStdDev())});
+  return success();
+}
+
 struct LayerNormalizationLowering
     : public OpConversionPattern<onnx::LayerNormalizationOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -467,6 +530,9 @@ struct LayerNormalizationLowering
         return op.emitOpError("expects Scale and B of rank at most ")
                << rank - *axis;
     }
+    if (succeeded(lowerLayerNormToKernel(op, x, scale, bias, resultType,
+                                         rewriter)))
+      return success();
     SmallVector<OpFoldResult> sizes = getDimSizes(rewriter, loc, x);
     SmallVector<int64_t> axes = getRange(*axis, rank);
     AffineMap identity = rewriter.getMultiDimIdentityMap(rank);

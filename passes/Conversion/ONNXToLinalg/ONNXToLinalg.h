@@ -30,8 +30,11 @@ void populateONNXMiscToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateONNXTrainingToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateONNXUnpoolToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateONNXControlFlowToSCFPatterns(mlir::RewritePatternSet &patterns);
+/// fused.attention (f32) to a call of the runtime's attention kernel.
+void populateFusedAttentionToKernelCallPatterns(
+    mlir::RewritePatternSet &patterns);
 
-/// All of the above.
+/// All of the above, but fused.attention.
 void populateONNXToLinalgConversionPatterns(mlir::RewritePatternSet &patterns);
 
 } // namespace onnxc

@@ -56,7 +56,8 @@ func.func @softmax_axis_1(%x: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
 // -----
 
 // Mean and variance over the trailing dims, 1 / sqrt(var + epsilon), then one
-// normalizing generic with Scale and B broadcast over those dims.
+// normalizing generic with Scale and B broadcast over those dims (Mean has a
+// reader: no runtime kernel).
 // CHECK-DAG: #[[ID:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 // CHECK-DAG: #[[OUTER:.+]] = affine_map<(d0, d1, d2) -> (d0, d1)>
 // CHECK-DAG: #[[INNER:.+]] = affine_map<(d0, d1, d2) -> (d2)>
@@ -72,7 +73,30 @@ func.func @softmax_axis_1(%x: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
 // CHECK: math.sqrt
 // CHECK: arith.divf %[[ONE]]
 // CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[OUTER]], #[[OUTER]], #[[INNER]], #[[INNER]], #[[ID]]]{{.*}} ins(%{{.+}}, %[[MEAN]], %[[INVSTD]], %{{.+}}, %{{.+}} :
-func.func @layer_norm(%x: tensor<?x3x4xf32>, %s: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<?x3x4xf32> {
+func.func @layer_norm(%x: tensor<?x3x4xf32>, %s: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<?x3x4xf32>, tensor<?x3x1xf32>) {
+  %0:3 = onnx.LayerNormalization %x, %s, %b {axis = -1 : i64, epsilon = 1.0e-5 : f32} : (tensor<?x3x4xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<?x3x4xf32>, tensor<?x3x1xf32>, tensor<?x3x1xf32>)
+  return %0#0, %0#1 : tensor<?x3x4xf32>, tensor<?x3x1xf32>
+}
+
+// -----
+
+// f32 over the last axis, Mean and InvStdDev unread: the runtime's row
+// kernel on X collapsed to rows, the result expanded back.
+// CHECK-LABEL: func.func private @onnxc_kernel_layer_norm_f32
+// CHECK-LABEL: func.func @layer_norm_kernel
+// CHECK-SAME: (%[[X:.+]]: tensor<?x3x4xf32>, %[[S:.+]]: tensor<4xf32>, %[[B:.+]]: tensor<4xf32>)
+// CHECK-DAG: %[[FLAGS:.+]] = arith.constant 1 : i64
+// CHECK-DAG: %[[EPS:.+]] = arith.constant 9.99999974E-6 : f32
+// CHECK: %[[ROWS:.+]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1], [2]] : tensor<?x3x4xf32> into tensor<?x4xf32>
+// CHECK: %[[Y:.+]] = memref.alloc(%{{.+}}) {alignment = 64 : i64} : memref<?x4xf32>
+// CHECK: bufferization.to_memref %[[ROWS]] read_only
+// CHECK: bufferization.to_memref %[[S]] read_only
+// CHECK: bufferization.to_memref %[[B]] read_only
+// CHECK: call @onnxc_kernel_layer_norm_f32(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[EPS]], %[[FLAGS]])
+// CHECK: %[[T:.+]] = bufferization.to_tensor %[[Y]] restrict writable
+// CHECK: %[[R:.+]] = tensor.expand_shape %[[T]] {{\[}}[0, 1], [2]] output_shape [%{{.+}}, 3, 4] : tensor<?x4xf32> into tensor<?x3x4xf32>
+// CHECK: return %[[R]]
+func.func @layer_norm_kernel(%x: tensor<?x3x4xf32>, %s: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<?x3x4xf32> {
   %0:3 = onnx.LayerNormalization %x, %s, %b {axis = -1 : i64, epsilon = 1.0e-5 : f32} : (tensor<?x3x4xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<?x3x4xf32>, tensor<?x3x1xf32>, tensor<?x3x1xf32>)
   return %0#0 : tensor<?x3x4xf32>
 }

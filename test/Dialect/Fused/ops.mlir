@@ -11,3 +11,16 @@ func.func @fused(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4x
   %z = fused.gemm %a, %m, %none {activation = "Relu", activation_params = array<f32>, transB = 1 : i64} : (tensor<2x64xf32>, tensor<10x64xf32>, none) -> tensor<2x10xf32>
   return %y, %z : tensor<1x4x6x6xf32>, tensor<2x10xf32>
 }
+
+// -----
+
+// Attention with a padding mask and a dynamic batch, and without a mask.
+// CHECK-LABEL: func.func @attention
+func.func @attention(%q: tensor<?x8x16xf32>, %kv: tensor<?x6x16xf32>, %m: tensor<?x1x1x6xf32>) -> (tensor<?x8x16xf32>, tensor<?x8x16xf32>) {
+  // CHECK: fused.attention %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {num_heads = 2 : i64, scale = 2.500000e-01 : f32}
+  // CHECK: fused.attention %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {num_heads = 4 : i64, scale = 5.000000e-01 : f32} : (tensor<?x8x16xf32>, tensor<?x6x16xf32>, tensor<?x6x16xf32>, none)
+  %none = onnx.NoValue : () -> none
+  %y = fused.attention %q, %kv, %kv, %m {num_heads = 2 : i64, scale = 0.25 : f32} : (tensor<?x8x16xf32>, tensor<?x6x16xf32>, tensor<?x6x16xf32>, tensor<?x1x1x6xf32>) -> tensor<?x8x16xf32>
+  %z = fused.attention %q, %kv, %kv, %none {num_heads = 4 : i64, scale = 0.5 : f32} : (tensor<?x8x16xf32>, tensor<?x6x16xf32>, tensor<?x6x16xf32>, none) -> tensor<?x8x16xf32>
+  return %y, %z : tensor<?x8x16xf32>, tensor<?x8x16xf32>
+}
