@@ -1,6 +1,7 @@
-/*===- Gemm.c - Packed, register-blocked fp32 GEMM --------------------------===*
+/*===- Gemm.c - Packed, register-blocked fp32 GEMM
+ *--------------------------===*
  *
- * C += A * B (optionally followed by max(C, 0)) in the BLIS style: B is
+ * C += A * B (then a bias, residual and clamp epilogue) in the BLIS style: B is
  * packed into slivers NR columns wide, A into slivers MR rows tall, and a
  * register-blocked micro-kernel multiplies one sliver of each over KC steps
  * of the reduction. The micro-kernel is chosen once per process from the
@@ -31,15 +32,44 @@
 #include <arm_neon.h>
 #endif
 
-/// The micro-kernel: c[i * ldc + j] += sum_p a[p * mr + i] * b[p * nr + j]
-/// over a full mr x nr tile, then max(., 0) if `relu`.
+/// What a micro-kernel does with its sums S of one tile: c = S + c (or S
+/// alone without `load`), + bias[i] (one value per tile row, when not NULL),
+/// + res[i * ldc + j] (when not NULL), clamped to [lo, hi] with `clamp`.
+typedef struct {
+  int load, clamp;
+  const float *bias, *res;
+  float lo, hi;
+  int biasColumns; // bias[j] (one value per tile column) instead of bias[i]
+} TileEpilogue;
+
+/// The micro-kernel: c[i * ldc + j] = epilogue(sum_p a[p * mr + i] *
+/// b[p * nr + j]) over a full mr x nr tile; a NULL epilogue accumulates.
 typedef void (*MicroKernel)(int64_t kc, const float *a, const float *b,
-                            float *c, int64_t ldc, int relu);
+                            float *c, int64_t ldc, const TileEpilogue *e);
+
+/// The epilogue on one value `sum` of row `i`, column `j` at offset `at` of c
+/// (and res).
+static inline float finishValue(const TileEpilogue *e, float sum, int64_t i,
+                                int64_t j, const float *c, int64_t at) {
+  if (!e)
+    return c[at] + sum;
+  float v = e->load ? c[at] + sum : sum;
+  if (e->bias)
+    v += e->bias[e->biasColumns ? j : i];
+  if (e->res)
+    v += e->res[at];
+  if (e->clamp)
+    v = v < e->lo ? e->lo : v > e->hi ? e->hi : v;
+  return v;
+}
 
 typedef struct {
   int mr, nr;
   int64_t kc, mc, nc;
   MicroKernel kernel;
+  /// The same tile stored transposed, element (i, j) at c[i + j * ldc] (a
+  /// convolution's output computed as pixels x filters); NULL if none.
+  MicroKernel kernelT;
 } GemmArch;
 
 /*===----------------------------------------------------------------------===*
@@ -47,7 +77,7 @@ typedef struct {
  *===----------------------------------------------------------------------===*/
 
 static void kernelGeneric(int64_t kc, const float *a, const float *b, float *c,
-                          int64_t ldc, int relu) {
+                          int64_t ldc, const TileEpilogue *e) {
   enum { MR = 4, NR = 8 };
   float acc[MR][NR] = {{0}};
   for (int64_t p = 0; p < kc; ++p, a += MR, b += NR)
@@ -55,10 +85,8 @@ static void kernelGeneric(int64_t kc, const float *a, const float *b, float *c,
       for (int j = 0; j < NR; ++j)
         acc[i][j] += a[i] * b[j];
   for (int i = 0; i < MR; ++i)
-    for (int j = 0; j < NR; ++j) {
-      float v = c[i * ldc + j] + acc[i][j];
-      c[i * ldc + j] = relu && v < 0.0f ? 0.0f : v;
-    }
+    for (int j = 0; j < NR; ++j)
+      c[i * ldc + j] = finishValue(e, acc[i][j], i, j, c, i * ldc + j);
 }
 
 #if defined(__x86_64__)
@@ -66,9 +94,27 @@ static void kernelGeneric(int64_t kc, const float *a, const float *b, float *c,
 #define ONNXC_AVX512 __attribute__((target("avx512f,fma")))
 #define ONNXC_AVX2 __attribute__((target("avx2,fma")))
 
+/// The epilogue of one 16-wide vector `v` of tile row `i` at c + at.
+ONNXC_AVX512 static inline __m512 finishAvx512(const TileEpilogue *e, __m512 v,
+                                               int i, const float *c,
+                                               int64_t at) {
+  if (!e)
+    return _mm512_add_ps(_mm512_loadu_ps(c + at), v);
+  if (e->load)
+    v = _mm512_add_ps(_mm512_loadu_ps(c + at), v);
+  if (e->bias)
+    v = _mm512_add_ps(v, _mm512_set1_ps(e->bias[i]));
+  if (e->res)
+    v = _mm512_add_ps(v, _mm512_loadu_ps(e->res + at));
+  if (e->clamp)
+    v = _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(e->lo)),
+                      _mm512_set1_ps(e->hi));
+  return v;
+}
+
 ONNXC_AVX512 static void kernelAvx512(int64_t kc, const float *a,
                                       const float *b, float *c, int64_t ldc,
-                                      int relu) {
+                                      const TileEpilogue *e) {
   enum { MR = 14 };
   __m512 c00 = _mm512_setzero_ps(), c01 = _mm512_setzero_ps();
   __m512 c10 = _mm512_setzero_ps(), c11 = _mm512_setzero_ps();
@@ -107,18 +153,11 @@ ONNXC_AVX512 static void kernelAvx512(int64_t kc, const float *a,
     ONNXC_ROW(13, cd0, cd1)
 #undef ONNXC_ROW
   }
-  __m512 zero = _mm512_setzero_ps();
 #define ONNXC_STORE(I, C0, C1)                                                 \
   {                                                                            \
-    float *row = c + (I) * ldc;                                                \
-    __m512 v0 = _mm512_add_ps(_mm512_loadu_ps(row), C0);                       \
-    __m512 v1 = _mm512_add_ps(_mm512_loadu_ps(row + 16), C1);                  \
-    if (relu) {                                                                \
-      v0 = _mm512_max_ps(v0, zero);                                            \
-      v1 = _mm512_max_ps(v1, zero);                                            \
-    }                                                                          \
-    _mm512_storeu_ps(row, v0);                                                 \
-    _mm512_storeu_ps(row + 16, v1);                                            \
+    int64_t at = (I)*ldc;                                                      \
+    _mm512_storeu_ps(c + at, finishAvx512(e, C0, I, c, at));                   \
+    _mm512_storeu_ps(c + at + 16, finishAvx512(e, C1, I, c, at + 16));         \
   }
   ONNXC_STORE(0, c00, c01)
   ONNXC_STORE(1, c10, c11)
@@ -141,7 +180,8 @@ ONNXC_AVX512 static void kernelAvx512(int64_t kc, const float *a,
 /// in registers (the loops are fully unrolled).
 #define ONNXC_AVX512_KERNEL(NAME, MR, NV)                                      \
   ONNXC_AVX512 static void NAME(int64_t kc, const float *a, const float *b,    \
-                                float *c, int64_t ldc, int relu) {             \
+                                float *c, int64_t ldc,                         \
+                                const TileEpilogue *e) {                       \
     __m512 acc[MR][NV];                                                        \
     _Pragma("GCC unroll 16") for (int i = 0; i < MR; ++i)                      \
         _Pragma("GCC unroll 4") for (int v = 0; v < NV; ++v) acc[i][v] =       \
@@ -156,22 +196,85 @@ ONNXC_AVX512 static void kernelAvx512(int64_t kc, const float *a,
             _mm512_fmadd_ps(x, bv[v], acc[i][v]);                              \
       }                                                                        \
     }                                                                          \
-    __m512 zero = _mm512_setzero_ps();                                         \
     _Pragma("GCC unroll 16") for (int i = 0; i < MR; ++i) {                    \
       _Pragma("GCC unroll 4") for (int v = 0; v < NV; ++v) {                   \
-        float *out = c + i * ldc + 16 * v;                                     \
-        __m512 sum = _mm512_add_ps(_mm512_loadu_ps(out), acc[i][v]);           \
-        _mm512_storeu_ps(out, relu ? _mm512_max_ps(sum, zero) : sum);          \
+        int64_t at = i * ldc + 16 * v;                                         \
+        _mm512_storeu_ps(c + at, finishAvx512(e, acc[i][v], i, c, at));        \
       }                                                                        \
     }                                                                          \
   }
+
+/// kernelAvx512 with C stored transposed: the 14 x 32 sums go through the
+/// stack, and each of the 32 columns is gathered into one vector of 14 and
+/// stored to its row of C; the bias is per column.
+ONNXC_AVX512 static void kernelAvx512T(int64_t kc, const float *a,
+                                       const float *b, float *c, int64_t ldc,
+                                       const TileEpilogue *e) {
+  enum { MR = 14, NV = 2 };
+  __m512 acc[MR][NV];
+  _Pragma("GCC unroll 16") for (int i = 0; i < MR; ++i)
+      _Pragma("GCC unroll 4") for (int v = 0; v < NV; ++v) acc[i][v] =
+          _mm512_setzero_ps();
+  for (int64_t p = 0; p < kc; ++p, a += MR, b += 16 * NV) {
+    __m512 b0 = _mm512_load_ps(b), b1 = _mm512_load_ps(b + 16);
+    _Pragma("GCC unroll 16") for (int i = 0; i < MR; ++i) {
+      __m512 x = _mm512_set1_ps(a[i]);
+      acc[i][0] = _mm512_fmadd_ps(x, b0, acc[i][0]);
+      acc[i][1] = _mm512_fmadd_ps(x, b1, acc[i][1]);
+    }
+  }
+  _Alignas(64) float sums[MR][16 * NV];
+  _Pragma("GCC unroll 16") for (int i = 0; i < MR; ++i) {
+    _mm512_store_ps(sums[i], acc[i][0]);
+    _mm512_store_ps(sums[i] + 16, acc[i][1]);
+  }
+  const __m512i rows = _mm512_mullo_epi32(
+      _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+      _mm512_set1_epi32(16 * NV));
+  const __mmask16 mask = (1u << MR) - 1;
+  for (int j = 0; j < 16 * NV; ++j) {
+    __m512 v = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), mask, rows,
+                                        &sums[0][j], 4);
+    float *out = c + j * ldc;
+    if (!e || e->load)
+      v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(mask, out));
+    if (e) {
+      if (e->bias)
+        v = _mm512_add_ps(v, _mm512_set1_ps(e->bias[j]));
+      if (e->res)
+        v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(mask, e->res + j * ldc));
+      if (e->clamp)
+        v = _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(e->lo)),
+                          _mm512_set1_ps(e->hi));
+    }
+    _mm512_mask_storeu_ps(out, mask, v);
+  }
+}
 
 ONNXC_AVX512_KERNEL(kernelAvx512x8x48, 8, 3)
 ONNXC_AVX512_KERNEL(kernelAvx512x6x64, 6, 4)
 ONNXC_AVX512_KERNEL(kernelAvx512x12x32, 12, 2)
 
+/// The epilogue of one 8-wide vector `v` of tile row `i` at c + at.
+ONNXC_AVX2 static inline __m256 finishAvx2(const TileEpilogue *e, __m256 v,
+                                           int i, const float *c, int64_t at) {
+  if (!e)
+    return _mm256_add_ps(_mm256_loadu_ps(c + at), v);
+  if (e->load)
+    v = _mm256_add_ps(_mm256_loadu_ps(c + at), v);
+  if (e->bias)
+    v = _mm256_add_ps(v, _mm256_set1_ps(e->bias[i]));
+  if (e->res)
+    v = _mm256_add_ps(v, _mm256_loadu_ps(e->res + at));
+  if (e->clamp)
+    v = _mm256_min_ps(_mm256_max_ps(v, _mm256_set1_ps(e->lo)),
+                      _mm256_set1_ps(e->hi));
+  return v;
+}
+
 ONNXC_AVX2 static void kernelAvx2(int64_t kc, const float *a, const float *b,
-                                  float *c, int64_t ldc, int relu) {
+                                  float *c, int64_t ldc,
+                                  const TileEpilogue *e) {
   enum { MR = 6 };
   __m256 c00 = _mm256_setzero_ps(), c01 = _mm256_setzero_ps();
   __m256 c10 = _mm256_setzero_ps(), c11 = _mm256_setzero_ps();
@@ -194,18 +297,11 @@ ONNXC_AVX2 static void kernelAvx2(int64_t kc, const float *a, const float *b,
     ONNXC_ROW(5, c50, c51)
 #undef ONNXC_ROW
   }
-  __m256 zero = _mm256_setzero_ps();
 #define ONNXC_STORE(I, C0, C1)                                                 \
   {                                                                            \
-    float *row = c + (I) * ldc;                                                \
-    __m256 v0 = _mm256_add_ps(_mm256_loadu_ps(row), C0);                       \
-    __m256 v1 = _mm256_add_ps(_mm256_loadu_ps(row + 8), C1);                   \
-    if (relu) {                                                                \
-      v0 = _mm256_max_ps(v0, zero);                                            \
-      v1 = _mm256_max_ps(v1, zero);                                            \
-    }                                                                          \
-    _mm256_storeu_ps(row, v0);                                                 \
-    _mm256_storeu_ps(row + 8, v1);                                             \
+    int64_t at = (I)*ldc;                                                      \
+    _mm256_storeu_ps(c + at, finishAvx2(e, C0, I, c, at));                     \
+    _mm256_storeu_ps(c + at + 8, finishAvx2(e, C1, I, c, at + 8));             \
   }
   ONNXC_STORE(0, c00, c01)
   ONNXC_STORE(1, c10, c11)
@@ -219,7 +315,7 @@ ONNXC_AVX2 static void kernelAvx2(int64_t kc, const float *a, const float *b,
 #elif defined(__aarch64__)
 
 static void kernelNeon(int64_t kc, const float *a, const float *b, float *c,
-                       int64_t ldc, int relu) {
+                       int64_t ldc, const TileEpilogue *e) {
   enum { MR = 8 };
   float32x4_t acc[MR][2];
   for (int i = 0; i < MR; ++i)
@@ -244,17 +340,21 @@ static void kernelNeon(int64_t kc, const float *a, const float *b, float *c,
     acc[7][0] = vfmaq_laneq_f32(acc[7][0], b0, a1, 3);
     acc[7][1] = vfmaq_laneq_f32(acc[7][1], b1, a1, 3);
   }
-  float32x4_t zero = vdupq_n_f32(0.0f);
+  if (e) {
+    float sums[MR][8];
+    for (int i = 0; i < MR; ++i) {
+      vst1q_f32(sums[i], acc[i][0]);
+      vst1q_f32(sums[i] + 4, acc[i][1]);
+    }
+    for (int i = 0; i < MR; ++i)
+      for (int j = 0; j < 8; ++j)
+        c[i * ldc + j] = finishValue(e, sums[i][j], i, j, c, i * ldc + j);
+    return;
+  }
   for (int i = 0; i < MR; ++i) {
     float *row = c + i * ldc;
-    float32x4_t v0 = vaddq_f32(vld1q_f32(row), acc[i][0]);
-    float32x4_t v1 = vaddq_f32(vld1q_f32(row + 4), acc[i][1]);
-    if (relu) {
-      v0 = vmaxq_f32(v0, zero);
-      v1 = vmaxq_f32(v1, zero);
-    }
-    vst1q_f32(row, v0);
-    vst1q_f32(row + 4, v1);
+    vst1q_f32(row, vaddq_f32(vld1q_f32(row), acc[i][0]));
+    vst1q_f32(row + 4, vaddq_f32(vld1q_f32(row + 4), acc[i][1]));
   }
 }
 
@@ -266,25 +366,25 @@ static GemmArch chooseArch(void) {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if ((any || !strcmp(forced, "avx512")) && __builtin_cpu_supports("avx512f"))
-    return (GemmArch){14, 32, 512, 112, 2048, kernelAvx512};
+    return (GemmArch){14, 32, 512, 112, 2048, kernelAvx512, kernelAvx512T};
   if (forced && !strcmp(forced, "avx512-8x48") &&
       __builtin_cpu_supports("avx512f"))
-    return (GemmArch){8, 48, 256, 128, 2064, kernelAvx512x8x48};
+    return (GemmArch){8, 48, 256, 128, 2064, kernelAvx512x8x48, NULL};
   if (forced && !strcmp(forced, "avx512-6x64") &&
       __builtin_cpu_supports("avx512f"))
-    return (GemmArch){6, 64, 256, 120, 2048, kernelAvx512x6x64};
+    return (GemmArch){6, 64, 256, 120, 2048, kernelAvx512x6x64, NULL};
   if (forced && !strcmp(forced, "avx512-12x32") &&
       __builtin_cpu_supports("avx512f"))
-    return (GemmArch){12, 32, 256, 120, 2048, kernelAvx512x12x32};
+    return (GemmArch){12, 32, 256, 120, 2048, kernelAvx512x12x32, NULL};
   if ((any || !strcmp(forced, "avx2")) && __builtin_cpu_supports("avx2") &&
       __builtin_cpu_supports("fma"))
-    return (GemmArch){6, 16, 256, 144, 2048, kernelAvx2};
+    return (GemmArch){6, 16, 256, 144, 2048, kernelAvx2, NULL};
 #elif defined(__aarch64__)
   if (any || !strcmp(forced, "neon"))
-    return (GemmArch){8, 8, 256, 128, 2048, kernelNeon};
+    return (GemmArch){8, 8, 256, 128, 2048, kernelNeon, NULL};
 #endif
   (void)any;
-  return (GemmArch){4, 8, 256, 128, 2048, kernelGeneric};
+  return (GemmArch){4, 8, 256, 128, 2048, kernelGeneric, NULL};
 }
 
 static GemmArch theArch;
@@ -343,28 +443,24 @@ static int splitRuns(const int64_t *col, int64_t n, ColumnRun *runs) {
   return count;
 }
 
-/// Packs B[pc, pc + kc) x [jc, jc + nc) into slivers of nr columns, each
-/// kc x nr row-major, the last one zero padded. An im2col sliver crosses few
-/// output rows, so it is copied as a few runs rather than gathered.
-static void packB(const OnnxcGemm *g, int nr, int64_t pc, int64_t kc,
-                  int64_t jc, int64_t nc, float *dst) {
+/* A panel is packed into slivers `w` wide along the vector dimension: the
+ * element at step p of the reduction and position v of [0, width) comes from
+ * base[kOff[p] + vOff[v]], and lands at sliver v / w, row p, column v % w
+ * (kc x w row-major slivers, the last one zero padded). B's slivers run
+ * along its columns, A's (for an im2col A) along its rows. A sliver crosses
+ * few rows of an image, so each step is copied as a few runs of constant
+ * stride rather than gathered. */
+
+static void packPanel(const float *base, const int64_t *kOff,
+                      const int64_t *vOff, int w, int64_t kc, int64_t width,
+                      float *dst) {
   ColumnRun runs[MaxNR];
-  const int64_t *row = g->bRow + pc;
-  for (int64_t jr = 0; jr < nc; jr += nr, dst += kc * nr) {
-    int64_t cols = min64(nr, nc - jr);
-    int count = splitRuns(g->bCol + jc + jr, cols, runs);
-    if (count == 1 && cols == nr && runs[0].stride == 1) {
-      for (int64_t p = 0; p < kc; ++p) {
-        const float *src = g->b + row[p] + runs[0].offset;
-        float *d = dst + p * nr;
-        for (int64_t j = 0; j < nr; ++j)
-          d[j] = src[j];
-      }
-      continue;
-    }
+  for (int64_t jr = 0; jr < width; jr += w, dst += kc * w) {
+    int64_t cols = min64(w, width - jr);
+    int count = splitRuns(vOff + jr, cols, runs);
     for (int64_t p = 0; p < kc; ++p) {
-      const float *src = g->b + row[p];
-      float *d = dst + p * nr;
+      const float *src = base + kOff[p];
+      float *d = dst + p * w;
       for (int r = 0; r < count; ++r) {
         const ColumnRun *run = &runs[r];
         const float *s = src + run->offset;
@@ -377,10 +473,16 @@ static void packB(const OnnxcGemm *g, int nr, int64_t pc, int64_t kc,
             o[j] = s[j * run->stride];
         }
       }
-      for (int64_t j = cols; j < nr; ++j)
+      for (int64_t j = cols; j < w; ++j)
         d[j] = 0.0f;
     }
   }
+}
+
+/// Packs B[pc, pc + kc) x [jc, jc + nc) into slivers of nr columns.
+static void packB(const OnnxcGemm *g, int nr, int64_t pc, int64_t kc,
+                  int64_t jc, int64_t nc, float *dst) {
+  packPanel(g->b, g->bRow + pc, g->bCol + jc, nr, kc, nc, dst);
 }
 
 /// Packs A[ic, ic + mc) x [pc, pc + kc) into slivers of mr rows, each
@@ -389,6 +491,12 @@ static void packA(const OnnxcGemm *g, int mr, int64_t ic, int64_t mc,
                   int64_t pc, int64_t kc, float *dst) {
   const int64_t *col = g->aCol + pc;
   int unitCols = isUnitRun(col, kc);
+  if (!unitCols) {
+    // Rows read across (a transposed matrix, or a transposed im2col whose
+    // rows are runs of pixels): a step of the reduction at a time.
+    packPanel(g->a, col, g->aRow + ic, mr, kc, mc, dst);
+    return;
+  }
   for (int64_t ir = 0; ir < mc; ir += mr, dst += kc * mr) {
     int64_t rows = min64(mr, mc - ir);
     for (int64_t i = 0; i < rows; ++i) {
@@ -408,6 +516,15 @@ static void packA(const OnnxcGemm *g, int mr, int64_t ic, int64_t mc,
   }
 }
 
+/// The blocking of a reduction of length k: as few blocks as arch->kc
+/// allows, of equal length (rounded up to 8), so that no block is short.
+static int64_t blockK(const GemmArch *arch, int64_t k) {
+  int64_t blocks = (k + arch->kc - 1) / arch->kc;
+  int64_t kc = blocks > 1 ? (k + blocks - 1) / blocks : k;
+  kc = (kc + 7) / 8 * 8;
+  return min64(kc > 0 ? kc : 1, arch->kc);
+}
+
 /// The row stride of C's tile at (i, j) when it is a plain mr x nr block
 /// with unit column stride, else 0.
 static int64_t directStride(const OnnxcGemm *g, int mr, int nr, int64_t i,
@@ -424,7 +541,48 @@ static int64_t directStride(const OnnxcGemm *g, int mr, int nr, int64_t i,
   return ldc;
 }
 
+/// The column stride of C's tile at (i, j) when it is a plain mr x nr block
+/// stored transposed (unit row stride), for arch->kernelT, else 0.
+static int64_t transposedStride(const OnnxcGemm *g, int mr, int nr, int64_t i,
+                                int64_t j) {
+  if (!isUnitRun(g->cRow + i, mr))
+    return 0;
+  const int64_t *col = g->cCol + j;
+  int64_t ldc = col[1] - col[0];
+  if (ldc < mr && -ldc < mr)
+    return 0;
+  for (int s = 2; s < nr; ++s)
+    if (col[s] != col[0] + s * ldc)
+      return 0;
+  return ldc;
+}
+
 enum { MaxTile = 16 * 64 };
+
+/// c[0, n) = epilogue(sum[0, n)) for row `r` of a tile whose columns are
+/// contiguous in C, at offset `at` of C; in simple loops that vectorize.
+/// `sum` is overwritten.
+static void finishRun(const TileEpilogue *e, float *sum, int64_t r, float *c,
+                      int64_t at, int64_t n) {
+  c += at;
+  if (!e || e->load)
+    for (int64_t j = 0; j < n; ++j)
+      sum[j] += c[j];
+  if (e && e->bias && e->biasColumns)
+    for (int64_t j = 0; j < n; ++j)
+      sum[j] += e->bias[j];
+  else if (e && e->bias)
+    for (int64_t j = 0; j < n; ++j)
+      sum[j] += e->bias[r];
+  if (e && e->res)
+    for (int64_t j = 0; j < n; ++j)
+      sum[j] += e->res[at + j];
+  if (e && e->clamp)
+    for (int64_t j = 0; j < n; ++j)
+      sum[j] = sum[j] < e->lo ? e->lo : sum[j] > e->hi ? e->hi : sum[j];
+  for (int64_t j = 0; j < n; ++j)
+    c[j] = sum[j];
+}
 
 /// C[m0, m1) x [n0, n1) += A B on one thread.
 /// `packedA` and `packedB`, when not NULL, hold the whole operand packed
@@ -438,9 +596,16 @@ static void gemmBlock(const GemmArch *arch, const OnnxcGemm *g, int64_t m0,
   _Alignas(64) float tile[MaxTile];
   for (int64_t jc = n0; jc < n1; jc += arch->nc) {
     int64_t nc = min64(arch->nc, n1 - jc);
-    for (int64_t pc = 0; pc < g->k; pc += arch->kc) {
-      int64_t kc = min64(arch->kc, g->k - pc);
-      int relu = g->relu && pc + kc == g->k;
+    int64_t kcBlock = blockK(arch, g->k);
+    for (int64_t pc = 0; pc < g->k; pc += kcBlock) {
+      int64_t kc = min64(kcBlock, g->k - pc);
+      // The first block starts from the bias (or C), the last one applies
+      // the residual and the clamp.
+      int first = pc == 0, last = pc + kc == g->k;
+      TileEpilogue epilogue = {
+          !(first && g->bias), last && g->clamp, NULL, NULL, g->lo, g->hi,
+          g->biasColumns};
+      int plain = epilogue.load && !(last && (g->res || g->clamp));
       const float *panelB = bufB;
       if (packedB)
         panelB = packedB + pc * nPad + jc * kc;
@@ -459,49 +624,73 @@ static void gemmBlock(const GemmArch *arch, const OnnxcGemm *g, int64_t m0,
           for (int64_t ir = 0; ir < mc; ir += mr) {
             int64_t rows = min64(mr, mc - ir), i = ic + ir;
             const float *a = panelA + ir * kc;
-            int64_t ldc = rows == mr && cols == nr
-                              ? directStride(g, mr, nr, i, j)
-                              : 0;
+            int full = rows == mr && cols == nr;
+            int64_t ldc =
+                full && !g->biasColumns ? directStride(g, mr, nr, i, j) : 0;
+            epilogue.bias =
+                first && g->bias ? g->bias + (g->biasColumns ? j : i) : NULL;
+            int64_t ldcT =
+                full && !ldc && arch->kernelT && (!g->bias || g->biasColumns)
+                    ? transposedStride(g, mr, nr, i, j)
+                    : 0;
+            if (ldcT) {
+              int64_t at = g->cRow[i] + g->cCol[j];
+              epilogue.res = last && g->res ? g->res + at : NULL;
+              arch->kernelT(kc, a, b, g->c + at, ldcT,
+                            plain ? NULL : &epilogue);
+              continue;
+            }
             if (ldc) {
-              arch->kernel(kc, a, b, g->c + g->cRow[i] + g->cCol[j], ldc,
-                           relu);
+              int64_t at = g->cRow[i] + g->cCol[j];
+              epilogue.res = last && g->res ? g->res + at : NULL;
+              arch->kernel(kc, a, b, g->c + at, ldc, plain ? NULL : &epilogue);
               continue;
             }
             memset(tile, 0, sizeof(float) * mr * nr);
-            arch->kernel(kc, a, b, tile, nr, 0);
-            for (int64_t r = 0; r < rows; ++r) {
-              float *c = g->c + g->cRow[i + r];
-              for (int64_t s = 0; s < cols; ++s) {
-                float v = c[g->cCol[j + s]] + tile[r * nr + s];
-                c[g->cCol[j + s]] = relu && v < 0.0f ? 0.0f : v;
-              }
+            arch->kernel(kc, a, b, tile, nr, NULL);
+            epilogue.res = last ? g->res : NULL;
+            if (isUnitRun(g->cCol + j, cols)) {
+              for (int64_t r = 0; r < rows; ++r)
+                finishRun(plain ? NULL : &epilogue, tile + r * nr, r, g->c,
+                          g->cRow[i + r] + g->cCol[j], cols);
+              continue;
             }
+            for (int64_t r = 0; r < rows; ++r)
+              for (int64_t s = 0; s < cols; ++s) {
+                int64_t at = g->cRow[i + r] + g->cCol[j + s];
+                g->c[at] = finishValue(plain ? NULL : &epilogue,
+                                       tile[r * nr + s], r, s, g->c, at);
+              }
           }
         }
       }
     }
   }
-  if (g->k == 0 && g->relu)
+  if (g->k == 0) {
+    TileEpilogue epilogue = {!g->bias, g->clamp, g->bias,       g->res,
+                             g->lo,    g->hi,    g->biasColumns};
     for (int64_t i = m0; i < m1; ++i)
       for (int64_t j = n0; j < n1; ++j) {
-        float *c = g->c + g->cRow[i] + g->cCol[j];
-        if (*c < 0.0f)
-          *c = 0.0f;
+        int64_t at = g->cRow[i] + g->cCol[j];
+        g->c[at] = finishValue(&epilogue, 0.0f, i, j, g->c, at);
       }
+  }
 }
 
 /// C[m0, m1) x [n0, n1) += A B without packing buffers (when they cannot
 /// be allocated).
 static void gemmUnpacked(const OnnxcGemm *g, int64_t m0, int64_t m1,
                          int64_t n0, int64_t n1) {
+  TileEpilogue epilogue = {!g->bias, g->clamp, g->bias,       g->res,
+                           g->lo,    g->hi,    g->biasColumns};
   for (int64_t i = m0; i < m1; ++i) {
     const float *a = g->a + g->aRow[i];
-    float *c = g->c + g->cRow[i];
     for (int64_t j = n0; j < n1; ++j) {
-      float sum = c[g->cCol[j]];
+      float sum = 0.0f;
       for (int64_t p = 0; p < g->k; ++p)
         sum += a[g->aCol[p]] * g->b[g->bRow[p] + g->bCol[j]];
-      c[g->cCol[j]] = g->relu && sum < 0.0f ? 0.0f : sum;
+      int64_t at = g->cRow[i] + g->cCol[j];
+      g->c[at] = finishValue(&epilogue, sum, i, j, g->c, at);
     }
   }
 }
@@ -566,8 +755,9 @@ static const float *packWhole(const GemmArch *arch, const OnnxcGemm *g,
       pthread_mutex_unlock(&packedMutex);
       return NULL;
     }
-    for (int64_t pc = 0; pc < g->k; pc += arch->kc) {
-      int64_t kc = min64(arch->kc, g->k - pc);
+    int64_t kcBlock = blockK(arch, g->k);
+    for (int64_t pc = 0; pc < g->k; pc += kcBlock) {
+      int64_t kc = min64(kcBlock, g->k - pc);
       if (which)
         packB(g, arch->nr, pc, kc, 0, g->n, packed + pc * nPad);
       else
@@ -633,7 +823,7 @@ static void runGemmTasks(void *ctx, int64_t begin, int64_t end) {
     int64_t n1 = min64(g->n, t->nBlocks * (nt + 1) / t->nTasks * arch->nr);
     if (m0 >= m1 || n0 >= n1)
       continue;
-    int64_t kc = min64(arch->kc, g->k > 0 ? g->k : 1);
+    int64_t kc = blockK(arch, g->k > 0 ? g->k : 1);
     int64_t ncRounded = (min64(arch->nc, n1 - n0) + arch->nr - 1) /
                         arch->nr * arch->nr;
     int64_t mcRounded = (min64(arch->mc, m1 - m0) + arch->mr - 1) /
@@ -681,6 +871,19 @@ void onnxcGemm(const OnnxcGemm *g) {
     runGemmTasks(&t, 0, 1);
   else
     onnxc_parallel_for(pool, tasks, runGemmTasks, &t);
+}
+
+int onnxcGemmPrefersTransposed(int64_t m, int64_t n) {
+  const GemmArch *arch = getArch();
+  if (!arch->kernelT || m <= 0 || n <= 0)
+    return 0;
+  int64_t mr = arch->mr, nr = arch->nr;
+  double plain =
+      (double)((m + mr - 1) / mr * mr) * (double)((n + nr - 1) / nr * nr);
+  double transposed =
+      (double)((n + mr - 1) / mr * mr) * (double)((m + nr - 1) / nr * nr);
+  // The transposed store costs a few percent of a tile.
+  return transposed < 0.9 * plain;
 }
 
 const char *onnxcGemmKernelName(void) {

@@ -6,13 +6,22 @@
 // (allocated, aligned, offset, sizes, strides); a transposed operand is a
 // memref.transpose view, which the kernels read through its strides.
 //
+// A convolution takes its epilogue along: the broadcast of a bias that
+// initializes its output just before it, and the elementwise op just after
+// it that adds a residual and clamps (Relu, Clip) in place on its output.
+// The kernel then writes each output once.
+//
 //===----------------------------------------------------------------------===//
 
 #include "passes/Conversion/Passes.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <limits>
 
 namespace onnxc {
 #define GEN_PASS_DEF_CONVERTLINALGTOKERNELCALLSPASS
@@ -21,10 +30,128 @@ namespace onnxc {
 
 using namespace mlir;
 
-/// Bits of a kernel's flags word: max(., 0) on the result (not set here
-/// yet), the first / second input is a constant (its packed form may be
-/// kept across calls).
-enum KernelFlags : int64_t { kConstFirst = 2, kConstSecond = 4 };
+/// Bits of a kernel's flags word: clamp the result (matmuls: max(., 0), not
+/// set here yet), the first / second input is a constant (its packed form
+/// may be kept across calls), the output starts from a bias, a residual is
+/// added.
+enum KernelFlags : int64_t {
+  kClamp = 1,
+  kConstFirst = 2,
+  kConstSecond = 4,
+  kBias = 8,
+  kResidual = 16
+};
+
+/// What a convolution's kernel does after the sums: start from `bias`, add
+/// `residual`, clamp to [lo, hi].
+struct ConvEpilogue {
+  Value bias, residual;
+  std::optional<double> lo, hi;
+  SmallVector<Operation *> fused; // the ops the kernel replaces
+};
+
+/// The nearest op before (`forward` false) or after `op` in its block that
+/// may touch memory, skipping pure ops and allocations.
+static Operation *adjacentEffectful(Operation *op, bool forward) {
+  for (Operation *it = forward ? op->getNextNode() : op->getPrevNode(); it;
+       it = forward ? it->getNextNode() : it->getPrevNode())
+    if (!isMemoryEffectFree(it) && !isa<memref::AllocOp>(it))
+      return it;
+  return nullptr;
+}
+
+/// True when `generic` is all parallel with identity maps on `out` only.
+static bool isInPlaceElementwise(linalg::GenericOp generic, Value out) {
+  return generic && generic.getNumDpsInits() == 1 &&
+         generic.getDpsInits()[0] == out &&
+         generic.getNumLoops() == generic.getNumParallelLoops() &&
+         llvm::all_of(generic.getIndexingMapsArray(),
+                      [](AffineMap map) { return map.isIdentity(); });
+}
+
+/// The 1-D bias that the generic right before `conv` broadcasts along the
+/// channels into its output, if there is one.
+static void matchBias(linalg::LinalgOp conv, ConvEpilogue &epilogue) {
+  Value out = conv.getDpsInits()[0];
+  auto generic =
+      dyn_cast_or_null<linalg::GenericOp>(adjacentEffectful(conv, false));
+  if (!generic || generic.getNumDpsInputs() != 1 ||
+      generic.getNumDpsInits() != 1 || generic.getDpsInits()[0] != out ||
+      generic.getNumLoops() != generic.getNumParallelLoops())
+    return;
+  Value bias = generic.getDpsInputs()[0];
+  auto biasType = dyn_cast<MemRefType>(bias.getType());
+  auto maps = generic.getIndexingMapsArray();
+  MLIRContext *ctx = conv.getContext();
+  if (!biasType || biasType.getRank() != 1 ||
+      !biasType.getLayout().isIdentity() ||
+      !biasType.getElementType().isF32() ||
+      maps[0] != AffineMap::get(4, 0, getAffineDimExpr(1, ctx)) ||
+      !maps[1].isIdentity())
+    return;
+  auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
+  if (yield.getNumOperands() != 1 ||
+      yield.getOperand(0) != generic.getBody()->getArgument(0))
+    return;
+  epilogue.bias = bias;
+  epilogue.fused.push_back(generic);
+}
+
+/// The residual add and the clamp of the elementwise op right after `conv`
+/// on its output, in place: out = min(max(out [+ other], lo), hi), each part
+/// optional.
+static void matchActivation(linalg::LinalgOp conv, ConvEpilogue &epilogue) {
+  Value out = conv.getDpsInits()[0];
+  auto generic =
+      dyn_cast_or_null<linalg::GenericOp>(adjacentEffectful(conv, true));
+  if (!isInPlaceElementwise(generic, out) || generic.getNumDpsInputs() > 2)
+    return;
+  Block *body = generic.getBody();
+  Value value, other;
+  for (OpOperand *input : generic.getDpsInputOperands()) {
+    Value arg = body->getArgument(input->getOperandNumber());
+    if (input->get() == out && !value)
+      value = arg;
+    else if (input->get() != out && !other &&
+             input->get().getType() == out.getType() &&
+             cast<MemRefType>(out.getType()).getLayout().isIdentity())
+      other = arg;
+    else
+      return;
+  }
+  if (!value)
+    return;
+  Value residual;
+  std::optional<double> lo, hi;
+  for (Operation &op : body->without_terminator()) {
+    FloatAttr constant;
+    if (auto add = dyn_cast<arith::AddFOp>(op);
+        add && other && !residual && !lo && !hi &&
+        ((add.getLhs() == value && add.getRhs() == other) ||
+         (add.getRhs() == value && add.getLhs() == other))) {
+      residual = other;
+    } else if (auto max = dyn_cast<arith::MaximumFOp>(op);
+               max && !lo && !hi && max.getLhs() == value &&
+               matchPattern(max.getRhs(), m_Constant(&constant))) {
+      lo = constant.getValueAsDouble();
+    } else if (auto min = dyn_cast<arith::MinimumFOp>(op);
+               min && !hi && min.getLhs() == value &&
+               matchPattern(min.getRhs(), m_Constant(&constant))) {
+      hi = constant.getValueAsDouble();
+    } else {
+      return;
+    }
+    value = op.getResult(0);
+  }
+  if (body->getTerminator()->getOperand(0) != value || (other && !residual))
+    return;
+  if (residual)
+    epilogue.residual =
+        generic.getDpsInputs()[cast<BlockArgument>(residual).getArgNumber()];
+  epilogue.lo = lo;
+  epilogue.hi = hi;
+  epilogue.fused.push_back(generic);
+}
 
 /// True when `value` is a view of a constant global (a model's weight).
 static bool isConstantBuffer(Value value) {
@@ -95,31 +222,127 @@ static SmallVector<Value> windowArgs(OpBuilder &b, Location loc,
   return args;
 }
 
+/// A one-element constant global that stands for an absent bias.
+static Value getNoBias(OpBuilder &b, Location loc, ModuleOp module,
+                       SymbolTable &symbols) {
+  StringRef name = "__onnxc_no_bias";
+  auto type = MemRefType::get({1}, b.getF32Type());
+  if (!symbols.lookup(name)) {
+    OpBuilder top = OpBuilder::atBlockBegin(module.getBody());
+    auto global = top.create<memref::GlobalOp>(
+        loc, name, top.getStringAttr("private"), type,
+        DenseElementsAttr::get(RankedTensorType::get({1}, b.getF32Type()),
+                               0.0f),
+        /*constant=*/true, /*alignment=*/nullptr);
+    symbols.insert(global);
+  }
+  return b.create<memref::GetGlobalOp>(loc, type, name);
+}
+
 /// Replaces `op` by a call of `name` on its operands (the second one
-/// permuted by `bPermutation` if given) followed by `extra` i64 arguments
-/// and the flags word.
+/// permuted by `bPermutation` if given), then with an `epilogue` its bias
+/// and residual, then `extra` i64 arguments and the flags word, then with
+/// an `epilogue` the clamp's bounds (f32). The ops of the epilogue go.
 static void replaceByCall(ModuleOp module, SymbolTable &symbols,
                           linalg::LinalgOp op, StringRef name,
                           ArrayRef<unsigned> bPermutation,
-                          function_ref<SmallVector<Value>(OpBuilder &)> extra) {
+                          function_ref<SmallVector<Value>(OpBuilder &)> extra,
+                          const ConvEpilogue *epilogue = nullptr) {
   OpBuilder b(op);
   Location loc = op.getLoc();
   SmallVector<Value> args;
   for (auto [i, operand] : llvm::enumerate(op->getOperands()))
     args.push_back(castToDynamic(b, loc, operand,
                                  i == 1 ? bPermutation : ArrayRef<unsigned>{}));
+  int64_t flags = 0;
+  if (epilogue) {
+    Value bias =
+        epilogue->bias ? epilogue->bias : getNoBias(b, loc, module, symbols);
+    Value residual =
+        epilogue->residual ? epilogue->residual : op.getDpsInits()[0];
+    args.push_back(castToDynamic(b, loc, bias));
+    args.push_back(castToDynamic(b, loc, residual));
+    if (epilogue->bias)
+      flags |= kBias;
+    if (epilogue->residual)
+      flags |= kResidual;
+    if (epilogue->lo || epilogue->hi)
+      flags |= kClamp;
+  }
   if (extra)
     llvm::append_range(args, extra(b));
-  int64_t flags = 0;
   if (isConstantBuffer(op->getOperand(0)))
     flags |= kConstFirst;
   if (isConstantBuffer(op->getOperand(1)))
     flags |= kConstSecond;
   args.push_back(b.create<arith::ConstantIntOp>(loc, flags, 64));
+  if (epilogue) {
+    double inf = std::numeric_limits<double>::infinity();
+    for (double bound :
+         {epilogue->lo.value_or(-inf), epilogue->hi.value_or(inf)})
+      args.push_back(b.create<arith::ConstantFloatOp>(
+          loc, APFloat(static_cast<float>(bound)), b.getF32Type()));
+  }
   auto type = b.getFunctionType(ValueRange(args).getTypes(), {});
   declareKernel(module, symbols, name, type);
   b.create<func::CallOp>(loc, name, TypeRange{}, args);
   op->erase();
+  if (epilogue)
+    for (Operation *fused : epilogue->fused)
+      fused->erase();
+}
+
+/// When the elementwise op right after `conv` reads its output X (a local
+/// allocation that nothing else reads) into a new buffer Z of the same type,
+/// makes the convolution (and the bias before it) write Z instead, so that
+/// the op works in place and can join the epilogue; X goes.
+static void reuseConsumerBuffer(linalg::LinalgOp conv) {
+  Value x = conv.getDpsInits()[0];
+  auto xAlloc = x.getDefiningOp<memref::AllocOp>();
+  auto generic =
+      dyn_cast_or_null<linalg::GenericOp>(adjacentEffectful(conv, true));
+  if (!xAlloc || !generic || generic.getNumDpsInits() != 1 ||
+      !llvm::is_contained(generic.getDpsInputs(), x))
+    return;
+  Value z = generic.getDpsInits()[0];
+  auto zAlloc = z.getDefiningOp<memref::AllocOp>();
+  if (!zAlloc || z.getType() != x.getType() ||
+      zAlloc->getBlock() != conv->getBlock() ||
+      llvm::is_contained(generic.getDpsInputs(), z))
+    return;
+  // Where the writes of X begin: the bias broadcast, if any, or the
+  // convolution; Z's sizes must be known there.
+  Operation *start = conv;
+  if (auto bias =
+          dyn_cast_or_null<linalg::GenericOp>(adjacentEffectful(conv, false));
+      bias && bias.getNumDpsInits() == 1 && bias.getDpsInits()[0] == x)
+    start = bias;
+  for (Value size : zAlloc.getOperands())
+    if (Operation *def = size.getDefiningOp();
+        def &&
+        (def->getBlock() != start->getBlock() || !def->isBeforeInBlock(start)))
+      return;
+  SmallVector<Operation *> deallocs;
+  for (Operation *user : x.getUsers()) {
+    if (isa<memref::DeallocOp>(user))
+      deallocs.push_back(user);
+    else if (user != conv && user != start && user != generic)
+      return;
+  }
+  zAlloc->moveBefore(start);
+  x.replaceAllUsesWith(z);
+  for (Operation *dealloc : deallocs)
+    dealloc->erase();
+  xAlloc->erase();
+}
+
+/// The epilogue that a convolution `op` can take along.
+static ConvEpilogue matchEpilogue(linalg::LinalgOp op) {
+  reuseConsumerBuffer(op);
+  ConvEpilogue epilogue;
+  matchBias(op, epilogue);
+  matchActivation(op, epilogue);
+  return epilogue;
 }
 
 namespace {
@@ -158,22 +381,25 @@ struct ConvertLinalgToKernelCallsPass
                           nullptr);
           })
           .Case([&](linalg::Conv2DNchwFchwOp conv) {
-            replaceByCall(module, symbols, op,
-                          "onnxc_kernel_conv2d_nchw_fchw_f32", {},
-                          [&](OpBuilder &b) {
-                            return windowArgs(b, conv.getLoc(),
-                                              conv.getStrides(),
-                                              conv.getDilations());
-                          });
+            ConvEpilogue epilogue = matchEpilogue(op);
+            replaceByCall(
+                module, symbols, op, "onnxc_kernel_conv2d_nchw_fchw_f32", {},
+                [&](OpBuilder &b) {
+                  return windowArgs(b, conv.getLoc(), conv.getStrides(),
+                                    conv.getDilations());
+                },
+                &epilogue);
           })
           .Case([&](linalg::DepthwiseConv2DNchwChwOp conv) {
-            replaceByCall(module, symbols, op,
-                          "onnxc_kernel_depthwise_conv2d_nchw_chw_f32", {},
-                          [&](OpBuilder &b) {
-                            return windowArgs(b, conv.getLoc(),
-                                              conv.getStrides(),
-                                              conv.getDilations());
-                          });
+            ConvEpilogue epilogue = matchEpilogue(op);
+            replaceByCall(
+                module, symbols, op,
+                "onnxc_kernel_depthwise_conv2d_nchw_chw_f32", {},
+                [&](OpBuilder &b) {
+                  return windowArgs(b, conv.getLoc(), conv.getStrides(),
+                                    conv.getDilations());
+                },
+                &epilogue);
           });
     }
   }
