@@ -47,6 +47,12 @@ typedef struct {
 typedef void (*MicroKernel)(int64_t kc, const float *a, const float *b,
                             float *c, int64_t ldc, const TileEpilogue *e);
 
+/// A micro-kernel that also takes the part of the tile that C holds, its
+/// first `rows` x `cols` (the packed operands are zero padded beyond).
+typedef void (*EdgeKernel)(int64_t kc, const float *a, const float *b, float *c,
+                           int64_t ldc, int rows, int cols,
+                           const TileEpilogue *e);
+
 /// The epilogue on one value `sum` of row `i`, column `j` at offset `at` of c
 /// (and res).
 static inline float finishValue(const TileEpilogue *e, float sum, int64_t i,
@@ -67,9 +73,11 @@ typedef struct {
   int mr, nr;
   int64_t kc, mc, nc;
   MicroKernel kernel;
-  /// The same tile stored transposed, element (i, j) at c[i + j * ldc] (a
+  /// `kernel` on a part of a tile (edge tiles); NULL if none.
+  EdgeKernel kernelEdge;
+  /// The tile stored transposed, element (i, j) at c[i + j * ldc] (a
   /// convolution's output computed as pixels x filters); NULL if none.
-  MicroKernel kernelT;
+  EdgeKernel kernelT;
 } GemmArch;
 
 /*===----------------------------------------------------------------------===*
@@ -204,50 +212,81 @@ ONNXC_AVX512 static void kernelAvx512(int64_t kc, const float *a,
     }                                                                          \
   }
 
-/// kernelAvx512 with C stored transposed: the 14 x 32 sums go through the
-/// stack, and each of the 32 columns is gathered into one vector of 14 and
-/// stored to its row of C; the bias is per column.
-ONNXC_AVX512 static void kernelAvx512T(int64_t kc, const float *a,
-                                       const float *b, float *c, int64_t ldc,
-                                       const TileEpilogue *e) {
-  enum { MR = 14, NV = 2 };
-  __m512 acc[MR][NV];
-  _Pragma("GCC unroll 16") for (int i = 0; i < MR; ++i)
-      _Pragma("GCC unroll 4") for (int v = 0; v < NV; ++v) acc[i][v] =
-          _mm512_setzero_ps();
-  for (int64_t p = 0; p < kc; ++p, a += MR, b += 16 * NV) {
+/// The sums of kernelAvx512 in an array (kept in registers once inlined).
+__attribute__((always_inline)) ONNXC_AVX512 static inline void
+sumsAvx512(int64_t kc, const float *a, const float *b, __m512 acc[14][2]) {
+  _Pragma("GCC unroll 16") for (int i = 0; i < 14; ++i) acc[i][0] = acc[i][1] =
+      _mm512_setzero_ps();
+  for (int64_t p = 0; p < kc; ++p, a += 14, b += 32) {
     __m512 b0 = _mm512_load_ps(b), b1 = _mm512_load_ps(b + 16);
-    _Pragma("GCC unroll 16") for (int i = 0; i < MR; ++i) {
+    _Pragma("GCC unroll 16") for (int i = 0; i < 14; ++i) {
       __m512 x = _mm512_set1_ps(a[i]);
       acc[i][0] = _mm512_fmadd_ps(x, b0, acc[i][0]);
       acc[i][1] = _mm512_fmadd_ps(x, b1, acc[i][1]);
     }
   }
-  _Alignas(64) float sums[MR][16 * NV];
-  _Pragma("GCC unroll 16") for (int i = 0; i < MR; ++i) {
+}
+
+/// The epilogue of the lanes `mask` of vector `v` of tile row (or column)
+/// `i` at c + at; `bias` is the value to add, if any.
+ONNXC_AVX512 static inline void storeMaskedAvx512(const TileEpilogue *e,
+                                                  __m512 v, const float *bias,
+                                                  float *c, int64_t at,
+                                                  __mmask16 mask) {
+  if (!e || e->load)
+    v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(mask, c + at));
+  if (e) {
+    if (bias)
+      v = _mm512_add_ps(v, _mm512_set1_ps(*bias));
+    if (e->res)
+      v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(mask, e->res + at));
+    if (e->clamp)
+      v = _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(e->lo)),
+                        _mm512_set1_ps(e->hi));
+  }
+  _mm512_mask_storeu_ps(c + at, mask, v);
+}
+
+/// kernelAvx512 on the first `rows` x `cols` of a tile.
+ONNXC_AVX512 static void kernelAvx512Edge(int64_t kc, const float *a,
+                                          const float *b, float *c, int64_t ldc,
+                                          int rows, int cols,
+                                          const TileEpilogue *e) {
+  __m512 acc[14][2];
+  sumsAvx512(kc, a, b, acc);
+  __mmask16 m0 = (__mmask16)(cols >= 16 ? 0xffff : (1u << cols) - 1);
+  __mmask16 m1 = (__mmask16)(cols <= 16 ? 0 : (1u << (cols - 16)) - 1);
+  for (int i = 0; i < rows; ++i) {
+    const float *bias = e && e->bias ? e->bias + i : NULL;
+    storeMaskedAvx512(e, acc[i][0], bias, c, i * ldc, m0);
+    if (m1)
+      storeMaskedAvx512(e, acc[i][1], bias, c, i * ldc + 16, m1);
+  }
+}
+
+/// kernelAvx512 with C stored transposed: the 14 x 32 sums go through the
+/// stack, and each of the first `cols` columns is gathered into one vector
+/// of `rows` and stored to its row of C; the bias is per column.
+ONNXC_AVX512 static void kernelAvx512T(int64_t kc, const float *a,
+                                       const float *b, float *c, int64_t ldc,
+                                       int rows, int cols,
+                                       const TileEpilogue *e) {
+  __m512 acc[14][2];
+  sumsAvx512(kc, a, b, acc);
+  _Alignas(64) float sums[14][32];
+  _Pragma("GCC unroll 16") for (int i = 0; i < 14; ++i) {
     _mm512_store_ps(sums[i], acc[i][0]);
     _mm512_store_ps(sums[i] + 16, acc[i][1]);
   }
-  const __m512i rows = _mm512_mullo_epi32(
+  const __m512i index = _mm512_mullo_epi32(
       _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
-      _mm512_set1_epi32(16 * NV));
-  const __mmask16 mask = (1u << MR) - 1;
-  for (int j = 0; j < 16 * NV; ++j) {
-    __m512 v = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), mask, rows,
+      _mm512_set1_epi32(32));
+  const __mmask16 mask = (__mmask16)((1u << rows) - 1);
+  for (int j = 0; j < cols; ++j) {
+    __m512 v = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), mask, index,
                                         &sums[0][j], 4);
-    float *out = c + j * ldc;
-    if (!e || e->load)
-      v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(mask, out));
-    if (e) {
-      if (e->bias)
-        v = _mm512_add_ps(v, _mm512_set1_ps(e->bias[j]));
-      if (e->res)
-        v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(mask, e->res + j * ldc));
-      if (e->clamp)
-        v = _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(e->lo)),
-                          _mm512_set1_ps(e->hi));
-    }
-    _mm512_mask_storeu_ps(out, mask, v);
+    storeMaskedAvx512(e, v, e && e->bias ? e->bias + j : NULL, c, j * ldc,
+                      mask);
   }
 }
 
@@ -366,25 +405,26 @@ static GemmArch chooseArch(void) {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if ((any || !strcmp(forced, "avx512")) && __builtin_cpu_supports("avx512f"))
-    return (GemmArch){14, 32, 512, 112, 2048, kernelAvx512, kernelAvx512T};
+    return (GemmArch){
+        14, 32, 512, 112, 2048, kernelAvx512, kernelAvx512Edge, kernelAvx512T};
   if (forced && !strcmp(forced, "avx512-8x48") &&
       __builtin_cpu_supports("avx512f"))
-    return (GemmArch){8, 48, 256, 128, 2064, kernelAvx512x8x48, NULL};
+    return (GemmArch){8, 48, 256, 128, 2064, kernelAvx512x8x48, NULL, NULL};
   if (forced && !strcmp(forced, "avx512-6x64") &&
       __builtin_cpu_supports("avx512f"))
-    return (GemmArch){6, 64, 256, 120, 2048, kernelAvx512x6x64, NULL};
+    return (GemmArch){6, 64, 256, 120, 2048, kernelAvx512x6x64, NULL, NULL};
   if (forced && !strcmp(forced, "avx512-12x32") &&
       __builtin_cpu_supports("avx512f"))
-    return (GemmArch){12, 32, 256, 120, 2048, kernelAvx512x12x32, NULL};
+    return (GemmArch){12, 32, 256, 120, 2048, kernelAvx512x12x32, NULL, NULL};
   if ((any || !strcmp(forced, "avx2")) && __builtin_cpu_supports("avx2") &&
       __builtin_cpu_supports("fma"))
-    return (GemmArch){6, 16, 256, 144, 2048, kernelAvx2, NULL};
+    return (GemmArch){6, 16, 256, 144, 2048, kernelAvx2, NULL, NULL};
 #elif defined(__aarch64__)
   if (any || !strcmp(forced, "neon"))
-    return (GemmArch){8, 8, 256, 128, 2048, kernelNeon, NULL};
+    return (GemmArch){8, 8, 256, 128, 2048, kernelNeon, NULL, NULL};
 #endif
   (void)any;
-  return (GemmArch){4, 8, 256, 128, 2048, kernelGeneric, NULL};
+  return (GemmArch){4, 8, 256, 128, 2048, kernelGeneric, NULL, NULL};
 }
 
 static GemmArch theArch;
@@ -525,36 +565,37 @@ static int64_t blockK(const GemmArch *arch, int64_t k) {
   return min64(kc > 0 ? kc : 1, arch->kc);
 }
 
-/// The row stride of C's tile at (i, j) when it is a plain mr x nr block
-/// with unit column stride, else 0.
-static int64_t directStride(const OnnxcGemm *g, int mr, int nr, int64_t i,
-                            int64_t j) {
-  if (!isUnitRun(g->cCol + j, nr))
+/// The stride between the `lines` runs of `length` consecutive elements of
+/// C that start at offsets[0, lines), when that is a plain block, else 0.
+static int64_t blockStride(const int64_t *offsets, int64_t lines,
+                           int64_t length) {
+  if (lines == 1)
+    return length;
+  int64_t stride = offsets[1] - offsets[0];
+  if (stride < length && -stride < length)
     return 0;
-  const int64_t *row = g->cRow + i;
-  int64_t ldc = row[1] - row[0];
-  if (ldc < nr && -ldc < nr)
-    return 0;
-  for (int r = 2; r < mr; ++r)
-    if (row[r] != row[0] + r * ldc)
+  for (int64_t r = 2; r < lines; ++r)
+    if (offsets[r] != offsets[0] + r * stride)
       return 0;
-  return ldc;
+  return stride;
 }
 
-/// The column stride of C's tile at (i, j) when it is a plain mr x nr block
-/// stored transposed (unit row stride), for arch->kernelT, else 0.
-static int64_t transposedStride(const OnnxcGemm *g, int mr, int nr, int64_t i,
-                                int64_t j) {
-  if (!isUnitRun(g->cRow + i, mr))
+/// The row stride of C's rows x cols tile at (i, j) when it is a plain
+/// block with unit column stride, else 0.
+static int64_t directStride(const OnnxcGemm *g, int64_t rows, int64_t cols,
+                            int64_t i, int64_t j) {
+  if (!isUnitRun(g->cCol + j, cols))
     return 0;
-  const int64_t *col = g->cCol + j;
-  int64_t ldc = col[1] - col[0];
-  if (ldc < mr && -ldc < mr)
+  return blockStride(g->cRow + i, rows, cols);
+}
+
+/// The column stride of C's rows x cols tile at (i, j) when it is a plain
+/// block stored transposed (unit row stride), for arch->kernelT, else 0.
+static int64_t transposedStride(const OnnxcGemm *g, int64_t rows, int64_t cols,
+                                int64_t i, int64_t j) {
+  if (!isUnitRun(g->cRow + i, rows))
     return 0;
-  for (int s = 2; s < nr; ++s)
-    if (col[s] != col[0] + s * ldc)
-      return 0;
-  return ldc;
+  return blockStride(g->cCol + j, cols, rows);
 }
 
 enum { MaxTile = 16 * 64 };
@@ -562,13 +603,14 @@ enum { MaxTile = 16 * 64 };
 /// c[0, n) = epilogue(sum[0, n)) for row `r` of a tile whose columns are
 /// contiguous in C, at offset `at` of C; in simple loops that vectorize.
 /// `sum` is overwritten.
-static void finishRun(const TileEpilogue *e, float *sum, int64_t r, float *c,
-                      int64_t at, int64_t n) {
+/// `along`: the run goes along the tile's row `r` (else down its column r).
+static void finishRun(const TileEpilogue *e, float *sum, int64_t r, int along,
+                      float *c, int64_t at, int64_t n) {
   c += at;
   if (!e || e->load)
     for (int64_t j = 0; j < n; ++j)
       sum[j] += c[j];
-  if (e && e->bias && e->biasColumns)
+  if (e && e->bias && e->biasColumns == along)
     for (int64_t j = 0; j < n; ++j)
       sum[j] += e->bias[j];
   else if (e && e->bias)
@@ -625,25 +667,28 @@ static void gemmBlock(const GemmArch *arch, const OnnxcGemm *g, int64_t m0,
             int64_t rows = min64(mr, mc - ir), i = ic + ir;
             const float *a = panelA + ir * kc;
             int full = rows == mr && cols == nr;
-            int64_t ldc =
-                full && !g->biasColumns ? directStride(g, mr, nr, i, j) : 0;
+            int64_t ldc = (full || arch->kernelEdge) && !g->biasColumns
+                              ? directStride(g, rows, cols, i, j)
+                              : 0;
             epilogue.bias =
                 first && g->bias ? g->bias + (g->biasColumns ? j : i) : NULL;
-            int64_t ldcT =
-                full && !ldc && arch->kernelT && (!g->bias || g->biasColumns)
-                    ? transposedStride(g, mr, nr, i, j)
-                    : 0;
+            int64_t ldcT = !ldc && arch->kernelT && (!g->bias || g->biasColumns)
+                               ? transposedStride(g, rows, cols, i, j)
+                               : 0;
+            int64_t at = g->cRow[i] + g->cCol[j];
+            epilogue.res = last && g->res ? g->res + at : NULL;
+            const TileEpilogue *e = plain ? NULL : &epilogue;
             if (ldcT) {
-              int64_t at = g->cRow[i] + g->cCol[j];
-              epilogue.res = last && g->res ? g->res + at : NULL;
-              arch->kernelT(kc, a, b, g->c + at, ldcT,
-                            plain ? NULL : &epilogue);
+              arch->kernelT(kc, a, b, g->c + at, ldcT, (int)rows, (int)cols, e);
+              continue;
+            }
+            if (ldc && full) {
+              arch->kernel(kc, a, b, g->c + at, ldc, e);
               continue;
             }
             if (ldc) {
-              int64_t at = g->cRow[i] + g->cCol[j];
-              epilogue.res = last && g->res ? g->res + at : NULL;
-              arch->kernel(kc, a, b, g->c + at, ldc, plain ? NULL : &epilogue);
+              arch->kernelEdge(kc, a, b, g->c + at, ldc, (int)rows, (int)cols,
+                               e);
               continue;
             }
             memset(tile, 0, sizeof(float) * mr * nr);
@@ -651,8 +696,19 @@ static void gemmBlock(const GemmArch *arch, const OnnxcGemm *g, int64_t m0,
             epilogue.res = last ? g->res : NULL;
             if (isUnitRun(g->cCol + j, cols)) {
               for (int64_t r = 0; r < rows; ++r)
-                finishRun(plain ? NULL : &epilogue, tile + r * nr, r, g->c,
+                finishRun(plain ? NULL : &epilogue, tile + r * nr, r, 1, g->c,
                           g->cRow[i + r] + g->cCol[j], cols);
+              continue;
+            }
+            if (isUnitRun(g->cRow + i, rows)) {
+              // A transposed tile: its columns are contiguous in C.
+              float column[MaxNR];
+              for (int64_t s = 0; s < cols; ++s) {
+                for (int64_t r = 0; r < rows; ++r)
+                  column[r] = tile[r * nr + s];
+                finishRun(plain ? NULL : &epilogue, column, s, 0, g->c,
+                          g->cRow[i] + g->cCol[j + s], rows);
+              }
               continue;
             }
             for (int64_t r = 0; r < rows; ++r)

@@ -115,10 +115,12 @@ void check(const Case &c, int64_t flags, float lo, float hi) {
 TEST_CASE("conv kernel with its fused epilogue matches the reference",
           "[kernels]") {
   const float inf = std::numeric_limits<float>::infinity();
-  // 64 filters over 7 x 7 and 14 x 14 outputs take the transposed tile,
-  // 20 filters over 9 x 11 the plain one with edge tiles.
+  // 64 filters over 7 x 7 and 14 x 14 outputs take the transposed tile (240
+  // filters: with an edge of 16 columns), 20 filters over 9 x 11 the plain
+  // one with edge tiles.
   for (Case c :
        {Case{1, 16, 64, 9, 9, 3, 1, false}, Case{2, 8, 64, 14, 14, 1, 1, false},
+        Case{1, 8, 240, 7, 7, 1, 1, false},
         Case{1, 12, 20, 11, 13, 3, 1, false},
         Case{1, 6, 40, 15, 15, 3, 2, false},
         Case{1, 600, 32, 7, 7, 1, 1, false}})
