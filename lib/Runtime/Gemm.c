@@ -491,32 +491,81 @@ static int splitRuns(const int64_t *col, int64_t n, ColumnRun *runs) {
  * few rows of an image, so each step is copied as a few runs of constant
  * stride rather than gathered. */
 
+/// The body of packPanel, compiled once per vector ISA (ATTR), with
+/// COPY(o, s, n) copying a unit-stride run.
+#define ONNXC_PACK_PANEL(NAME, ATTR, COPY)                                     \
+  ATTR static void NAME(const float *base, const int64_t *kOff,                \
+                        const int64_t *vOff, int w, int64_t kc, int64_t width, \
+                        float *dst) {                                          \
+    ColumnRun runs[MaxNR];                                                     \
+    for (int64_t jr = 0; jr < width; jr += w, dst += kc * w) {                 \
+      int64_t cols = min64(w, width - jr);                                     \
+      int count = splitRuns(vOff + jr, cols, runs);                            \
+      for (int64_t p = 0; p < kc; ++p) {                                       \
+        const float *src = base + kOff[p];                                     \
+        float *d = dst + p * w;                                                \
+        for (int r = 0; r < count; ++r) {                                      \
+          const ColumnRun *run = &runs[r];                                     \
+          const float *s = src + run->offset;                                  \
+          float *o = d + run->first;                                           \
+          if (run->stride == 1) {                                              \
+            COPY(o, s, run->length);                                           \
+          } else {                                                             \
+            for (int64_t j = 0; j < run->length; ++j)                          \
+              o[j] = s[j * run->stride];                                       \
+          }                                                                    \
+        }                                                                      \
+        for (int64_t j = cols; j < w; ++j)                                     \
+          d[j] = 0.0f;                                                         \
+      }                                                                        \
+    }                                                                          \
+  }
+
+static inline void copyFloats(float *o, const float *s, int64_t n) {
+  for (int64_t j = 0; j < n; ++j)
+    o[j] = s[j];
+}
+
+ONNXC_PACK_PANEL(packPanelGeneric, , copyFloats)
+
+#if defined(__x86_64__)
+/// o[0, n) = s[0, n) in whole vectors: the last one overlaps the one before
+/// rather than being masked, and nothing outside [0, n) is touched.
+ONNXC_AVX512 static inline void copyFloatsAvx512(float *o, const float *s,
+                                                 int64_t n) {
+  if (n >= 16) {
+    int64_t j = 0;
+    for (; j + 16 <= n; j += 16)
+      _mm512_storeu_ps(o + j, _mm512_loadu_ps(s + j));
+    if (j < n)
+      _mm512_storeu_ps(o + n - 16, _mm512_loadu_ps(s + n - 16));
+  } else if (n >= 8) {
+    __m256 head = _mm256_loadu_ps(s), tail = _mm256_loadu_ps(s + n - 8);
+    _mm256_storeu_ps(o, head);
+    _mm256_storeu_ps(o + n - 8, tail);
+  } else if (n >= 4) {
+    __m128 head = _mm_loadu_ps(s), tail = _mm_loadu_ps(s + n - 4);
+    _mm_storeu_ps(o, head);
+    _mm_storeu_ps(o + n - 4, tail);
+  } else {
+    for (int64_t j = 0; j < n; ++j)
+      o[j] = s[j];
+  }
+}
+
+ONNXC_PACK_PANEL(packPanelAvx512, ONNXC_AVX512, copyFloatsAvx512)
+#endif
+
 static void packPanel(const float *base, const int64_t *kOff,
                       const int64_t *vOff, int w, int64_t kc, int64_t width,
                       float *dst) {
-  ColumnRun runs[MaxNR];
-  for (int64_t jr = 0; jr < width; jr += w, dst += kc * w) {
-    int64_t cols = min64(w, width - jr);
-    int count = splitRuns(vOff + jr, cols, runs);
-    for (int64_t p = 0; p < kc; ++p) {
-      const float *src = base + kOff[p];
-      float *d = dst + p * w;
-      for (int r = 0; r < count; ++r) {
-        const ColumnRun *run = &runs[r];
-        const float *s = src + run->offset;
-        float *o = d + run->first;
-        if (run->stride == 1) {
-          for (int64_t j = 0; j < run->length; ++j)
-            o[j] = s[j];
-        } else {
-          for (int64_t j = 0; j < run->length; ++j)
-            o[j] = s[j * run->stride];
-        }
-      }
-      for (int64_t j = cols; j < w; ++j)
-        d[j] = 0.0f;
-    }
+#if defined(__x86_64__)
+  if (theArch.kernel == kernelAvx512) {
+    packPanelAvx512(base, kOff, vOff, w, kc, width, dst);
+    return;
   }
+#endif
+  packPanelGeneric(base, kOff, vOff, w, kc, width, dst);
 }
 
 /// Packs B[pc, pc + kc) x [jc, jc + nc) into slivers of nr columns.
