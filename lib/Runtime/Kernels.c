@@ -207,6 +207,16 @@ void onnxc_kernel_conv2d_nchw_fchw_f32(ONNXC_MEMREF4(x), ONNXC_MEMREF4(w),
   free(t);
 }
 
+/// fn over the planes [0, planes) on the session's thread pool, or serially
+/// when the `work` (in elements or multiply-adds) is too small to share.
+static void runPlanes(onnxc_range_fn fn, void *ctx, int64_t planes,
+                      double work) {
+  if (work < 1e5)
+    fn(ctx, 0, planes);
+  else
+    onnxc_parallel_for(onnxc_current_threadpool(), planes, fn, ctx);
+}
+
 typedef struct {
   const float *x, *w, *bias, *res;
   float *y;
@@ -411,8 +421,75 @@ void onnxc_kernel_depthwise_conv2d_nchw_chw_f32(
                  .lo = lo,
                  .hi = hi};
   int64_t planes = ySize0 * ySize1;
-  if ((double)planes * (double)(ySize2 * ySize3 * wSize1 * wSize2) < 1e5)
-    runDepthwise(&d, 0, planes);
-  else
-    onnxc_parallel_for(onnxc_current_threadpool(), planes, runDepthwise, &d);
+  runPlanes(runDepthwise, &d, planes,
+            (double)planes * (double)(ySize2 * ySize3 * wSize1 * wSize2));
+}
+
+typedef struct {
+  const float *src;
+  float *dst;
+  int64_t channels, top, left, srcH, srcW, dstH, dstW;
+  int64_t srcStride[4], dstStride[4];
+  float value;
+} Pad;
+
+/// row[0, n) = value, at unit stride when `stride` is 1 (so it vectorizes).
+static void fillRow(float *row, int64_t n, int64_t stride, float value) {
+  if (stride == 1) {
+    for (int64_t w = 0; w < n; ++w)
+      row[w] = value;
+    return;
+  }
+  for (int64_t w = 0; w < n; ++w)
+    row[w * stride] = value;
+}
+
+static void runPad(void *ctx, int64_t begin, int64_t end) {
+  const Pad *p = ctx;
+  int64_t ds = p->dstStride[3], ss = p->srcStride[3];
+  int64_t right = p->dstW - p->left - p->srcW;
+  for (int64_t plane = begin; plane < end; ++plane) {
+    int64_t b = plane / p->channels, c = plane % p->channels;
+    const float *src = p->src + b * p->srcStride[0] + c * p->srcStride[1];
+    float *dst = p->dst + b * p->dstStride[0] + c * p->dstStride[1];
+    for (int64_t h = 0; h < p->dstH; ++h) {
+      float *row = dst + h * p->dstStride[2];
+      int64_t from = h - p->top;
+      if (from < 0 || from >= p->srcH) {
+        fillRow(row, p->dstW, ds, p->value);
+        continue;
+      }
+      const float *in = src + from * p->srcStride[2];
+      fillRow(row, p->left, ds, p->value);
+      float *out = row + p->left * ds;
+      if (ss == 1 && ds == 1) {
+        for (int64_t w = 0; w < p->srcW; ++w)
+          out[w] = in[w];
+      } else {
+        for (int64_t w = 0; w < p->srcW; ++w)
+          out[w * ds] = in[w * ss];
+      }
+      fillRow(out + p->srcW * ds, right, ds, p->value);
+    }
+  }
+}
+
+void onnxc_kernel_pad_f32(ONNXC_MEMREF4(src), ONNXC_MEMREF4(dst), int64_t top,
+                          int64_t left, float value) {
+  (void)srcAlloc, (void)dstAlloc;
+  Pad p = {.src = src + srcOff,
+           .dst = dst + dstOff,
+           .channels = dstSize1,
+           .top = top,
+           .left = left,
+           .srcH = srcSize2,
+           .srcW = srcSize3,
+           .dstH = dstSize2,
+           .dstW = dstSize3,
+           .srcStride = {srcStride0, srcStride1, srcStride2, srcStride3},
+           .dstStride = {dstStride0, dstStride1, dstStride2, dstStride3},
+           .value = value};
+  (void)srcSize0, (void)srcSize1;
+  int64_t planes = dstSize0 * dstSize1;
+  runPlanes(runPad, &p, planes, (double)planes * (double)(dstSize2 * dstSize3));
 }

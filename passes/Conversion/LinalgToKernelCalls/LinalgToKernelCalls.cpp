@@ -11,10 +11,15 @@
 // it that adds a residual and clamps (Relu, Clip) in place on its output.
 // The kernel then writes each output once.
 //
+// A padded copy of an NCHW f32 image (a buffer filled with a constant, or a
+// copy of such a buffer, then the image copied into its interior) becomes one
+// call that writes each element of the padded buffer once.
+//
 //===----------------------------------------------------------------------===//
 
 #include "passes/Conversion/Passes.h"
 
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
@@ -345,6 +350,106 @@ static ConvEpilogue matchEpilogue(linalg::LinalgOp op) {
   return epilogue;
 }
 
+/// The constant that `buffer` is filled with by `op`, a linalg.fill of the
+/// whole buffer.
+static std::optional<double> fillValue(Operation *op, Value buffer) {
+  auto fill = dyn_cast_or_null<linalg::FillOp>(op);
+  FloatAttr value;
+  if (!fill || fill.getDpsInits()[0] != buffer ||
+      !matchPattern(fill.getDpsInputs()[0], m_Constant(&value)))
+    return std::nullopt;
+  return value.getValueAsDouble();
+}
+
+/// The op before `op` in its block that uses `buffer` other than for its
+/// sizes, or null.
+static Operation *previousUse(Operation *op, Value buffer) {
+  for (Operation *it = op->getPrevNode(); it; it = it->getPrevNode())
+    if (!isa<memref::DimOp>(it) &&
+        llvm::is_contained(it->getOperands(), buffer))
+      return it;
+  return nullptr;
+}
+
+/// Rewrites `copy` of an f32 image into the interior of a rank-4 buffer X
+/// whose contents are a constant (filled, or copied from a filled buffer,
+/// with no use of X in between but the interior's view) as a call of
+/// onnxc_kernel_pad_f32(image, X, top, left, value); the fill or the copy
+/// that made X goes, and so does a filled buffer that nothing reads any
+/// more.
+static void rewritePaddedCopy(ModuleOp module, SymbolTable &symbols,
+                              memref::CopyOp copy) {
+  auto view = copy.getTarget().getDefiningOp<memref::SubViewOp>();
+  if (!view || !view->hasOneUse())
+    return;
+  Value x = view.getSource();
+  auto type = dyn_cast<MemRefType>(x.getType());
+  auto srcType = dyn_cast<MemRefType>(copy.getSource().getType());
+  if (!type || !srcType || type.getRank() != 4 ||
+      !type.getElementType().isF32() || !type.getLayout().isIdentity() ||
+      !x.getDefiningOp<memref::AllocOp>() ||
+      view->getBlock() != copy->getBlock())
+    return;
+  ArrayRef<int64_t> offsets = view.getStaticOffsets();
+  if (offsets[0] != 0 || offsets[1] != 0 ||
+      llvm::any_of(offsets, ShapedType::isDynamic) ||
+      !llvm::all_of(view.getStaticStrides(),
+                    [](int64_t stride) { return stride == 1; }) ||
+      view.getStaticSizes()[1] != type.getDimSize(1))
+    return;
+  // What X holds before: the op before the view that uses X.
+  Operation *maker = previousUse(view, x);
+  std::optional<double> value = fillValue(maker, x);
+  Value filled;
+  if (!value) {
+    auto made = dyn_cast_or_null<memref::CopyOp>(maker);
+    if (!made || made.getTarget() != x)
+      return;
+    filled = made.getSource();
+    value = fillValue(previousUse(made, filled), filled);
+    if (!value || !filled.getDefiningOp<memref::AllocOp>())
+      return;
+  }
+  // No use of X between the maker and the copy but the view.
+  for (Operation *it = maker->getNextNode(); it != copy; it = it->getNextNode())
+    if (it != view && !isa<memref::DimOp>(it) &&
+        llvm::is_contained(it->getOperands(), x))
+      return;
+
+  OpBuilder b(copy);
+  Location loc = copy.getLoc();
+  SmallVector<Value> args = {castToDynamic(b, loc, copy.getSource()),
+                             castToDynamic(b, loc, x)};
+  for (int64_t offset : offsets.drop_front(2))
+    args.push_back(b.create<arith::ConstantIntOp>(loc, offset, 64));
+  args.push_back(b.create<arith::ConstantFloatOp>(
+      loc, APFloat(static_cast<float>(*value)), b.getF32Type()));
+  StringRef name = "onnxc_kernel_pad_f32";
+  declareKernel(module, symbols, name,
+                b.getFunctionType(ValueRange(args).getTypes(), {}));
+  b.create<func::CallOp>(loc, name, TypeRange{}, args);
+  copy->erase();
+  view->erase();
+  maker->erase();
+  // A filled buffer now only filled, measured and freed goes too.
+  if (!filled || !llvm::all_of(filled.getUsers(), [](Operation *user) {
+        auto dim = dyn_cast<memref::DimOp>(user);
+        return isa<linalg::FillOp, memref::DeallocOp>(user) ||
+               (dim && dim.getConstantIndex());
+      }))
+    return;
+  auto alloc = filled.getDefiningOp<memref::AllocOp>();
+  for (Operation *user : llvm::make_early_inc_range(filled.getUsers())) {
+    if (auto dim = dyn_cast<memref::DimOp>(user)) {
+      OpBuilder at(dim);
+      dim.replaceAllUsesWith(getValueOrCreateConstantIndexOp(
+          at, dim.getLoc(), alloc.getMixedSizes()[*dim.getConstantIndex()]));
+    }
+    user->erase();
+  }
+  alloc->erase();
+}
+
 namespace {
 struct ConvertLinalgToKernelCallsPass
     : public onnxc::impl::ConvertLinalgToKernelCallsPassBase<
@@ -352,6 +457,10 @@ struct ConvertLinalgToKernelCallsPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
+    SmallVector<memref::CopyOp> copies;
+    module.walk([&](memref::CopyOp copy) { copies.push_back(copy); });
+    for (memref::CopyOp copy : copies)
+      rewritePaddedCopy(module, symbols, copy);
     SmallVector<linalg::LinalgOp> ops;
     module.walk([&](linalg::LinalgOp op) {
       if (isa<linalg::MatmulOp, linalg::MatmulTransposeBOp,

@@ -229,3 +229,42 @@ func.func @conv_into_consumer_buffer(%x: memref<?x3x9x9xf32>, %w: memref<8x3x3x3
   memref.dealloc %y : memref<?x8x7x7xf32>
   return %z : memref<?x8x7x7xf32>
 }
+
+// -----
+
+// A padded copy: zeros, then the image into the interior, in one call; the
+// same through a copy of a filled buffer, which goes once nothing reads it.
+// CHECK-LABEL: func.func @pad
+// CHECK-SAME: (%[[X:.+]]: memref<?x3x4x4xf32>, %[[Y:.+]]: memref<?x3x4x4xf32>)
+// CHECK: %[[P:.+]] = memref.alloc(%{{.+}}) : memref<?x3x6x7xf32>
+// CHECK-NOT: linalg.fill
+// CHECK-DAG: %[[CX:.+]] = memref.cast %[[X]]
+// CHECK-DAG: %[[CP:.+]] = memref.cast %[[P]]
+// CHECK-DAG: %[[ONE:.+]] = arith.constant 1 : i64
+// CHECK-DAG: %[[TWO:.+]] = arith.constant 2 : i64
+// CHECK-DAG: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK: call @onnxc_kernel_pad_f32(%[[CX]], %[[CP]], %[[ONE]], %[[TWO]], %[[ZERO]])
+// CHECK: %[[Q:.+]] = memref.alloc(%{{.+}}) : memref<?x3x6x7xf32>
+// CHECK-NOT: memref.copy
+// CHECK: call @onnxc_kernel_pad_f32(%{{.+}}, %{{.+}}, %[[ONE]], %[[TWO]], %[[ZERO]])
+// CHECK-NOT: memref.copy
+// CHECK-NOT: linalg.fill
+// CHECK: return %[[P]], %[[Q]]
+func.func @pad(%x: memref<?x3x4x4xf32>, %y: memref<?x3x4x4xf32>) -> (memref<?x3x6x7xf32>, memref<?x3x6x7xf32>) {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %n = memref.dim %x, %c0 : memref<?x3x4x4xf32>
+  %p = memref.alloc(%n) : memref<?x3x6x7xf32>
+  linalg.fill ins(%zero : f32) outs(%p : memref<?x3x6x7xf32>)
+  %pv = memref.subview %p[0, 0, 1, 2] [%n, 3, 4, 4] [1, 1, 1, 1] : memref<?x3x6x7xf32> to memref<?x3x4x4xf32, strided<[126, 42, 7, 1], offset: 9>>
+  memref.copy %x, %pv : memref<?x3x4x4xf32> to memref<?x3x4x4xf32, strided<[126, 42, 7, 1], offset: 9>>
+  %z = memref.alloc(%n) : memref<?x3x6x7xf32>
+  linalg.fill ins(%zero : f32) outs(%z : memref<?x3x6x7xf32>)
+  %m = memref.dim %z, %c0 : memref<?x3x6x7xf32>
+  %q = memref.alloc(%m) : memref<?x3x6x7xf32>
+  memref.copy %z, %q : memref<?x3x6x7xf32> to memref<?x3x6x7xf32>
+  %qv = memref.subview %q[0, 0, 1, 2] [%n, 3, 4, 4] [1, 1, 1, 1] : memref<?x3x6x7xf32> to memref<?x3x4x4xf32, strided<[126, 42, 7, 1], offset: 9>>
+  memref.copy %y, %qv : memref<?x3x4x4xf32> to memref<?x3x4x4xf32, strided<[126, 42, 7, 1], offset: 9>>
+  memref.dealloc %z : memref<?x3x6x7xf32>
+  return %p, %q : memref<?x3x6x7xf32>, memref<?x3x6x7xf32>
+}
