@@ -297,47 +297,93 @@ static void replaceByCall(ModuleOp module, SymbolTable &symbols,
       fused->erase();
 }
 
+/// True when `op` writes all of `buffer` without reading it first: a fill,
+/// or an elementwise generic whose only output it is, that reads neither it
+/// nor its own output.
+static bool overwrites(Operation *op, Value buffer) {
+  if (auto fill = dyn_cast<linalg::FillOp>(op))
+    return fill.getDpsInits()[0] == buffer;
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  return generic && generic.getNumDpsInits() == 1 &&
+         generic.getDpsInits()[0] == buffer &&
+         !llvm::is_contained(generic.getDpsInputs(), buffer) &&
+         generic.getNumLoops() == generic.getNumParallelLoops() &&
+         generic.getMatchingIndexingMap(generic.getDpsInitOperand(0))
+             .isPermutation() &&
+         generic.getMatchingBlockArgument(generic.getDpsInitOperand(0))
+             .use_empty();
+}
+
 /// When the elementwise op right after `conv` reads its output X (a local
-/// allocation that nothing else reads) into a new buffer Z of the same type,
-/// makes the convolution (and the bias before it) write Z instead, so that
-/// the op works in place and can join the epilogue; X goes.
+/// allocation) into a new buffer Z of the same type, makes the convolution
+/// (and the bias before it) write Z instead, so that the op works in place
+/// and can join the epilogue; X goes if nothing else uses it.
 static void reuseConsumerBuffer(linalg::LinalgOp conv) {
   Value x = conv.getDpsInits()[0];
   auto xAlloc = x.getDefiningOp<memref::AllocOp>();
   auto generic =
       dyn_cast_or_null<linalg::GenericOp>(adjacentEffectful(conv, true));
+  // Straight-line code only: in a loop, X's earlier users would run again
+  // after the convolution.
   if (!xAlloc || !generic || generic.getNumDpsInits() != 1 ||
-      !llvm::is_contained(generic.getDpsInputs(), x))
+      !llvm::is_contained(generic.getDpsInputs(), x) ||
+      !isa<func::FuncOp>(conv->getParentOp()))
     return;
   Value z = generic.getDpsInits()[0];
   auto zAlloc = z.getDefiningOp<memref::AllocOp>();
-  if (!zAlloc || z.getType() != x.getType() ||
-      zAlloc->getBlock() != conv->getBlock() ||
-      llvm::is_contained(generic.getDpsInputs(), z))
+  Block *block = conv->getBlock();
+  if (!zAlloc || z.getType() != x.getType() || zAlloc->getBlock() != block ||
+      llvm::is_contained(generic.getDpsInputs(), z) ||
+      !generic.getMatchingBlockArgument(generic.getDpsInitOperand(0))
+           .use_empty())
     return;
-  // Where the writes of X begin: the bias broadcast, if any, or the
-  // convolution; Z's sizes must be known there.
-  Operation *start = conv;
-  if (auto bias =
-          dyn_cast_or_null<linalg::GenericOp>(adjacentEffectful(conv, false));
-      bias && bias.getNumDpsInits() == 1 && bias.getDpsInits()[0] == x)
-    start = bias;
+  // Where the writes of X begin: the bias broadcast (or zero fill) right
+  // before the convolution, which overwrites it; Z's sizes must be known
+  // there.
+  Operation *start = adjacentEffectful(conv, false);
+  if (!start || !overwrites(start, x))
+    return;
   for (Value size : zAlloc.getOperands())
     if (Operation *def = size.getDefiningOp();
-        def &&
-        (def->getBlock() != start->getBlock() || !def->isBeforeInBlock(start)))
+        def && (def->getBlock() != block || !def->isBeforeInBlock(start)))
       return;
-  SmallVector<Operation *> deallocs;
-  for (Operation *user : x.getUsers()) {
-    if (isa<memref::DeallocOp>(user))
-      deallocs.push_back(user);
-    else if (user != conv && user != start && user != generic)
+  // Z, if it exists before, must not be touched from there to the op.
+  for (Operation *user : z.getUsers()) {
+    Operation *at = block->findAncestorOpInBlock(*user);
+    if (!at || (at != generic && !at->isBeforeInBlock(start) &&
+                at->isBeforeInBlock(generic)))
       return;
   }
-  zAlloc->moveBefore(start);
-  x.replaceAllUsesWith(z);
-  for (Operation *dealloc : deallocs)
-    dealloc->erase();
+  // X may be a buffer that other convolutions reuse: its users before
+  // `start` are done with it, and its next user after `generic` must free or
+  // overwrite it; nothing else may touch it in between.
+  Operation *next = nullptr;
+  bool onlyFreed = true;
+  for (Operation *user : x.getUsers()) {
+    Operation *at = block->findAncestorOpInBlock(*user);
+    if (!at)
+      return;
+    if (at == start || at == conv || at == generic)
+      continue;
+    onlyFreed &= isa<memref::DeallocOp>(user);
+    if (at->isBeforeInBlock(start))
+      continue;
+    if (at->isBeforeInBlock(generic))
+      return;
+    if (!next || at->isBeforeInBlock(next))
+      next = at;
+  }
+  if (next && !isa<memref::DeallocOp>(next) && !overwrites(next, x))
+    return;
+  if (start->isBeforeInBlock(zAlloc))
+    zAlloc->moveBefore(start);
+  for (Operation *op : {start, static_cast<Operation *>(conv),
+                        static_cast<Operation *>(generic)})
+    op->replaceUsesOfWith(x, z);
+  if (!onlyFreed)
+    return;
+  for (Operation *user : llvm::make_early_inc_range(x.getUsers()))
+    user->erase();
   xAlloc->erase();
 }
 

@@ -268,3 +268,59 @@ func.func @pad(%x: memref<?x3x4x4xf32>, %y: memref<?x3x4x4xf32>) -> (memref<?x3x
   memref.dealloc %z : memref<?x3x6x7xf32>
   return %p, %q : memref<?x3x6x7xf32>, memref<?x3x6x7xf32>
 }
+
+// -----
+
+// The convolution's buffer is shared with a later convolution, which
+// overwrites it first: this one still writes the Add's buffer, and the
+// shared one stays for the later one. A read of it before it is overwritten
+// again keeps the Add apart.
+#bias = affine_map<(d0, d1, d2, d3) -> (d1)>
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @shared_conv_buffer
+// CHECK-SAME: (%[[X:.+]]: memref<1x3x9x9xf32>, %[[W:.+]]: memref<8x3x3x3xf32>, %[[B:.+]]: memref<8xf32>, %[[R:.+]]: memref<1x8x7x7xf32>)
+// CHECK: %[[Y:.+]] = memref.alloc() : memref<1x8x7x7xf32>
+// CHECK: %[[Z:.+]] = memref.alloc() : memref<1x8x7x7xf32>
+// CHECK: %[[CZ:.+]] = memref.cast %[[Z]]
+// CHECK: call @onnxc_kernel_conv2d_nchw_fchw_f32(%{{.+}}, %{{.+}}, %[[CZ]], {{.+}}, %c25_i64, {{.+}})
+// CHECK: %[[CY:.+]] = memref.cast %[[Y]]
+// CHECK: call @onnxc_kernel_conv2d_nchw_fchw_f32(%{{.+}}, %{{.+}}, %[[CY]], {{.+}}, %c8_i64, {{.+}})
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[Y]], %[[Z]] : {{.+}}) outs(%[[Z]] :
+// CHECK: return %[[Z]]
+func.func @shared_conv_buffer(%x: memref<1x3x9x9xf32>, %w: memref<8x3x3x3xf32>, %b: memref<8xf32>, %r: memref<1x8x7x7xf32>) -> memref<1x8x7x7xf32> {
+  %zero = arith.constant 0.0 : f32
+  %y = memref.alloc() : memref<1x8x7x7xf32>
+  linalg.generic {indexing_maps = [#bias, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+    ins(%b : memref<8xf32>) outs(%y : memref<1x8x7x7xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : memref<1x3x9x9xf32>, memref<8x3x3x3xf32>) outs(%y : memref<1x8x7x7xf32>)
+  %z = memref.alloc() : memref<1x8x7x7xf32>
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+    ins(%y, %r : memref<1x8x7x7xf32>, memref<1x8x7x7xf32>) outs(%z : memref<1x8x7x7xf32>) {
+  ^bb0(%in: f32, %in_1: f32, %out: f32):
+    %0 = arith.addf %in, %in_1 : f32
+    %1 = arith.maximumf %0, %zero : f32
+    linalg.yield %1 : f32
+  }
+  // The later convolution: its bias overwrites %y, so the first may leave it.
+  linalg.generic {indexing_maps = [#bias, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+    ins(%b : memref<8xf32>) outs(%y : memref<1x8x7x7xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : memref<1x3x9x9xf32>, memref<8x3x3x3xf32>) outs(%y : memref<1x8x7x7xf32>)
+  // Reads %y and %z, writes %z: not in place on %y, and %y is read later.
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+    ins(%y, %z : memref<1x8x7x7xf32>, memref<1x8x7x7xf32>) outs(%z : memref<1x8x7x7xf32>) {
+  ^bb0(%in: f32, %in_1: f32, %out: f32):
+    %0 = arith.addf %in, %in_1 : f32
+    linalg.yield %0 : f32
+  }
+  memref.copy %y, %r : memref<1x8x7x7xf32> to memref<1x8x7x7xf32>
+  return %z : memref<1x8x7x7xf32>
+}
