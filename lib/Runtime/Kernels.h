@@ -87,15 +87,15 @@ void onnxc_kernel_conv2d_nchw_fchw_f32(ONNXC_MEMREF4(x), ONNXC_MEMREF4(w),
                                        int64_t strideW, int64_t dilationH,
                                        int64_t dilationW, int64_t flags,
                                        float lo, float hi);
-/// dst = src padded with `value`: src at [:, :, top, left] of dst (a copy
-/// into a constant-filled buffer, in one pass).
-void onnxc_kernel_pad_f32(ONNXC_MEMREF4(src), ONNXC_MEMREF4(dst), int64_t top,
-                          int64_t left, float value);
 /// linalg.depthwise_conv_2d_nchw_chw on an already padded input, likewise.
 void onnxc_kernel_depthwise_conv2d_nchw_chw_f32(
     ONNXC_MEMREF4(x), ONNXC_MEMREF3(w), ONNXC_MEMREF4(y), ONNXC_MEMREF1(bias),
     ONNXC_MEMREF4(res), int64_t strideH, int64_t strideW, int64_t dilationH,
     int64_t dilationW, int64_t flags, float lo, float hi);
+/// dst = src padded with `value`: src at [:, :, top, left] of dst (a copy
+/// into a constant-filled buffer, in one pass).
+void onnxc_kernel_pad_f32(ONNXC_MEMREF4(src), ONNXC_MEMREF4(dst), int64_t top,
+                          int64_t left, float value);
 
 #ifdef __cplusplus
 }
