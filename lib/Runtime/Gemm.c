@@ -48,10 +48,12 @@ typedef void (*MicroKernel)(int64_t kc, const float *a, const float *b,
                             float *c, int64_t ldc, const TileEpilogue *e);
 
 /// A micro-kernel that also takes the part of the tile that C holds, its
-/// first `rows` x `cols` (the packed operands are zero padded beyond).
-typedef void (*EdgeKernel)(int64_t kc, const float *a, const float *b, float *c,
-                           int64_t ldc, int rows, int cols,
-                           const TileEpilogue *e);
+/// first `rows` x `cols` (the packed operands are zero padded beyond), and
+/// A's step `lda`: its column p at a[p * lda, p * lda + mr) (mr when packed;
+/// an unpacked A whose mr rows are consecutive works too).
+typedef void (*EdgeKernel)(int64_t kc, const float *a, int64_t lda,
+                           const float *b, float *c, int64_t ldc, int rows,
+                           int cols, const TileEpilogue *e);
 
 /// The epilogue on one value `sum` of row `i`, column `j` at offset `at` of c
 /// (and res).
@@ -214,10 +216,11 @@ ONNXC_AVX512 static void kernelAvx512(int64_t kc, const float *a,
 
 /// The sums of kernelAvx512 in an array (kept in registers once inlined).
 __attribute__((always_inline)) ONNXC_AVX512 static inline void
-sumsAvx512(int64_t kc, const float *a, const float *b, __m512 acc[14][2]) {
+sumsAvx512(int64_t kc, const float *a, int64_t lda, const float *b,
+           __m512 acc[14][2]) {
   _Pragma("GCC unroll 16") for (int i = 0; i < 14; ++i) acc[i][0] = acc[i][1] =
       _mm512_setzero_ps();
-  for (int64_t p = 0; p < kc; ++p, a += 14, b += 32) {
+  for (int64_t p = 0; p < kc; ++p, a += lda, b += 32) {
     __m512 b0 = _mm512_load_ps(b), b1 = _mm512_load_ps(b + 16);
     _Pragma("GCC unroll 16") for (int i = 0; i < 14; ++i) {
       __m512 x = _mm512_set1_ps(a[i]);
@@ -249,11 +252,11 @@ ONNXC_AVX512 static inline void storeMaskedAvx512(const TileEpilogue *e,
 
 /// kernelAvx512 on the first `rows` x `cols` of a tile.
 ONNXC_AVX512 static void kernelAvx512Edge(int64_t kc, const float *a,
-                                          const float *b, float *c, int64_t ldc,
-                                          int rows, int cols,
+                                          int64_t lda, const float *b, float *c,
+                                          int64_t ldc, int rows, int cols,
                                           const TileEpilogue *e) {
   __m512 acc[14][2];
-  sumsAvx512(kc, a, b, acc);
+  sumsAvx512(kc, a, lda, b, acc);
   __mmask16 m0 = (__mmask16)(cols >= 16 ? 0xffff : (1u << cols) - 1);
   __mmask16 m1 = (__mmask16)(cols <= 16 ? 0 : (1u << (cols - 16)) - 1);
   for (int i = 0; i < rows; ++i) {
@@ -267,12 +270,12 @@ ONNXC_AVX512 static void kernelAvx512Edge(int64_t kc, const float *a,
 /// kernelAvx512 with C stored transposed: the 14 x 32 sums go through the
 /// stack, and each of the first `cols` columns is gathered into one vector
 /// of `rows` and stored to its row of C; the bias is per column.
-ONNXC_AVX512 static void kernelAvx512T(int64_t kc, const float *a,
+ONNXC_AVX512 static void kernelAvx512T(int64_t kc, const float *a, int64_t lda,
                                        const float *b, float *c, int64_t ldc,
                                        int rows, int cols,
                                        const TileEpilogue *e) {
   __m512 acc[14][2];
-  sumsAvx512(kc, a, b, acc);
+  sumsAvx512(kc, a, lda, b, acc);
   _Alignas(64) float sums[14][32];
   _Pragma("GCC unroll 16") for (int i = 0; i < 14; ++i) {
     _mm512_store_ps(sums[i], acc[i][0]);
@@ -688,6 +691,11 @@ static void gemmBlock(const GemmArch *arch, const OnnxcGemm *g, int64_t m0,
   for (int64_t jc = n0; jc < n1; jc += arch->nc) {
     int64_t nc = min64(arch->nc, n1 - jc);
     int64_t kcBlock = blockK(arch, g->k);
+    // The stride between C's columns when all of [n0, n1) can take the
+    // transposed store, else 0.
+    int64_t tStore = arch->kernelT && (!g->bias || g->biasColumns)
+                         ? blockStride(g->cCol + n0, n1 - n0, mr)
+                         : 0;
     for (int64_t pc = 0; pc < g->k; pc += kcBlock) {
       int64_t kc = min64(kcBlock, g->k - pc);
       // The first block starts from the bias (or C), the last one applies
@@ -702,19 +710,30 @@ static void gemmBlock(const GemmArch *arch, const OnnxcGemm *g, int64_t m0,
         panelB = packedB + pc * nPad + jc * kc;
       else
         packB(g, nr, pc, kc, jc, nc, bufB);
+      // A straight from memory for the transposed store, when each sliver's
+      // rows are consecutive and its steps evenly spaced (a 1x1
+      // convolution's image): no packing.
+      int64_t lda = kc > 1 ? g->aCol[pc + 1] - g->aCol[pc] : mr;
+      int stepsEven = tStore && !packedA && lda >= mr &&
+                      blockStride(g->aCol + pc, kc, 1) == lda;
       for (int64_t ic = m0; ic < m1; ic += arch->mc) {
         int64_t mc = min64(arch->mc, m1 - ic);
+        int direct = stepsEven && mc % mr == 0;
+        for (int64_t ir = 0; direct && ir < mc; ir += mr)
+          direct = isUnitRun(g->aRow + ic + ir, mr) &&
+                   isUnitRun(g->cRow + ic + ir, mr);
         const float *panelA = bufA;
         if (packedA)
           panelA = packedA + pc * mPad + ic * kc;
-        else
+        else if (!direct)
           packA(g, mr, ic, mc, pc, kc, bufA);
         for (int64_t jr = 0; jr < nc; jr += nr) {
           int64_t cols = min64(nr, nc - jr), j = jc + jr;
           const float *b = panelB + jr * kc;
           for (int64_t ir = 0; ir < mc; ir += mr) {
             int64_t rows = min64(mr, mc - ir), i = ic + ir;
-            const float *a = panelA + ir * kc;
+            const float *a =
+                direct ? g->a + g->aRow[i] + g->aCol[pc] : panelA + ir * kc;
             int full = rows == mr && cols == nr;
             int64_t ldc = (full || arch->kernelEdge) && !g->biasColumns
                               ? directStride(g, rows, cols, i, j)
@@ -727,8 +746,9 @@ static void gemmBlock(const GemmArch *arch, const OnnxcGemm *g, int64_t m0,
             int64_t at = g->cRow[i] + g->cCol[j];
             epilogue.res = last && g->res ? g->res + at : NULL;
             const TileEpilogue *e = plain ? NULL : &epilogue;
-            if (ldcT) {
-              arch->kernelT(kc, a, b, g->c + at, ldcT, (int)rows, (int)cols, e);
+            if (ldcT || direct) {
+              arch->kernelT(kc, a, direct ? lda : mr, b, g->c + at,
+                            direct ? tStore : ldcT, (int)rows, (int)cols, e);
               continue;
             }
             if (ldc && full) {
@@ -736,8 +756,8 @@ static void gemmBlock(const GemmArch *arch, const OnnxcGemm *g, int64_t m0,
               continue;
             }
             if (ldc) {
-              arch->kernelEdge(kc, a, b, g->c + at, ldc, (int)rows, (int)cols,
-                               e);
+              arch->kernelEdge(kc, a, mr, b, g->c + at, ldc, (int)rows,
+                               (int)cols, e);
               continue;
             }
             memset(tile, 0, sizeof(float) * mr * nr);
