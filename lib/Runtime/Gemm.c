@@ -267,29 +267,57 @@ ONNXC_AVX512 static void kernelAvx512Edge(int64_t kc, const float *a,
   }
 }
 
-/// kernelAvx512 with C stored transposed: the 14 x 32 sums go through the
-/// stack, and each of the first `cols` columns is gathered into one vector
-/// of `rows` and stored to its row of C; the bias is per column.
+/// t = r transposed, 16 x 16 (t[j] lane i = r[i] lane j): unpacks of 32-
+/// and 64-bit elements, then two rounds of 128-bit lane shuffles.
+ONNXC_AVX512 static inline void transpose16(const __m512 r[16], __m512 t[16]) {
+  __m512 a[16], b[16];
+  _Pragma("GCC unroll 8") for (int k = 0; k < 8; ++k) {
+    a[2 * k] = _mm512_unpacklo_ps(r[2 * k], r[2 * k + 1]);
+    a[2 * k + 1] = _mm512_unpackhi_ps(r[2 * k], r[2 * k + 1]);
+  }
+  // b[4k + m], 128-bit lane L: column 4L + m of rows 4k .. 4k + 3.
+  _Pragma("GCC unroll 4") for (int k = 0; k < 4; ++k) {
+    __m512d a0 = _mm512_castps_pd(a[4 * k]),
+            a1 = _mm512_castps_pd(a[4 * k + 1]);
+    __m512d a2 = _mm512_castps_pd(a[4 * k + 2]),
+            a3 = _mm512_castps_pd(a[4 * k + 3]);
+    b[4 * k] = _mm512_castpd_ps(_mm512_unpacklo_pd(a0, a2));
+    b[4 * k + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(a0, a2));
+    b[4 * k + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(a1, a3));
+    b[4 * k + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(a1, a3));
+  }
+  _Pragma("GCC unroll 4") for (int m = 0; m < 4; ++m) {
+    __m512 c0 = _mm512_shuffle_f32x4(b[m], b[4 + m], 0x88);
+    __m512 c1 = _mm512_shuffle_f32x4(b[m], b[4 + m], 0xdd);
+    __m512 c2 = _mm512_shuffle_f32x4(b[8 + m], b[12 + m], 0x88);
+    __m512 c3 = _mm512_shuffle_f32x4(b[8 + m], b[12 + m], 0xdd);
+    t[m] = _mm512_shuffle_f32x4(c0, c2, 0x88);
+    t[4 + m] = _mm512_shuffle_f32x4(c1, c3, 0x88);
+    t[8 + m] = _mm512_shuffle_f32x4(c0, c2, 0xdd);
+    t[12 + m] = _mm512_shuffle_f32x4(c1, c3, 0xdd);
+  }
+}
+
+/// kernelAvx512 with C stored transposed: each half of the 14 x 32 sums is
+/// transposed in registers, and each of the first `cols` columns is stored
+/// as `rows` values to its row of C; the bias is per column.
 ONNXC_AVX512 static void kernelAvx512T(int64_t kc, const float *a, int64_t lda,
                                        const float *b, float *c, int64_t ldc,
                                        int rows, int cols,
                                        const TileEpilogue *e) {
   __m512 acc[14][2];
   sumsAvx512(kc, a, lda, b, acc);
-  _Alignas(64) float sums[14][32];
-  _Pragma("GCC unroll 16") for (int i = 0; i < 14; ++i) {
-    _mm512_store_ps(sums[i], acc[i][0]);
-    _mm512_store_ps(sums[i] + 16, acc[i][1]);
-  }
-  const __m512i index = _mm512_mullo_epi32(
-      _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
-      _mm512_set1_epi32(32));
   const __mmask16 mask = (__mmask16)((1u << rows) - 1);
-  for (int j = 0; j < cols; ++j) {
-    __m512 v = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), mask, index,
-                                        &sums[0][j], 4);
-    storeMaskedAvx512(e, v, e && e->bias ? e->bias + j : NULL, c, j * ldc,
-                      mask);
+  for (int v = 0; v < 2 && 16 * v < cols; ++v) {
+    __m512 r[16], t[16];
+    _Pragma("GCC unroll 16") for (int i = 0; i < 14; ++i) r[i] = acc[i][v];
+    r[14] = r[15] = _mm512_setzero_ps();
+    transpose16(r, t);
+    for (int m = 0; m < 16 && 16 * v + m < cols; ++m) {
+      int j = 16 * v + m;
+      storeMaskedAvx512(e, t[m], e && e->bias ? e->bias + j : NULL, c, j * ldc,
+                        mask);
+    }
   }
 }
 
