@@ -1,6 +1,7 @@
-/*===- Gemm.c - Packed, register-blocked fp32 GEMM --------------------------===*
+/*===- Gemm.c - Packed, register-blocked fp32 GEMM
+ *--------------------------===*
  *
- * C += A * B (optionally followed by max(C, 0)) in the BLIS style: B is
+ * C += A * B (then a bias, residual and clamp epilogue) in the BLIS style: B is
  * packed into slivers NR columns wide, A into slivers MR rows tall, and a
  * register-blocked micro-kernel multiplies one sliver of each over KC steps
  * of the reduction. The micro-kernel is chosen once per process from the
@@ -31,15 +32,54 @@
 #include <arm_neon.h>
 #endif
 
-/// The micro-kernel: c[i * ldc + j] += sum_p a[p * mr + i] * b[p * nr + j]
-/// over a full mr x nr tile, then max(., 0) if `relu`.
+/// What a micro-kernel does with its sums S of one tile: c = S + c (or S
+/// alone without `load`), + bias[i] (one value per tile row, when not NULL),
+/// + res[i * ldc + j] (when not NULL), clamped to [lo, hi] with `clamp`.
+typedef struct {
+  int load, clamp;
+  const float *bias, *res;
+  float lo, hi;
+  int biasColumns; // bias[j] (one value per tile column) instead of bias[i]
+} TileEpilogue;
+
+/// The micro-kernel: c[i * ldc + j] = epilogue(sum_p a[p * mr + i] *
+/// b[p * nr + j]) over a full mr x nr tile; a NULL epilogue accumulates.
 typedef void (*MicroKernel)(int64_t kc, const float *a, const float *b,
-                            float *c, int64_t ldc, int relu);
+                            float *c, int64_t ldc, const TileEpilogue *e);
+
+/// A micro-kernel that also takes the part of the tile that C holds, its
+/// first `rows` x `cols` (the packed operands are zero padded beyond), and
+/// A's step `lda`: its column p at a[p * lda, p * lda + mr) (mr when packed;
+/// an unpacked A whose mr rows are consecutive works too).
+typedef void (*EdgeKernel)(int64_t kc, const float *a, int64_t lda,
+                           const float *b, float *c, int64_t ldc, int rows,
+                           int cols, const TileEpilogue *e);
+
+/// The epilogue on one value `sum` of row `i`, column `j` at offset `at` of c
+/// (and res).
+static inline float finishValue(const TileEpilogue *e, float sum, int64_t i,
+                                int64_t j, const float *c, int64_t at) {
+  if (!e)
+    return c[at] + sum;
+  float v = e->load ? c[at] + sum : sum;
+  if (e->bias)
+    v += e->bias[e->biasColumns ? j : i];
+  if (e->res)
+    v += e->res[at];
+  if (e->clamp)
+    v = v < e->lo ? e->lo : v > e->hi ? e->hi : v;
+  return v;
+}
 
 typedef struct {
   int mr, nr;
   int64_t kc, mc, nc;
   MicroKernel kernel;
+  /// `kernel` on a part of a tile (edge tiles); NULL if none.
+  EdgeKernel kernelEdge;
+  /// The tile stored transposed, element (i, j) at c[i + j * ldc] (a
+  /// convolution's output computed as pixels x filters); NULL if none.
+  EdgeKernel kernelT;
 } GemmArch;
 
 /*===----------------------------------------------------------------------===*
@@ -47,7 +87,7 @@ typedef struct {
  *===----------------------------------------------------------------------===*/
 
 static void kernelGeneric(int64_t kc, const float *a, const float *b, float *c,
-                          int64_t ldc, int relu) {
+                          int64_t ldc, const TileEpilogue *e) {
   enum { MR = 4, NR = 8 };
   float acc[MR][NR] = {{0}};
   for (int64_t p = 0; p < kc; ++p, a += MR, b += NR)
@@ -55,10 +95,8 @@ static void kernelGeneric(int64_t kc, const float *a, const float *b, float *c,
       for (int j = 0; j < NR; ++j)
         acc[i][j] += a[i] * b[j];
   for (int i = 0; i < MR; ++i)
-    for (int j = 0; j < NR; ++j) {
-      float v = c[i * ldc + j] + acc[i][j];
-      c[i * ldc + j] = relu && v < 0.0f ? 0.0f : v;
-    }
+    for (int j = 0; j < NR; ++j)
+      c[i * ldc + j] = finishValue(e, acc[i][j], i, j, c, i * ldc + j);
 }
 
 #if defined(__x86_64__)
@@ -66,9 +104,27 @@ static void kernelGeneric(int64_t kc, const float *a, const float *b, float *c,
 #define ONNXC_AVX512 __attribute__((target("avx512f,fma")))
 #define ONNXC_AVX2 __attribute__((target("avx2,fma")))
 
+/// The epilogue of one 16-wide vector `v` of tile row `i` at c + at.
+ONNXC_AVX512 static inline __m512 finishAvx512(const TileEpilogue *e, __m512 v,
+                                               int i, const float *c,
+                                               int64_t at) {
+  if (!e)
+    return _mm512_add_ps(_mm512_loadu_ps(c + at), v);
+  if (e->load)
+    v = _mm512_add_ps(_mm512_loadu_ps(c + at), v);
+  if (e->bias)
+    v = _mm512_add_ps(v, _mm512_set1_ps(e->bias[i]));
+  if (e->res)
+    v = _mm512_add_ps(v, _mm512_loadu_ps(e->res + at));
+  if (e->clamp)
+    v = _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(e->lo)),
+                      _mm512_set1_ps(e->hi));
+  return v;
+}
+
 ONNXC_AVX512 static void kernelAvx512(int64_t kc, const float *a,
                                       const float *b, float *c, int64_t ldc,
-                                      int relu) {
+                                      const TileEpilogue *e) {
   enum { MR = 14 };
   __m512 c00 = _mm512_setzero_ps(), c01 = _mm512_setzero_ps();
   __m512 c10 = _mm512_setzero_ps(), c11 = _mm512_setzero_ps();
@@ -107,18 +163,11 @@ ONNXC_AVX512 static void kernelAvx512(int64_t kc, const float *a,
     ONNXC_ROW(13, cd0, cd1)
 #undef ONNXC_ROW
   }
-  __m512 zero = _mm512_setzero_ps();
 #define ONNXC_STORE(I, C0, C1)                                                 \
   {                                                                            \
-    float *row = c + (I) * ldc;                                                \
-    __m512 v0 = _mm512_add_ps(_mm512_loadu_ps(row), C0);                       \
-    __m512 v1 = _mm512_add_ps(_mm512_loadu_ps(row + 16), C1);                  \
-    if (relu) {                                                                \
-      v0 = _mm512_max_ps(v0, zero);                                            \
-      v1 = _mm512_max_ps(v1, zero);                                            \
-    }                                                                          \
-    _mm512_storeu_ps(row, v0);                                                 \
-    _mm512_storeu_ps(row + 16, v1);                                            \
+    int64_t at = (I)*ldc;                                                      \
+    _mm512_storeu_ps(c + at, finishAvx512(e, C0, I, c, at));                   \
+    _mm512_storeu_ps(c + at + 16, finishAvx512(e, C1, I, c, at + 16));         \
   }
   ONNXC_STORE(0, c00, c01)
   ONNXC_STORE(1, c10, c11)
@@ -141,7 +190,8 @@ ONNXC_AVX512 static void kernelAvx512(int64_t kc, const float *a,
 /// in registers (the loops are fully unrolled).
 #define ONNXC_AVX512_KERNEL(NAME, MR, NV)                                      \
   ONNXC_AVX512 static void NAME(int64_t kc, const float *a, const float *b,    \
-                                float *c, int64_t ldc, int relu) {             \
+                                float *c, int64_t ldc,                         \
+                                const TileEpilogue *e) {                       \
     __m512 acc[MR][NV];                                                        \
     _Pragma("GCC unroll 16") for (int i = 0; i < MR; ++i)                      \
         _Pragma("GCC unroll 4") for (int v = 0; v < NV; ++v) acc[i][v] =       \
@@ -156,22 +206,145 @@ ONNXC_AVX512 static void kernelAvx512(int64_t kc, const float *a,
             _mm512_fmadd_ps(x, bv[v], acc[i][v]);                              \
       }                                                                        \
     }                                                                          \
-    __m512 zero = _mm512_setzero_ps();                                         \
     _Pragma("GCC unroll 16") for (int i = 0; i < MR; ++i) {                    \
       _Pragma("GCC unroll 4") for (int v = 0; v < NV; ++v) {                   \
-        float *out = c + i * ldc + 16 * v;                                     \
-        __m512 sum = _mm512_add_ps(_mm512_loadu_ps(out), acc[i][v]);           \
-        _mm512_storeu_ps(out, relu ? _mm512_max_ps(sum, zero) : sum);          \
+        int64_t at = i * ldc + 16 * v;                                         \
+        _mm512_storeu_ps(c + at, finishAvx512(e, acc[i][v], i, c, at));        \
       }                                                                        \
     }                                                                          \
   }
+
+/// The sums of kernelAvx512 in an array (kept in registers once inlined).
+__attribute__((always_inline)) ONNXC_AVX512 static inline void
+sumsAvx512(int64_t kc, const float *a, int64_t lda, const float *b,
+           __m512 acc[14][2]) {
+  _Pragma("GCC unroll 16") for (int i = 0; i < 14; ++i) acc[i][0] = acc[i][1] =
+      _mm512_setzero_ps();
+  for (int64_t p = 0; p < kc; ++p, a += lda, b += 32) {
+    __m512 b0 = _mm512_load_ps(b), b1 = _mm512_load_ps(b + 16);
+    _Pragma("GCC unroll 16") for (int i = 0; i < 14; ++i) {
+      __m512 x = _mm512_set1_ps(a[i]);
+      acc[i][0] = _mm512_fmadd_ps(x, b0, acc[i][0]);
+      acc[i][1] = _mm512_fmadd_ps(x, b1, acc[i][1]);
+    }
+  }
+}
+
+/// The epilogue of the lanes `mask` of vector `v` of tile row (or column)
+/// `i` at c + at; `bias` is the value to add, if any.
+ONNXC_AVX512 static inline void storeMaskedAvx512(const TileEpilogue *e,
+                                                  __m512 v, const float *bias,
+                                                  float *c, int64_t at,
+                                                  __mmask16 mask) {
+  if (!e || e->load)
+    v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(mask, c + at));
+  if (e) {
+    if (bias)
+      v = _mm512_add_ps(v, _mm512_set1_ps(*bias));
+    if (e->res)
+      v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(mask, e->res + at));
+    if (e->clamp)
+      v = _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(e->lo)),
+                        _mm512_set1_ps(e->hi));
+  }
+  _mm512_mask_storeu_ps(c + at, mask, v);
+}
+
+/// kernelAvx512 on the first `rows` x `cols` of a tile.
+ONNXC_AVX512 static void kernelAvx512Edge(int64_t kc, const float *a,
+                                          int64_t lda, const float *b, float *c,
+                                          int64_t ldc, int rows, int cols,
+                                          const TileEpilogue *e) {
+  __m512 acc[14][2];
+  sumsAvx512(kc, a, lda, b, acc);
+  __mmask16 m0 = (__mmask16)(cols >= 16 ? 0xffff : (1u << cols) - 1);
+  __mmask16 m1 = (__mmask16)(cols <= 16 ? 0 : (1u << (cols - 16)) - 1);
+  for (int i = 0; i < rows; ++i) {
+    const float *bias = e && e->bias ? e->bias + i : NULL;
+    storeMaskedAvx512(e, acc[i][0], bias, c, i * ldc, m0);
+    if (m1)
+      storeMaskedAvx512(e, acc[i][1], bias, c, i * ldc + 16, m1);
+  }
+}
+
+/// t = r transposed, 16 x 16 (t[j] lane i = r[i] lane j): unpacks of 32-
+/// and 64-bit elements, then two rounds of 128-bit lane shuffles.
+ONNXC_AVX512 static inline void transpose16(const __m512 r[16], __m512 t[16]) {
+  __m512 a[16], b[16];
+  _Pragma("GCC unroll 8") for (int k = 0; k < 8; ++k) {
+    a[2 * k] = _mm512_unpacklo_ps(r[2 * k], r[2 * k + 1]);
+    a[2 * k + 1] = _mm512_unpackhi_ps(r[2 * k], r[2 * k + 1]);
+  }
+  // b[4k + m], 128-bit lane L: column 4L + m of rows 4k .. 4k + 3.
+  _Pragma("GCC unroll 4") for (int k = 0; k < 4; ++k) {
+    __m512d a0 = _mm512_castps_pd(a[4 * k]),
+            a1 = _mm512_castps_pd(a[4 * k + 1]);
+    __m512d a2 = _mm512_castps_pd(a[4 * k + 2]),
+            a3 = _mm512_castps_pd(a[4 * k + 3]);
+    b[4 * k] = _mm512_castpd_ps(_mm512_unpacklo_pd(a0, a2));
+    b[4 * k + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(a0, a2));
+    b[4 * k + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(a1, a3));
+    b[4 * k + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(a1, a3));
+  }
+  _Pragma("GCC unroll 4") for (int m = 0; m < 4; ++m) {
+    __m512 c0 = _mm512_shuffle_f32x4(b[m], b[4 + m], 0x88);
+    __m512 c1 = _mm512_shuffle_f32x4(b[m], b[4 + m], 0xdd);
+    __m512 c2 = _mm512_shuffle_f32x4(b[8 + m], b[12 + m], 0x88);
+    __m512 c3 = _mm512_shuffle_f32x4(b[8 + m], b[12 + m], 0xdd);
+    t[m] = _mm512_shuffle_f32x4(c0, c2, 0x88);
+    t[4 + m] = _mm512_shuffle_f32x4(c1, c3, 0x88);
+    t[8 + m] = _mm512_shuffle_f32x4(c0, c2, 0xdd);
+    t[12 + m] = _mm512_shuffle_f32x4(c1, c3, 0xdd);
+  }
+}
+
+/// kernelAvx512 with C stored transposed: each half of the 14 x 32 sums is
+/// transposed in registers, and each of the first `cols` columns is stored
+/// as `rows` values to its row of C; the bias is per column.
+ONNXC_AVX512 static void kernelAvx512T(int64_t kc, const float *a, int64_t lda,
+                                       const float *b, float *c, int64_t ldc,
+                                       int rows, int cols,
+                                       const TileEpilogue *e) {
+  __m512 acc[14][2];
+  sumsAvx512(kc, a, lda, b, acc);
+  const __mmask16 mask = (__mmask16)((1u << rows) - 1);
+  for (int v = 0; v < 2 && 16 * v < cols; ++v) {
+    __m512 r[16], t[16];
+    _Pragma("GCC unroll 16") for (int i = 0; i < 14; ++i) r[i] = acc[i][v];
+    r[14] = r[15] = _mm512_setzero_ps();
+    transpose16(r, t);
+    for (int m = 0; m < 16 && 16 * v + m < cols; ++m) {
+      int j = 16 * v + m;
+      storeMaskedAvx512(e, t[m], e && e->bias ? e->bias + j : NULL, c, j * ldc,
+                        mask);
+    }
+  }
+}
 
 ONNXC_AVX512_KERNEL(kernelAvx512x8x48, 8, 3)
 ONNXC_AVX512_KERNEL(kernelAvx512x6x64, 6, 4)
 ONNXC_AVX512_KERNEL(kernelAvx512x12x32, 12, 2)
 
+/// The epilogue of one 8-wide vector `v` of tile row `i` at c + at.
+ONNXC_AVX2 static inline __m256 finishAvx2(const TileEpilogue *e, __m256 v,
+                                           int i, const float *c, int64_t at) {
+  if (!e)
+    return _mm256_add_ps(_mm256_loadu_ps(c + at), v);
+  if (e->load)
+    v = _mm256_add_ps(_mm256_loadu_ps(c + at), v);
+  if (e->bias)
+    v = _mm256_add_ps(v, _mm256_set1_ps(e->bias[i]));
+  if (e->res)
+    v = _mm256_add_ps(v, _mm256_loadu_ps(e->res + at));
+  if (e->clamp)
+    v = _mm256_min_ps(_mm256_max_ps(v, _mm256_set1_ps(e->lo)),
+                      _mm256_set1_ps(e->hi));
+  return v;
+}
+
 ONNXC_AVX2 static void kernelAvx2(int64_t kc, const float *a, const float *b,
-                                  float *c, int64_t ldc, int relu) {
+                                  float *c, int64_t ldc,
+                                  const TileEpilogue *e) {
   enum { MR = 6 };
   __m256 c00 = _mm256_setzero_ps(), c01 = _mm256_setzero_ps();
   __m256 c10 = _mm256_setzero_ps(), c11 = _mm256_setzero_ps();
@@ -194,18 +367,11 @@ ONNXC_AVX2 static void kernelAvx2(int64_t kc, const float *a, const float *b,
     ONNXC_ROW(5, c50, c51)
 #undef ONNXC_ROW
   }
-  __m256 zero = _mm256_setzero_ps();
 #define ONNXC_STORE(I, C0, C1)                                                 \
   {                                                                            \
-    float *row = c + (I) * ldc;                                                \
-    __m256 v0 = _mm256_add_ps(_mm256_loadu_ps(row), C0);                       \
-    __m256 v1 = _mm256_add_ps(_mm256_loadu_ps(row + 8), C1);                   \
-    if (relu) {                                                                \
-      v0 = _mm256_max_ps(v0, zero);                                            \
-      v1 = _mm256_max_ps(v1, zero);                                            \
-    }                                                                          \
-    _mm256_storeu_ps(row, v0);                                                 \
-    _mm256_storeu_ps(row + 8, v1);                                             \
+    int64_t at = (I)*ldc;                                                      \
+    _mm256_storeu_ps(c + at, finishAvx2(e, C0, I, c, at));                     \
+    _mm256_storeu_ps(c + at + 8, finishAvx2(e, C1, I, c, at + 8));             \
   }
   ONNXC_STORE(0, c00, c01)
   ONNXC_STORE(1, c10, c11)
@@ -219,7 +385,7 @@ ONNXC_AVX2 static void kernelAvx2(int64_t kc, const float *a, const float *b,
 #elif defined(__aarch64__)
 
 static void kernelNeon(int64_t kc, const float *a, const float *b, float *c,
-                       int64_t ldc, int relu) {
+                       int64_t ldc, const TileEpilogue *e) {
   enum { MR = 8 };
   float32x4_t acc[MR][2];
   for (int i = 0; i < MR; ++i)
@@ -244,17 +410,21 @@ static void kernelNeon(int64_t kc, const float *a, const float *b, float *c,
     acc[7][0] = vfmaq_laneq_f32(acc[7][0], b0, a1, 3);
     acc[7][1] = vfmaq_laneq_f32(acc[7][1], b1, a1, 3);
   }
-  float32x4_t zero = vdupq_n_f32(0.0f);
+  if (e) {
+    float sums[MR][8];
+    for (int i = 0; i < MR; ++i) {
+      vst1q_f32(sums[i], acc[i][0]);
+      vst1q_f32(sums[i] + 4, acc[i][1]);
+    }
+    for (int i = 0; i < MR; ++i)
+      for (int j = 0; j < 8; ++j)
+        c[i * ldc + j] = finishValue(e, sums[i][j], i, j, c, i * ldc + j);
+    return;
+  }
   for (int i = 0; i < MR; ++i) {
     float *row = c + i * ldc;
-    float32x4_t v0 = vaddq_f32(vld1q_f32(row), acc[i][0]);
-    float32x4_t v1 = vaddq_f32(vld1q_f32(row + 4), acc[i][1]);
-    if (relu) {
-      v0 = vmaxq_f32(v0, zero);
-      v1 = vmaxq_f32(v1, zero);
-    }
-    vst1q_f32(row, v0);
-    vst1q_f32(row + 4, v1);
+    vst1q_f32(row, vaddq_f32(vld1q_f32(row), acc[i][0]));
+    vst1q_f32(row + 4, vaddq_f32(vld1q_f32(row + 4), acc[i][1]));
   }
 }
 
@@ -266,25 +436,26 @@ static GemmArch chooseArch(void) {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if ((any || !strcmp(forced, "avx512")) && __builtin_cpu_supports("avx512f"))
-    return (GemmArch){14, 32, 512, 112, 2048, kernelAvx512};
+    return (GemmArch){
+        14, 32, 512, 112, 2048, kernelAvx512, kernelAvx512Edge, kernelAvx512T};
   if (forced && !strcmp(forced, "avx512-8x48") &&
       __builtin_cpu_supports("avx512f"))
-    return (GemmArch){8, 48, 256, 128, 2064, kernelAvx512x8x48};
+    return (GemmArch){8, 48, 256, 128, 2064, kernelAvx512x8x48, NULL, NULL};
   if (forced && !strcmp(forced, "avx512-6x64") &&
       __builtin_cpu_supports("avx512f"))
-    return (GemmArch){6, 64, 256, 120, 2048, kernelAvx512x6x64};
+    return (GemmArch){6, 64, 256, 120, 2048, kernelAvx512x6x64, NULL, NULL};
   if (forced && !strcmp(forced, "avx512-12x32") &&
       __builtin_cpu_supports("avx512f"))
-    return (GemmArch){12, 32, 256, 120, 2048, kernelAvx512x12x32};
+    return (GemmArch){12, 32, 256, 120, 2048, kernelAvx512x12x32, NULL, NULL};
   if ((any || !strcmp(forced, "avx2")) && __builtin_cpu_supports("avx2") &&
       __builtin_cpu_supports("fma"))
-    return (GemmArch){6, 16, 256, 144, 2048, kernelAvx2};
+    return (GemmArch){6, 16, 256, 144, 2048, kernelAvx2, NULL, NULL};
 #elif defined(__aarch64__)
   if (any || !strcmp(forced, "neon"))
-    return (GemmArch){8, 8, 256, 128, 2048, kernelNeon};
+    return (GemmArch){8, 8, 256, 128, 2048, kernelNeon, NULL, NULL};
 #endif
   (void)any;
-  return (GemmArch){4, 8, 256, 128, 2048, kernelGeneric};
+  return (GemmArch){4, 8, 256, 128, 2048, kernelGeneric, NULL, NULL};
 }
 
 static GemmArch theArch;
@@ -343,44 +514,95 @@ static int splitRuns(const int64_t *col, int64_t n, ColumnRun *runs) {
   return count;
 }
 
-/// Packs B[pc, pc + kc) x [jc, jc + nc) into slivers of nr columns, each
-/// kc x nr row-major, the last one zero padded. An im2col sliver crosses few
-/// output rows, so it is copied as a few runs rather than gathered.
+/* A panel is packed into slivers `w` wide along the vector dimension: the
+ * element at step p of the reduction and position v of [0, width) comes from
+ * base[kOff[p] + vOff[v]], and lands at sliver v / w, row p, column v % w
+ * (kc x w row-major slivers, the last one zero padded). B's slivers run
+ * along its columns, A's (for an im2col A) along its rows. A sliver crosses
+ * few rows of an image, so each step is copied as a few runs of constant
+ * stride rather than gathered. */
+
+/// The body of packPanel, compiled once per vector ISA (ATTR), with
+/// COPY(o, s, n) copying a unit-stride run.
+#define ONNXC_PACK_PANEL(NAME, ATTR, COPY)                                     \
+  ATTR static void NAME(const float *base, const int64_t *kOff,                \
+                        const int64_t *vOff, int w, int64_t kc, int64_t width, \
+                        float *dst) {                                          \
+    ColumnRun runs[MaxNR];                                                     \
+    for (int64_t jr = 0; jr < width; jr += w, dst += kc * w) {                 \
+      int64_t cols = min64(w, width - jr);                                     \
+      int count = splitRuns(vOff + jr, cols, runs);                            \
+      for (int64_t p = 0; p < kc; ++p) {                                       \
+        const float *src = base + kOff[p];                                     \
+        float *d = dst + p * w;                                                \
+        for (int r = 0; r < count; ++r) {                                      \
+          const ColumnRun *run = &runs[r];                                     \
+          const float *s = src + run->offset;                                  \
+          float *o = d + run->first;                                           \
+          if (run->stride == 1) {                                              \
+            COPY(o, s, run->length);                                           \
+          } else {                                                             \
+            for (int64_t j = 0; j < run->length; ++j)                          \
+              o[j] = s[j * run->stride];                                       \
+          }                                                                    \
+        }                                                                      \
+        for (int64_t j = cols; j < w; ++j)                                     \
+          d[j] = 0.0f;                                                         \
+      }                                                                        \
+    }                                                                          \
+  }
+
+static inline void copyFloats(float *o, const float *s, int64_t n) {
+  for (int64_t j = 0; j < n; ++j)
+    o[j] = s[j];
+}
+
+ONNXC_PACK_PANEL(packPanelGeneric, , copyFloats)
+
+#if defined(__x86_64__)
+/// o[0, n) = s[0, n) in whole vectors: the last one overlaps the one before
+/// rather than being masked, and nothing outside [0, n) is touched.
+ONNXC_AVX512 static inline void copyFloatsAvx512(float *o, const float *s,
+                                                 int64_t n) {
+  if (n >= 16) {
+    int64_t j = 0;
+    for (; j + 16 <= n; j += 16)
+      _mm512_storeu_ps(o + j, _mm512_loadu_ps(s + j));
+    if (j < n)
+      _mm512_storeu_ps(o + n - 16, _mm512_loadu_ps(s + n - 16));
+  } else if (n >= 8) {
+    __m256 head = _mm256_loadu_ps(s), tail = _mm256_loadu_ps(s + n - 8);
+    _mm256_storeu_ps(o, head);
+    _mm256_storeu_ps(o + n - 8, tail);
+  } else if (n >= 4) {
+    __m128 head = _mm_loadu_ps(s), tail = _mm_loadu_ps(s + n - 4);
+    _mm_storeu_ps(o, head);
+    _mm_storeu_ps(o + n - 4, tail);
+  } else {
+    for (int64_t j = 0; j < n; ++j)
+      o[j] = s[j];
+  }
+}
+
+ONNXC_PACK_PANEL(packPanelAvx512, ONNXC_AVX512, copyFloatsAvx512)
+#endif
+
+static void packPanel(const float *base, const int64_t *kOff,
+                      const int64_t *vOff, int w, int64_t kc, int64_t width,
+                      float *dst) {
+#if defined(__x86_64__)
+  if (theArch.kernel == kernelAvx512) {
+    packPanelAvx512(base, kOff, vOff, w, kc, width, dst);
+    return;
+  }
+#endif
+  packPanelGeneric(base, kOff, vOff, w, kc, width, dst);
+}
+
+/// Packs B[pc, pc + kc) x [jc, jc + nc) into slivers of nr columns.
 static void packB(const OnnxcGemm *g, int nr, int64_t pc, int64_t kc,
                   int64_t jc, int64_t nc, float *dst) {
-  ColumnRun runs[MaxNR];
-  const int64_t *row = g->bRow + pc;
-  for (int64_t jr = 0; jr < nc; jr += nr, dst += kc * nr) {
-    int64_t cols = min64(nr, nc - jr);
-    int count = splitRuns(g->bCol + jc + jr, cols, runs);
-    if (count == 1 && cols == nr && runs[0].stride == 1) {
-      for (int64_t p = 0; p < kc; ++p) {
-        const float *src = g->b + row[p] + runs[0].offset;
-        float *d = dst + p * nr;
-        for (int64_t j = 0; j < nr; ++j)
-          d[j] = src[j];
-      }
-      continue;
-    }
-    for (int64_t p = 0; p < kc; ++p) {
-      const float *src = g->b + row[p];
-      float *d = dst + p * nr;
-      for (int r = 0; r < count; ++r) {
-        const ColumnRun *run = &runs[r];
-        const float *s = src + run->offset;
-        float *o = d + run->first;
-        if (run->stride == 1) {
-          for (int64_t j = 0; j < run->length; ++j)
-            o[j] = s[j];
-        } else {
-          for (int64_t j = 0; j < run->length; ++j)
-            o[j] = s[j * run->stride];
-        }
-      }
-      for (int64_t j = cols; j < nr; ++j)
-        d[j] = 0.0f;
-    }
-  }
+  packPanel(g->b, g->bRow + pc, g->bCol + jc, nr, kc, nc, dst);
 }
 
 /// Packs A[ic, ic + mc) x [pc, pc + kc) into slivers of mr rows, each
@@ -389,6 +611,12 @@ static void packA(const OnnxcGemm *g, int mr, int64_t ic, int64_t mc,
                   int64_t pc, int64_t kc, float *dst) {
   const int64_t *col = g->aCol + pc;
   int unitCols = isUnitRun(col, kc);
+  if (!unitCols) {
+    // Rows read across (a transposed matrix, or a transposed im2col whose
+    // rows are runs of pixels): a step of the reduction at a time.
+    packPanel(g->a, col, g->aRow + ic, mr, kc, mc, dst);
+    return;
+  }
   for (int64_t ir = 0; ir < mc; ir += mr, dst += kc * mr) {
     int64_t rows = min64(mr, mc - ir);
     for (int64_t i = 0; i < rows; ++i) {
@@ -408,23 +636,75 @@ static void packA(const OnnxcGemm *g, int mr, int64_t ic, int64_t mc,
   }
 }
 
-/// The row stride of C's tile at (i, j) when it is a plain mr x nr block
-/// with unit column stride, else 0.
-static int64_t directStride(const OnnxcGemm *g, int mr, int nr, int64_t i,
-                            int64_t j) {
-  if (!isUnitRun(g->cCol + j, nr))
+/// The blocking of a reduction of length k: as few blocks as arch->kc
+/// allows, of equal length (rounded up to 8), so that no block is short.
+static int64_t blockK(const GemmArch *arch, int64_t k) {
+  int64_t blocks = (k + arch->kc - 1) / arch->kc;
+  int64_t kc = blocks > 1 ? (k + blocks - 1) / blocks : k;
+  kc = (kc + 7) / 8 * 8;
+  return min64(kc > 0 ? kc : 1, arch->kc);
+}
+
+/// The stride between the `lines` runs of `length` consecutive elements of
+/// C that start at offsets[0, lines), when that is a plain block, else 0.
+static int64_t blockStride(const int64_t *offsets, int64_t lines,
+                           int64_t length) {
+  if (lines == 1)
+    return length;
+  int64_t stride = offsets[1] - offsets[0];
+  if (stride < length && -stride < length)
     return 0;
-  const int64_t *row = g->cRow + i;
-  int64_t ldc = row[1] - row[0];
-  if (ldc < nr && -ldc < nr)
-    return 0;
-  for (int r = 2; r < mr; ++r)
-    if (row[r] != row[0] + r * ldc)
+  for (int64_t r = 2; r < lines; ++r)
+    if (offsets[r] != offsets[0] + r * stride)
       return 0;
-  return ldc;
+  return stride;
+}
+
+/// The row stride of C's rows x cols tile at (i, j) when it is a plain
+/// block with unit column stride, else 0.
+static int64_t directStride(const OnnxcGemm *g, int64_t rows, int64_t cols,
+                            int64_t i, int64_t j) {
+  if (!isUnitRun(g->cCol + j, cols))
+    return 0;
+  return blockStride(g->cRow + i, rows, cols);
+}
+
+/// The column stride of C's rows x cols tile at (i, j) when it is a plain
+/// block stored transposed (unit row stride), for arch->kernelT, else 0.
+static int64_t transposedStride(const OnnxcGemm *g, int64_t rows, int64_t cols,
+                                int64_t i, int64_t j) {
+  if (!isUnitRun(g->cRow + i, rows))
+    return 0;
+  return blockStride(g->cCol + j, cols, rows);
 }
 
 enum { MaxTile = 16 * 64 };
+
+/// c[0, n) = epilogue(sum[0, n)) for row `r` of a tile whose columns are
+/// contiguous in C, at offset `at` of C; in simple loops that vectorize.
+/// `sum` is overwritten.
+/// `along`: the run goes along the tile's row `r` (else down its column r).
+static void finishRun(const TileEpilogue *e, float *sum, int64_t r, int along,
+                      float *c, int64_t at, int64_t n) {
+  c += at;
+  if (!e || e->load)
+    for (int64_t j = 0; j < n; ++j)
+      sum[j] += c[j];
+  if (e && e->bias && e->biasColumns == along)
+    for (int64_t j = 0; j < n; ++j)
+      sum[j] += e->bias[j];
+  else if (e && e->bias)
+    for (int64_t j = 0; j < n; ++j)
+      sum[j] += e->bias[r];
+  if (e && e->res)
+    for (int64_t j = 0; j < n; ++j)
+      sum[j] += e->res[at + j];
+  if (e && e->clamp)
+    for (int64_t j = 0; j < n; ++j)
+      sum[j] = sum[j] < e->lo ? e->lo : sum[j] > e->hi ? e->hi : sum[j];
+  for (int64_t j = 0; j < n; ++j)
+    c[j] = sum[j];
+}
 
 /// C[m0, m1) x [n0, n1) += A B on one thread.
 /// `packedA` and `packedB`, when not NULL, hold the whole operand packed
@@ -438,70 +718,132 @@ static void gemmBlock(const GemmArch *arch, const OnnxcGemm *g, int64_t m0,
   _Alignas(64) float tile[MaxTile];
   for (int64_t jc = n0; jc < n1; jc += arch->nc) {
     int64_t nc = min64(arch->nc, n1 - jc);
-    for (int64_t pc = 0; pc < g->k; pc += arch->kc) {
-      int64_t kc = min64(arch->kc, g->k - pc);
-      int relu = g->relu && pc + kc == g->k;
+    int64_t kcBlock = blockK(arch, g->k);
+    // The stride between C's columns when all of [n0, n1) can take the
+    // transposed store, else 0.
+    int64_t tStore = arch->kernelT && (!g->bias || g->biasColumns)
+                         ? blockStride(g->cCol + n0, n1 - n0, mr)
+                         : 0;
+    for (int64_t pc = 0; pc < g->k; pc += kcBlock) {
+      int64_t kc = min64(kcBlock, g->k - pc);
+      // The first block starts from the bias (or C), the last one applies
+      // the residual and the clamp.
+      int first = pc == 0, last = pc + kc == g->k;
+      TileEpilogue epilogue = {
+          !(first && g->bias), last && g->clamp, NULL, NULL, g->lo, g->hi,
+          g->biasColumns};
+      int plain = epilogue.load && !(last && (g->res || g->clamp));
       const float *panelB = bufB;
       if (packedB)
         panelB = packedB + pc * nPad + jc * kc;
       else
         packB(g, nr, pc, kc, jc, nc, bufB);
+      // A straight from memory for the transposed store, when each sliver's
+      // rows are consecutive and its steps evenly spaced (a 1x1
+      // convolution's image): no packing.
+      int64_t lda = kc > 1 ? g->aCol[pc + 1] - g->aCol[pc] : mr;
+      int stepsEven = tStore && !packedA && lda >= mr &&
+                      blockStride(g->aCol + pc, kc, 1) == lda;
       for (int64_t ic = m0; ic < m1; ic += arch->mc) {
         int64_t mc = min64(arch->mc, m1 - ic);
+        int direct = stepsEven && mc % mr == 0;
+        for (int64_t ir = 0; direct && ir < mc; ir += mr)
+          direct = isUnitRun(g->aRow + ic + ir, mr) &&
+                   isUnitRun(g->cRow + ic + ir, mr);
         const float *panelA = bufA;
         if (packedA)
           panelA = packedA + pc * mPad + ic * kc;
-        else
+        else if (!direct)
           packA(g, mr, ic, mc, pc, kc, bufA);
         for (int64_t jr = 0; jr < nc; jr += nr) {
           int64_t cols = min64(nr, nc - jr), j = jc + jr;
           const float *b = panelB + jr * kc;
           for (int64_t ir = 0; ir < mc; ir += mr) {
             int64_t rows = min64(mr, mc - ir), i = ic + ir;
-            const float *a = panelA + ir * kc;
-            int64_t ldc = rows == mr && cols == nr
-                              ? directStride(g, mr, nr, i, j)
+            const float *a =
+                direct ? g->a + g->aRow[i] + g->aCol[pc] : panelA + ir * kc;
+            int full = rows == mr && cols == nr;
+            int64_t ldc = (full || arch->kernelEdge) && !g->biasColumns
+                              ? directStride(g, rows, cols, i, j)
                               : 0;
+            epilogue.bias =
+                first && g->bias ? g->bias + (g->biasColumns ? j : i) : NULL;
+            int64_t ldcT = !ldc && arch->kernelT && (!g->bias || g->biasColumns)
+                               ? transposedStride(g, rows, cols, i, j)
+                               : 0;
+            int64_t at = g->cRow[i] + g->cCol[j];
+            epilogue.res = last && g->res ? g->res + at : NULL;
+            const TileEpilogue *e = plain ? NULL : &epilogue;
+            if (ldcT || direct) {
+              arch->kernelT(kc, a, direct ? lda : mr, b, g->c + at,
+                            direct ? tStore : ldcT, (int)rows, (int)cols, e);
+              continue;
+            }
+            if (ldc && full) {
+              arch->kernel(kc, a, b, g->c + at, ldc, e);
+              continue;
+            }
             if (ldc) {
-              arch->kernel(kc, a, b, g->c + g->cRow[i] + g->cCol[j], ldc,
-                           relu);
+              arch->kernelEdge(kc, a, mr, b, g->c + at, ldc, (int)rows,
+                               (int)cols, e);
               continue;
             }
             memset(tile, 0, sizeof(float) * mr * nr);
-            arch->kernel(kc, a, b, tile, nr, 0);
-            for (int64_t r = 0; r < rows; ++r) {
-              float *c = g->c + g->cRow[i + r];
-              for (int64_t s = 0; s < cols; ++s) {
-                float v = c[g->cCol[j + s]] + tile[r * nr + s];
-                c[g->cCol[j + s]] = relu && v < 0.0f ? 0.0f : v;
-              }
+            arch->kernel(kc, a, b, tile, nr, NULL);
+            epilogue.res = last ? g->res : NULL;
+            if (isUnitRun(g->cCol + j, cols)) {
+              for (int64_t r = 0; r < rows; ++r)
+                finishRun(plain ? NULL : &epilogue, tile + r * nr, r, 1, g->c,
+                          g->cRow[i + r] + g->cCol[j], cols);
+              continue;
             }
+            if (isUnitRun(g->cRow + i, rows)) {
+              // A transposed tile: its columns are contiguous in C.
+              float column[MaxNR];
+              for (int64_t s = 0; s < cols; ++s) {
+                for (int64_t r = 0; r < rows; ++r)
+                  column[r] = tile[r * nr + s];
+                finishRun(plain ? NULL : &epilogue, column, s, 0, g->c,
+                          g->cRow[i] + g->cCol[j + s], rows);
+              }
+              continue;
+            }
+            for (int64_t r = 0; r < rows; ++r)
+              for (int64_t s = 0; s < cols; ++s) {
+                int64_t at = g->cRow[i + r] + g->cCol[j + s];
+                g->c[at] = finishValue(plain ? NULL : &epilogue,
+                                       tile[r * nr + s], r, s, g->c, at);
+              }
           }
         }
       }
     }
   }
-  if (g->k == 0 && g->relu)
+  if (g->k == 0) {
+    TileEpilogue epilogue = {!g->bias, g->clamp, g->bias,       g->res,
+                             g->lo,    g->hi,    g->biasColumns};
     for (int64_t i = m0; i < m1; ++i)
       for (int64_t j = n0; j < n1; ++j) {
-        float *c = g->c + g->cRow[i] + g->cCol[j];
-        if (*c < 0.0f)
-          *c = 0.0f;
+        int64_t at = g->cRow[i] + g->cCol[j];
+        g->c[at] = finishValue(&epilogue, 0.0f, i, j, g->c, at);
       }
+  }
 }
 
 /// C[m0, m1) x [n0, n1) += A B without packing buffers (when they cannot
 /// be allocated).
 static void gemmUnpacked(const OnnxcGemm *g, int64_t m0, int64_t m1,
                          int64_t n0, int64_t n1) {
+  TileEpilogue epilogue = {!g->bias, g->clamp, g->bias,       g->res,
+                           g->lo,    g->hi,    g->biasColumns};
   for (int64_t i = m0; i < m1; ++i) {
     const float *a = g->a + g->aRow[i];
-    float *c = g->c + g->cRow[i];
     for (int64_t j = n0; j < n1; ++j) {
-      float sum = c[g->cCol[j]];
+      float sum = 0.0f;
       for (int64_t p = 0; p < g->k; ++p)
         sum += a[g->aCol[p]] * g->b[g->bRow[p] + g->bCol[j]];
-      c[g->cCol[j]] = g->relu && sum < 0.0f ? 0.0f : sum;
+      int64_t at = g->cRow[i] + g->cCol[j];
+      g->c[at] = finishValue(&epilogue, sum, i, j, g->c, at);
     }
   }
 }
@@ -566,8 +908,9 @@ static const float *packWhole(const GemmArch *arch, const OnnxcGemm *g,
       pthread_mutex_unlock(&packedMutex);
       return NULL;
     }
-    for (int64_t pc = 0; pc < g->k; pc += arch->kc) {
-      int64_t kc = min64(arch->kc, g->k - pc);
+    int64_t kcBlock = blockK(arch, g->k);
+    for (int64_t pc = 0; pc < g->k; pc += kcBlock) {
+      int64_t kc = min64(kcBlock, g->k - pc);
       if (which)
         packB(g, arch->nr, pc, kc, 0, g->n, packed + pc * nPad);
       else
@@ -633,7 +976,7 @@ static void runGemmTasks(void *ctx, int64_t begin, int64_t end) {
     int64_t n1 = min64(g->n, t->nBlocks * (nt + 1) / t->nTasks * arch->nr);
     if (m0 >= m1 || n0 >= n1)
       continue;
-    int64_t kc = min64(arch->kc, g->k > 0 ? g->k : 1);
+    int64_t kc = blockK(arch, g->k > 0 ? g->k : 1);
     int64_t ncRounded = (min64(arch->nc, n1 - n0) + arch->nr - 1) /
                         arch->nr * arch->nr;
     int64_t mcRounded = (min64(arch->mc, m1 - m0) + arch->mr - 1) /
@@ -681,6 +1024,19 @@ void onnxcGemm(const OnnxcGemm *g) {
     runGemmTasks(&t, 0, 1);
   else
     onnxc_parallel_for(pool, tasks, runGemmTasks, &t);
+}
+
+int onnxcGemmPrefersTransposed(int64_t m, int64_t n) {
+  const GemmArch *arch = getArch();
+  if (!arch->kernelT || m <= 0 || n <= 0)
+    return 0;
+  int64_t mr = arch->mr, nr = arch->nr;
+  double plain =
+      (double)((m + mr - 1) / mr * mr) * (double)((n + nr - 1) / nr * nr);
+  double transposed =
+      (double)((n + mr - 1) / mr * mr) * (double)((m + nr - 1) / nr * nr);
+  // The transposed store costs a few percent of a tile.
+  return transposed < 0.9 * plain;
 }
 
 const char *onnxcGemmKernelName(void) {

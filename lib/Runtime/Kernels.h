@@ -16,11 +16,15 @@
 extern "C" {
 #endif
 
-/// C += A B for an m x k A and a k x n B, then max(C, 0) if `relu`. Element
-/// (i, j) of X is at x[xRow[i] + xCol[j]], which describes strided and
-/// transposed matrices as well as a convolution's implicit im2col matrix.
+/// C += A B for an m x k A and a k x n B, then the epilogue. Element (i, j)
+/// of X is at x[xRow[i] + xCol[j]], which describes strided and transposed
+/// matrices as well as a convolution's implicit im2col matrix.
 /// `constA` / `constB`: the operand is constant for the life of the process
 /// (a model's weight), so its packed form is kept and reused across calls.
+/// Epilogue: with `bias` (m values, one per row; with `biasColumns` n, one
+/// per column), C is not read but set to bias + (A B)(i, j); `res` (NULL or
+/// an addend at C's offsets) is added; then with `clamp` the result is
+/// clamped to [lo, hi].
 typedef struct OnnxcGemm {
   int64_t m, n, k;
   const float *a;
@@ -29,12 +33,18 @@ typedef struct OnnxcGemm {
   const int64_t *bRow, *bCol;
   float *c;
   const int64_t *cRow, *cCol;
-  int relu;
+  const float *bias, *res;
+  int biasColumns, clamp;
+  float lo, hi;
   int constA, constB;
 } OnnxcGemm;
 
 /// Runs `g` on the current session's thread pool (serially without one).
 void onnxcGemm(const OnnxcGemm *g);
+
+/// True when an m x n C costs the micro-kernel less padding computed as
+/// (C')' with C' = B' A' (which its transposed store supports).
+int onnxcGemmPrefersTransposed(int64_t m, int64_t n);
 
 /// The micro-kernel in use: "avx512", "avx2", "neon" or "generic" (the
 /// environment variable ONNXC_GEMM_KERNEL may pick a lesser one).
@@ -42,8 +52,11 @@ const char *onnxcGemmKernelName(void);
 
 /* Entry points of lowered linalg ops, on f32 memrefs passed as expanded
  * descriptors (allocated, aligned, offset, sizes, strides). `flags` bit 0:
- * apply max(., 0) to the result; bit 1 (2): the first input is a constant;
- * bit 2 (4): the second input is a constant. */
+ * apply max(., 0) to the result (convolutions: clamp it to [lo, hi]);
+ * bit 1 (2): the first input is a constant; bit 2 (4): the second input is a
+ * constant; convolutions only: bit 3 (8): the output starts from `bias` (one
+ * value per channel) instead of its contents; bit 4 (16): `res`, of the
+ * output's shape and strides, is added before the clamp. */
 #define ONNXC_MEMREF1(p)                                                       \
   float *p##Alloc, float *p, int64_t p##Off, int64_t p##Size0,                 \
       int64_t p##Stride0
@@ -66,15 +79,23 @@ void onnxc_kernel_matmul_f32(ONNXC_MEMREF2(a), ONNXC_MEMREF2(b),
 /// linalg.batch_matmul: C[b] += A[b] B[b].
 void onnxc_kernel_batch_matmul_f32(ONNXC_MEMREF3(a), ONNXC_MEMREF3(b),
                                    ONNXC_MEMREF3(c), int64_t flags);
-/// linalg.conv_2d_nchw_fchw on an already padded input.
+/// linalg.conv_2d_nchw_fchw on an already padded input, with the epilogue
+/// of `flags` (bias, residual, clamp) fused.
 void onnxc_kernel_conv2d_nchw_fchw_f32(ONNXC_MEMREF4(x), ONNXC_MEMREF4(w),
-                                       ONNXC_MEMREF4(y), int64_t strideH,
+                                       ONNXC_MEMREF4(y), ONNXC_MEMREF1(bias),
+                                       ONNXC_MEMREF4(res), int64_t strideH,
                                        int64_t strideW, int64_t dilationH,
-                                       int64_t dilationW, int64_t flags);
-/// linalg.depthwise_conv_2d_nchw_chw on an already padded input.
+                                       int64_t dilationW, int64_t flags,
+                                       float lo, float hi);
+/// linalg.depthwise_conv_2d_nchw_chw on an already padded input, likewise.
 void onnxc_kernel_depthwise_conv2d_nchw_chw_f32(
-    ONNXC_MEMREF4(x), ONNXC_MEMREF3(w), ONNXC_MEMREF4(y), int64_t strideH,
-    int64_t strideW, int64_t dilationH, int64_t dilationW, int64_t flags);
+    ONNXC_MEMREF4(x), ONNXC_MEMREF3(w), ONNXC_MEMREF4(y), ONNXC_MEMREF1(bias),
+    ONNXC_MEMREF4(res), int64_t strideH, int64_t strideW, int64_t dilationH,
+    int64_t dilationW, int64_t flags, float lo, float hi);
+/// dst = src padded with `value`: src at [:, :, top, left] of dst (a copy
+/// into a constant-filled buffer, in one pass).
+void onnxc_kernel_pad_f32(ONNXC_MEMREF4(src), ONNXC_MEMREF4(dst), int64_t top,
+                          int64_t left, float value);
 
 /// fused.attention: for each batch b and head h, Y[b, :, h] = softmax(scale
 /// * Q[b, :, h] K[b, :, h]^T + M[b, h]) V[b, :, h], where head h of the 3-D

@@ -89,3 +89,238 @@ func.func @constant_weight(%a: memref<4x8xf32>, %c: memref<4x16xf32>) {
   linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
   return
 }
+
+// -----
+
+// The bias broadcast before and the in-place Clip after go into the call:
+// flags 8 (bias) | 1 (clamp), the bounds last.
+#bias = affine_map<(d0, d1, d2, d3) -> (d1)>
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @conv_bias_clip
+// CHECK-SAME: (%[[X:.+]]: memref<1x3x9x9xf32>, %[[W:.+]]: memref<8x3x3x3xf32>, %[[B:.+]]: memref<8xf32>, %[[Y:.+]]: memref<1x8x7x7xf32>)
+// CHECK-NOT: linalg.generic
+// CHECK-DAG: %[[CB:.+]] = memref.cast %[[B]] : memref<8xf32> to memref<?xf32, strided<[?], offset: ?>>
+// CHECK-DAG: %[[CY:.+]] = memref.cast %[[Y]]
+// CHECK-DAG: %[[FLAGS:.+]] = arith.constant 9 : i64
+// CHECK-DAG: %[[LO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG: %[[HI:.+]] = arith.constant 6.000000e+00 : f32
+// CHECK: call @onnxc_kernel_conv2d_nchw_fchw_f32(%{{.+}}, %{{.+}}, %[[CY]], %[[CB]], %[[CY]], %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[FLAGS]], %[[LO]], %[[HI]])
+// CHECK-NOT: linalg.generic
+func.func @conv_bias_clip(%x: memref<1x3x9x9xf32>, %w: memref<8x3x3x3xf32>, %b: memref<8xf32>, %y: memref<1x8x7x7xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %six = arith.constant 6.0 : f32
+  linalg.generic {indexing_maps = [#bias, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+    ins(%b : memref<8xf32>) outs(%y : memref<1x8x7x7xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : memref<1x3x9x9xf32>, memref<8x3x3x3xf32>) outs(%y : memref<1x8x7x7xf32>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+    ins(%y : memref<1x8x7x7xf32>) outs(%y : memref<1x8x7x7xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.maximumf %in, %zero : f32
+    %1 = arith.minimumf %0, %six : f32
+    linalg.yield %1 : f32
+  }
+  return
+}
+
+// -----
+
+// A residual added in place, then Relu: flags 16 | 1, no bias (the
+// one-element stand-in).
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @depthwise_residual_relu
+// CHECK-SAME: (%[[X:.+]]: memref<1x8x6x6xf32>, %[[W:.+]]: memref<8x3x3xf32>, %[[R:.+]]: memref<1x8x4x4xf32>, %[[Y:.+]]: memref<1x8x4x4xf32>)
+// CHECK-DAG: %[[NONE:.+]] = memref.get_global @__onnxc_no_bias
+// CHECK-DAG: %[[CR:.+]] = memref.cast %[[R]]
+// CHECK-DAG: %[[FLAGS:.+]] = arith.constant 17 : i64
+// CHECK-DAG: %[[HI:.+]] = arith.constant 0x7F800000 : f32
+// CHECK: call @onnxc_kernel_depthwise_conv2d_nchw_chw_f32({{.+}}, %[[CR]], {{.+}}, %[[FLAGS]], %{{.+}}, %[[HI]])
+// CHECK-NOT: linalg.generic
+func.func @depthwise_residual_relu(%x: memref<1x8x6x6xf32>, %w: memref<8x3x3xf32>, %r: memref<1x8x4x4xf32>, %y: memref<1x8x4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : memref<1x8x6x6xf32>, memref<8x3x3xf32>) outs(%y : memref<1x8x4x4xf32>)
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+    ins(%r, %y : memref<1x8x4x4xf32>, memref<1x8x4x4xf32>) outs(%y : memref<1x8x4x4xf32>) {
+  ^bb0(%in: f32, %in_1: f32, %out: f32):
+    %0 = arith.addf %in, %in_1 : f32
+    %1 = arith.maximumf %0, %zero : f32
+    linalg.yield %1 : f32
+  }
+  return
+}
+
+// -----
+
+// A reader of the output between the convolution and the Relu keeps both
+// apart; so does an activation that is not a clamp (flags 0).
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @not_fused
+// CHECK: %[[FLAGS:.+]] = arith.constant 0 : i64
+// CHECK: call @onnxc_kernel_conv2d_nchw_fchw_f32({{.+}}, %[[FLAGS]], {{.+}})
+// CHECK: memref.copy
+// CHECK: linalg.generic
+// CHECK: call @onnxc_kernel_conv2d_nchw_fchw_f32({{.+}}, %[[FLAGS]], {{.+}})
+// CHECK: linalg.generic
+// CHECK: math.tanh
+func.func @not_fused(%x: memref<1x3x9x9xf32>, %w: memref<8x3x3x3xf32>, %y: memref<1x8x7x7xf32>, %z: memref<1x8x7x7xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : memref<1x3x9x9xf32>, memref<8x3x3x3xf32>) outs(%y : memref<1x8x7x7xf32>)
+  memref.copy %y, %z : memref<1x8x7x7xf32> to memref<1x8x7x7xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+    ins(%y : memref<1x8x7x7xf32>) outs(%y : memref<1x8x7x7xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.maximumf %in, %zero : f32
+    linalg.yield %0 : f32
+  }
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : memref<1x3x9x9xf32>, memref<8x3x3x3xf32>) outs(%z : memref<1x8x7x7xf32>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+    ins(%z : memref<1x8x7x7xf32>) outs(%z : memref<1x8x7x7xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = math.tanh %in : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// A residual Add + Relu into a new buffer: the convolution (and its bias)
+// write that buffer instead of their own, which goes, and the Add joins the
+// call (flags 8 | 16 | 1).
+#bias = affine_map<(d0, d1, d2, d3) -> (d1)>
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @conv_into_consumer_buffer
+// CHECK-SAME: (%[[X:.+]]: memref<?x3x9x9xf32>, %[[W:.+]]: memref<8x3x3x3xf32>, %[[B:.+]]: memref<8xf32>, %[[R:.+]]: memref<?x8x7x7xf32>)
+// CHECK: %[[Z:.+]] = memref.alloc(%{{.+}}) : memref<?x8x7x7xf32>
+// CHECK-NOT: memref.alloc
+// CHECK-DAG: %[[CZ:.+]] = memref.cast %[[Z]]
+// CHECK-DAG: %[[CR:.+]] = memref.cast %[[R]]
+// CHECK-DAG: %[[FLAGS:.+]] = arith.constant 25 : i64
+// CHECK: call @onnxc_kernel_conv2d_nchw_fchw_f32(%{{.+}}, %{{.+}}, %[[CZ]], %{{.+}}, %[[CR]], {{.+}}, %[[FLAGS]], {{.+}})
+// CHECK-NOT: linalg.generic
+// CHECK-NOT: memref.dealloc
+// CHECK: return %[[Z]]
+func.func @conv_into_consumer_buffer(%x: memref<?x3x9x9xf32>, %w: memref<8x3x3x3xf32>, %b: memref<8xf32>, %r: memref<?x8x7x7xf32>) -> memref<?x8x7x7xf32> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %n = memref.dim %x, %c0 : memref<?x3x9x9xf32>
+  %y = memref.alloc(%n) : memref<?x8x7x7xf32>
+  linalg.generic {indexing_maps = [#bias, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+    ins(%b : memref<8xf32>) outs(%y : memref<?x8x7x7xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : memref<?x3x9x9xf32>, memref<8x3x3x3xf32>) outs(%y : memref<?x8x7x7xf32>)
+  %z = memref.alloc(%n) : memref<?x8x7x7xf32>
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+    ins(%y, %r : memref<?x8x7x7xf32>, memref<?x8x7x7xf32>) outs(%z : memref<?x8x7x7xf32>) {
+  ^bb0(%in: f32, %in_1: f32, %out: f32):
+    %0 = arith.addf %in, %in_1 : f32
+    %1 = arith.maximumf %0, %zero : f32
+    linalg.yield %1 : f32
+  }
+  memref.dealloc %y : memref<?x8x7x7xf32>
+  return %z : memref<?x8x7x7xf32>
+}
+
+// -----
+
+// A padded copy: zeros, then the image into the interior, in one call; the
+// same through a copy of a filled buffer, which goes once nothing reads it.
+// CHECK-LABEL: func.func @pad
+// CHECK-SAME: (%[[X:.+]]: memref<?x3x4x4xf32>, %[[Y:.+]]: memref<?x3x4x4xf32>)
+// CHECK: %[[P:.+]] = memref.alloc(%{{.+}}) : memref<?x3x6x7xf32>
+// CHECK-NOT: linalg.fill
+// CHECK-DAG: %[[CX:.+]] = memref.cast %[[X]]
+// CHECK-DAG: %[[CP:.+]] = memref.cast %[[P]]
+// CHECK-DAG: %[[ONE:.+]] = arith.constant 1 : i64
+// CHECK-DAG: %[[TWO:.+]] = arith.constant 2 : i64
+// CHECK-DAG: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK: call @onnxc_kernel_pad_f32(%[[CX]], %[[CP]], %[[ONE]], %[[TWO]], %[[ZERO]])
+// CHECK: %[[Q:.+]] = memref.alloc(%{{.+}}) : memref<?x3x6x7xf32>
+// CHECK-NOT: memref.copy
+// CHECK: call @onnxc_kernel_pad_f32(%{{.+}}, %{{.+}}, %[[ONE]], %[[TWO]], %[[ZERO]])
+// CHECK-NOT: memref.copy
+// CHECK-NOT: linalg.fill
+// CHECK: return %[[P]], %[[Q]]
+func.func @pad(%x: memref<?x3x4x4xf32>, %y: memref<?x3x4x4xf32>) -> (memref<?x3x6x7xf32>, memref<?x3x6x7xf32>) {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %n = memref.dim %x, %c0 : memref<?x3x4x4xf32>
+  %p = memref.alloc(%n) : memref<?x3x6x7xf32>
+  linalg.fill ins(%zero : f32) outs(%p : memref<?x3x6x7xf32>)
+  %pv = memref.subview %p[0, 0, 1, 2] [%n, 3, 4, 4] [1, 1, 1, 1] : memref<?x3x6x7xf32> to memref<?x3x4x4xf32, strided<[126, 42, 7, 1], offset: 9>>
+  memref.copy %x, %pv : memref<?x3x4x4xf32> to memref<?x3x4x4xf32, strided<[126, 42, 7, 1], offset: 9>>
+  %z = memref.alloc(%n) : memref<?x3x6x7xf32>
+  linalg.fill ins(%zero : f32) outs(%z : memref<?x3x6x7xf32>)
+  %m = memref.dim %z, %c0 : memref<?x3x6x7xf32>
+  %q = memref.alloc(%m) : memref<?x3x6x7xf32>
+  memref.copy %z, %q : memref<?x3x6x7xf32> to memref<?x3x6x7xf32>
+  %qv = memref.subview %q[0, 0, 1, 2] [%n, 3, 4, 4] [1, 1, 1, 1] : memref<?x3x6x7xf32> to memref<?x3x4x4xf32, strided<[126, 42, 7, 1], offset: 9>>
+  memref.copy %y, %qv : memref<?x3x4x4xf32> to memref<?x3x4x4xf32, strided<[126, 42, 7, 1], offset: 9>>
+  memref.dealloc %z : memref<?x3x6x7xf32>
+  return %p, %q : memref<?x3x6x7xf32>, memref<?x3x6x7xf32>
+}
+
+// -----
+
+// The convolution's buffer is shared with a later convolution, which
+// overwrites it first: this one still writes the Add's buffer, and the
+// shared one stays for the later one. A read of it before it is overwritten
+// again keeps the Add apart.
+#bias = affine_map<(d0, d1, d2, d3) -> (d1)>
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @shared_conv_buffer
+// CHECK-SAME: (%[[X:.+]]: memref<1x3x9x9xf32>, %[[W:.+]]: memref<8x3x3x3xf32>, %[[B:.+]]: memref<8xf32>, %[[R:.+]]: memref<1x8x7x7xf32>)
+// CHECK: %[[Y:.+]] = memref.alloc() : memref<1x8x7x7xf32>
+// CHECK: %[[Z:.+]] = memref.alloc() : memref<1x8x7x7xf32>
+// CHECK: %[[CZ:.+]] = memref.cast %[[Z]]
+// CHECK: call @onnxc_kernel_conv2d_nchw_fchw_f32(%{{.+}}, %{{.+}}, %[[CZ]], {{.+}}, %c25_i64, {{.+}})
+// CHECK: %[[CY:.+]] = memref.cast %[[Y]]
+// CHECK: call @onnxc_kernel_conv2d_nchw_fchw_f32(%{{.+}}, %{{.+}}, %[[CY]], {{.+}}, %c8_i64, {{.+}})
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[Y]], %[[Z]] : {{.+}}) outs(%[[Z]] :
+// CHECK: return %[[Z]]
+func.func @shared_conv_buffer(%x: memref<1x3x9x9xf32>, %w: memref<8x3x3x3xf32>, %b: memref<8xf32>, %r: memref<1x8x7x7xf32>) -> memref<1x8x7x7xf32> {
+  %zero = arith.constant 0.0 : f32
+  %y = memref.alloc() : memref<1x8x7x7xf32>
+  linalg.generic {indexing_maps = [#bias, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+    ins(%b : memref<8xf32>) outs(%y : memref<1x8x7x7xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : memref<1x3x9x9xf32>, memref<8x3x3x3xf32>) outs(%y : memref<1x8x7x7xf32>)
+  %z = memref.alloc() : memref<1x8x7x7xf32>
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+    ins(%y, %r : memref<1x8x7x7xf32>, memref<1x8x7x7xf32>) outs(%z : memref<1x8x7x7xf32>) {
+  ^bb0(%in: f32, %in_1: f32, %out: f32):
+    %0 = arith.addf %in, %in_1 : f32
+    %1 = arith.maximumf %0, %zero : f32
+    linalg.yield %1 : f32
+  }
+  // The later convolution: its bias overwrites %y, so the first may leave it.
+  linalg.generic {indexing_maps = [#bias, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+    ins(%b : memref<8xf32>) outs(%y : memref<1x8x7x7xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : memref<1x3x9x9xf32>, memref<8x3x3x3xf32>) outs(%y : memref<1x8x7x7xf32>)
+  // Reads %y and %z, writes %z: not in place on %y, and %y is read later.
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+    ins(%y, %z : memref<1x8x7x7xf32>, memref<1x8x7x7xf32>) outs(%z : memref<1x8x7x7xf32>) {
+  ^bb0(%in: f32, %in_1: f32, %out: f32):
+    %0 = arith.addf %in, %in_1 : f32
+    linalg.yield %0 : f32
+  }
+  memref.copy %y, %r : memref<1x8x7x7xf32> to memref<1x8x7x7xf32>
+  return %z : memref<1x8x7x7xf32>
+}
