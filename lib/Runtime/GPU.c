@@ -89,6 +89,9 @@ typedef struct CudaDriver {
 static CudaDriver cuda;
 static CUcontext context;
 static CUdevice device;
+/// The device's name and compute capability (86 for 8.6).
+static char deviceName[128];
+static int deviceSM;
 static pthread_once_t initOnce = PTHREAD_ONCE_INIT;
 /// Why the GPU cannot be used ("" while it can).
 static char initError[512];
@@ -181,6 +184,16 @@ static void initialize(void) {
              cudaErrorName(result), result);
     return;
   }
+  int major = 0, minor = 0;
+  if (cuda.deviceGetName(deviceName, (int)sizeof(deviceName), device) != 0)
+    snprintf(deviceName, sizeof(deviceName), "device 0");
+  if (cuda.deviceGetAttribute(&major,
+                              CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                              device) == 0 &&
+      cuda.deviceGetAttribute(&minor,
+                              CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                              device) == 0)
+    deviceSM = 10 * major + minor;
   int concurrent = 0;
   if (cuda.deviceGetAttribute(&concurrent,
                               CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS,
@@ -378,11 +391,27 @@ static pthread_mutex_t modulesLock = PTHREAD_MUTEX_INITIALIZER;
 static LoadedModule loadedModules[16];
 static size_t numLoadedModules;
 
+/// The XY of the ".target sm_XY" of the PTX text `data`, 0 if none.
+static int ptxTargetSM(const char *data) {
+  const char *target = strstr(data, ".target sm_");
+  return target ? atoi(target + strlen(".target sm_")) : 0;
+}
+
 /// The module of `data` (PTX or cubin), loaded once per process: the lowered
 /// code loads and unloads it around every launch.
 static CUmodule loadModule(const void *data, int optLevel) {
   if (gpuFailed())
     return NULL;
+  /* PTX runs on its target and newer GPUs: say so rather than pass on the
+     JIT's error. */
+  int targetSM = ptxTargetSM(data);
+  if (deviceSM && targetSM > deviceSM) {
+    snprintf(runError, sizeof(runError),
+             "GPU error: the kernels are for sm_%d, but the GPU (%s) is "
+             "sm_%d: compile with --gpu sm_%d or older",
+             targetSM, deviceName, deviceSM, deviceSM);
+    return NULL;
+  }
   pthread_mutex_lock(&modulesLock);
   CUmodule module = NULL;
   for (size_t i = 0; i < numLoadedModules && !module; ++i)

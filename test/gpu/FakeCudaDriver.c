@@ -50,8 +50,9 @@ CUresult cuDeviceGetName(char *name, int len, int device) {
   return 0;
 }
 CUresult cuDeviceGetAttribute(int *value, int attribute, int device) {
-  (void)attribute, (void)device;
-  *value = 8;
+  (void)device;
+  /* An sm_80 with concurrent managed access (every other attribute 1). */
+  *value = attribute == 75 ? 8 : attribute == 76 ? 0 : 1;
   return 0;
 }
 CUresult cuDevicePrimaryCtxRetain(void **ctx, int device) {

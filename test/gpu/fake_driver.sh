@@ -4,7 +4,7 @@
 # (FakeCudaDriver.c): a run launches every kernel and writes its outputs;
 # each driver failure gives one error line and exit 1, never a crash; the
 # inputs, weights and outputs are prefetched; --bench, a tensor-core
-# precision, and a library (--emit lib, static and shared) through the C API
+# precision, kernels for a newer GPU (a clear error), and a library (--emit lib, static and shared) through the C API
 # of examples/c-api/main.c work the same way.
 set -eu
 compiler=$1 driver=$2 model=$3 input=$4 work=$5
@@ -51,6 +51,18 @@ if ONNXC_CUDA_DRIVER=$driver "$work/model" --bench 3 --output-dir "$work/out-ben
   echo "ok   [bench]"
 else
   echo "FAIL [bench]:"; cat "$work/stderr"; fail=1
+fi
+
+# Kernels for a newer GPU than the device: one clear line, exit 1.
+"$compiler" "$model" --target nvptx --gpu sm_90 -o "$work/model-sm90"
+status=0
+ONNXC_CUDA_DRIVER=$driver "$work/model-sm90" --output-dir "$work/out-sm90" "$input" \
+  >/dev/null 2>"$work/stderr" || status=$?
+if [ "$status" -eq 1 ] && [ "$(wc -l <"$work/stderr")" -eq 1 ] &&
+    grep -qF "error: GPU error: the kernels are for sm_90, but the GPU (fake) is sm_80: compile with --gpu sm_80 or older" "$work/stderr"; then
+  echo "ok   [sm_90 on sm_80]"
+else
+  echo "FAIL [sm_90 on sm_80]: exit $status"; cat "$work/stderr"; fail=1
 fi
 
 # A tensor-core precision builds and runs.
