@@ -187,12 +187,10 @@ static void initialize(void) {
   int major = 0, minor = 0;
   if (cuda.deviceGetName(deviceName, (int)sizeof(deviceName), device) != 0)
     snprintf(deviceName, sizeof(deviceName), "device 0");
-  if (cuda.deviceGetAttribute(&major,
-                              CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
-                              device) == 0 &&
-      cuda.deviceGetAttribute(&minor,
-                              CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
-                              device) == 0)
+  if (cuda.deviceGetAttribute(
+          &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device) == 0 &&
+      cuda.deviceGetAttribute(
+          &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device) == 0)
     deviceSM = 10 * major + minor;
   int concurrent = 0;
   if (cuda.deviceGetAttribute(&concurrent,

@@ -61,8 +61,8 @@ std::string onnxc::checkGPUPrecision(llvm::StringRef chip,
            supportedGPUPrecisionList() + ")";
   // mma.sync m16n8k8 .tf32, m16n8k16 .f16 and .bf16 came with sm_80.
   if (precision != "fp32" && smNumber(chip) < 80)
-    return "GPU precision " + precision.str() + " needs tensor cores of sm_80 "
-           "or newer (got " + chip.str() + ")";
+    return "GPU precision " + precision.str() +
+           " needs tensor cores of sm_80 or newer (got " + chip.str() + ")";
   return "";
 }
 

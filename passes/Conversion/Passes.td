@@ -134,10 +134,11 @@ def GPUGemmKernelsPass : Pass<"onnx-gpu-gemm-kernels", "mlir::func::FuncOp"> {
   let summary = "tiled GPU kernels for f32 matmuls and convolutions, on tensor cores by request";
   let description = [{
     Replaces `linalg.matmul`, `linalg.matmul_transpose_b`,
-    `linalg.batch_matmul`, `linalg.batch_matmul_transpose_b` and
-    `linalg.conv_2d_nchw_fchw` on f32 buffers by a `gpu.launch` of a tiled
-    GEMM (the convolution as an implicit GEMM: per image, filter [F, C*KH*KW]
-    times input windows [C*KH*KW, OH*OW]). A block of 128 threads computes a
+    `linalg.batch_matmul`, `linalg.batch_matmul_transpose_b`,
+    `linalg.conv_2d_nchw_fchw` and `linalg.conv_2d_ngchw_gfchw` on f32
+    buffers by a `gpu.launch` of a tiled GEMM (a convolution as an implicit
+    GEMM: per image and group, filter [F, C*KH*KW] times input windows
+    [C*KH*KW, OH*OW]). A block of 128 threads computes a
     64x64 output tile; 64x32 and 32x64 operand tiles are staged in shared
     memory (workgroup attributions); each of the 4 warps computes a 32x32
     quarter as 2x4 tiles of 16x8 with f32 accumulators. `precision` chooses

@@ -58,8 +58,9 @@ struct NVVMPipelineOptions : public mlir::PassPipelineOptions<NVVMPipelineOption
       llvm::cl::init("fp32")};
   Option<bool> gemmKernels{
       *this, "gemm-kernels",
-      llvm::cl::desc("tiled kernels for f32 matmuls and convolutions (off: "
-                     "one thread per output element, in fp32 whatever the precision)"),
+      llvm::cl::desc(
+          "tiled kernels for f32 matmuls and convolutions (off: "
+          "one thread per output element, in fp32 whatever the precision)"),
       llvm::cl::init(true)};
 };
 

@@ -8,7 +8,7 @@ lit test test/Conversion/LoopsToGPU/onnx-gpu-gemm-kernels.mlir ties the
 generated IR to them), and mma_ptx() executes each warp's mma.sync from the
 PTX ISA's own statement of the fragment layouts ("Matrix Fragments for
 mma.m16n8k16 with floating point type", "for mma.m16n8k8" with .tf32). The
-results must equal numpy's matmuls and a direct convolution (float64, so the
+results must equal numpy's matmuls and direct (grouped) convolutions (float64, so the
 rounding to f16/tf32 is not modelled). Run it after changing the tiles or the
 fragment math:
 
@@ -124,6 +124,21 @@ class ConvView:
     def addC(s, b, f, n, v):
         oy, ox = divmod(n, s.OW); s.o[b, f, oy, ox] += v
 
+class GroupedConvView(ConvView):
+    """conv_2d_ngchw_gfchw: GEMM batch b = image b // G, group b % G."""
+    def __init__(s, x, w, o, st, dl):
+        s.x, s.w, s.o, s.st, s.dl, s.G = x, w, o, st, dl, x.shape[1]
+        s.KH, s.KW = w.shape[3:]; s.OW = o.shape[4]
+    def loadA(s, b, f, k):
+        c, at = divmod(k, s.KH * s.KW); y, x = divmod(at, s.KW)
+        return s.w[b % s.G, f, c, y, x]
+    def loadB(s, b, k, n):
+        c, at = divmod(k, s.KH * s.KW); y, x = divmod(at, s.KW)
+        oy, ox = divmod(n, s.OW)
+        return s.x[b // s.G, b % s.G, c, oy * s.st[0] + y * s.dl[0], ox * s.st[1] + x * s.dl[1]]
+    def addC(s, b, f, n, v):
+        oy, ox = divmod(n, s.OW); s.o[b // s.G, b % s.G, f, oy, ox] += v
+
 def main():
     worst = 0.0
     rng = np.random.default_rng(0)
@@ -155,6 +170,22 @@ def main():
         err = np.abs(o - ref).max()
         worst = max(worst, err)
         print(f"{prec} conv 2x3x11x9 * 5x3x3x2, strides {st}, dilations {dl}: max error {err:.2g}")
+    # A grouped convolution: 2 images, 3 groups of 2 -> 4 channels, 2x2 kernel.
+    x = rng.standard_normal((2, 3, 2, 7, 6))
+    w = rng.standard_normal((3, 4, 2, 2, 2))
+    o = rng.standard_normal((2, 3, 4, 6, 5))
+    ref = o.copy()
+    for n in range(2):
+        for g in range(3):
+            for f in range(4):
+                for oy in range(6):
+                    for ox in range(5):
+                        ref[n, g, f, oy, ox] += sum(x[n, g, c, oy + y, ox + xx] * w[g, f, c, y, xx]
+                                                    for c in range(2) for y in range(2) for xx in range(2))
+    kernel(GroupedConvView(x, w, o, (1, 1), (1, 1)), 4, 6 * 5, 2 * 2 * 2, 2 * 3, "f16")
+    err = np.abs(o - ref).max()
+    worst = max(worst, err)
+    print(f"f16 grouped conv 2x(3x2)x7x6 * 3x4x2x2x2: max error {err:.2g}")
     ok = worst < 1e-9
     print("OK" if ok else "FAIL: the kernel's index math does not compute the GEMM")
     return 0 if ok else 1

@@ -1,9 +1,9 @@
 //===- GemmKernels.cpp - The onnx-gpu-gemm-kernels pass -------------------===//
 //
-// Replaces f32 matmuls, batch matmuls and NCHW convolutions on buffers by
-// tiled GPU kernels (gpu.launch): 64x64 output tiles per block of 4 warps,
-// operand tiles of depth 32 staged in shared memory, each warp computing a
-// 32x32 quarter as 2x4 tiles of 16x8 accumulated in f32. With a tensor-core
+// Replaces f32 matmuls, batch matmuls and NCHW (grouped) convolutions on
+// buffers by tiled GPU kernels (gpu.launch): 64x64 output tiles per block of 4
+// warps, operand tiles of depth 32 staged in shared memory, each warp computing
+// a 32x32 quarter as 2x4 tiles of 16x8 accumulated in f32. With a tensor-core
 // precision the 16x8 tiles are mma.sync (nvgpu.mma.sync for tf32 and f16;
 // the NVVM intrinsic for bf16, which MLIR 19's nvgpu and nvvm ops reject);
 // with fp32 each thread computes the same 32 outputs with FMAs.
@@ -112,8 +112,7 @@ static Value convertForTile(OpBuilder &b, Location loc, Value value,
     return b.create<arith::BitcastOp>(loc, b.getF32Type(), bits);
   }
   default:
-    return b.create<arith::TruncFOp>(loc, tileElementType(b, precision),
-                                     value);
+    return b.create<arith::TruncFOp>(loc, tileElementType(b, precision), value);
   }
 }
 
@@ -150,8 +149,7 @@ static void stageTile(OpBuilder &b, Location loc, Value tile, int64_t rows,
                   b.create<arith::ConstantOp>(loc, b.getFloatAttr(f32, 0.0));
               b.create<scf::YieldOp>(loc, zero);
             });
-        Value value =
-            convertForTile(b, loc, guarded.getResult(0), precision);
+        Value value = convertForTile(b, loc, guarded.getResult(0), precision);
         b.create<memref::StoreOp>(loc, value, tile, ValueRange{r, c});
         b.create<scf::YieldOp>(loc);
       });
@@ -202,8 +200,8 @@ static SmallVector<Value> mmaStep(OpBuilder &b, Location loc, Value aTile,
         Value row = im.add(rowBase, 8 * (r % 2));
         Value col = im.add(im.add(kk, tk), j + mmaK / 2 * (r / 2));
         Value v = b.create<memref::LoadOp>(loc, aTile, ValueRange{row, col});
-        frag = b.create<vector::InsertOp>(loc, v, frag,
-                                          ArrayRef<int64_t>{r, j});
+        frag =
+            b.create<vector::InsertOp>(loc, v, frag, ArrayRef<int64_t>{r, j});
       }
     aFrags.push_back(frag);
   }
@@ -214,8 +212,8 @@ static SmallVector<Value> mmaStep(OpBuilder &b, Location loc, Value aTile,
       for (int64_t j = 0; j < perReg; ++j) {
         Value row = im.add(im.add(kk, tk), j + mmaK / 2 * r);
         Value v = b.create<memref::LoadOp>(loc, bTile, ValueRange{row, col});
-        frag = b.create<vector::InsertOp>(loc, v, frag,
-                                          ArrayRef<int64_t>{r, j});
+        frag =
+            b.create<vector::InsertOp>(loc, v, frag, ArrayRef<int64_t>{r, j});
       }
     bFrags.push_back(frag);
   }
@@ -225,20 +223,19 @@ static SmallVector<Value> mmaStep(OpBuilder &b, Location loc, Value aTile,
     for (int64_t jt = 0; jt < kTilesN; ++jt) {
       Value acc = accs[i * kTilesN + jt];
       if (precision != Precision::BF16) {
-        next.push_back(b.create<nvgpu::MmaSyncOp>(
-            loc, aFrags[i], bFrags[jt], acc,
-            ArrayRef<int64_t>{kMmaM, kMmaN, mmaK},
-            precision == Precision::TF32));
+        next.push_back(
+            b.create<nvgpu::MmaSyncOp>(loc, aFrags[i], bFrags[jt], acc,
+                                       ArrayRef<int64_t>{kMmaM, kMmaN, mmaK},
+                                       precision == Precision::TF32));
         continue;
       }
       // bf16: the intrinsic on registers of two bf16 each.
       SmallVector<Value> args;
       auto packRegisters = [&](Value frag, int64_t regs) {
         for (int64_t r = 0; r < regs; ++r) {
-          Value pair = b.create<vector::ExtractOp>(loc, frag,
-                                                   ArrayRef<int64_t>{r});
-          args.push_back(
-              b.create<LLVM::BitcastOp>(loc, b.getI32Type(), pair));
+          Value pair =
+              b.create<vector::ExtractOp>(loc, frag, ArrayRef<int64_t>{r});
+          args.push_back(b.create<LLVM::BitcastOp>(loc, b.getI32Type(), pair));
         }
       };
       packRegisters(aFrags[i], 4);
@@ -247,12 +244,12 @@ static SmallVector<Value> mmaStep(OpBuilder &b, Location loc, Value aTile,
         args.push_back(b.create<vector::ExtractOp>(
             loc, acc, ArrayRef<int64_t>{v / 2, v % 2}));
       Type f32 = b.getF32Type();
-      auto resultType = LLVM::LLVMStructType::getLiteral(
-          b.getContext(), {f32, f32, f32, f32});
-      Value d = b.create<LLVM::CallIntrinsicOp>(
-                     loc, resultType, "llvm.nvvm.mma.m16n8k16.row.col.bf16",
-                     args)
-                    .getResult(0);
+      auto resultType = LLVM::LLVMStructType::getLiteral(b.getContext(),
+                                                         {f32, f32, f32, f32});
+      Value d =
+          b.create<LLVM::CallIntrinsicOp>(
+               loc, resultType, "llvm.nvvm.mma.m16n8k16.row.col.bf16", args)
+              .getResult(0);
       Value updated = acc;
       for (int64_t v = 0; v < 4; ++v) {
         Value x = b.create<LLVM::ExtractValueOp>(loc, d, v);
@@ -294,8 +291,8 @@ static SmallVector<Value> fmaStep(OpBuilder &b, Location loc, Value aTile,
       Value acc = accs[i * kTilesN + jt];
       for (int64_t r = 0; r < 2; ++r)
         for (int64_t c = 0; c < 2; ++c) {
-          Value old = b.create<vector::ExtractOp>(loc, acc,
-                                                  ArrayRef<int64_t>{r, c});
+          Value old =
+              b.create<vector::ExtractOp>(loc, acc, ArrayRef<int64_t>{r, c});
           Value sum = b.create<math::FmaOp>(loc, aValues[i * 2 + r],
                                             bValues[jt * 2 + c], old);
           acc = b.create<vector::InsertOp>(loc, sum, acc,
@@ -350,8 +347,8 @@ static void buildGemmKernel(OpBuilder &b, Location loc, const GemmView &view,
         // The previous step's reads of the tiles are done before they are
         // overwritten, and the new tiles are complete before they are read.
         b.create<gpu::BarrierOp>(loc);
-        stageTile(b, loc, aTile, kBlockM, kBlockK, tid, batch, rowBase,
-                  view.m, k0, view.k, view.loadA, precision);
+        stageTile(b, loc, aTile, kBlockM, kBlockK, tid, batch, rowBase, view.m,
+                  k0, view.k, view.loadA, precision);
         stageTile(b, loc, bTile, kBlockK, kBlockN, tid, batch, k0, view.k,
                   colBase, view.n, view.loadB, precision);
         b.create<gpu::BarrierOp>(loc);
@@ -368,8 +365,8 @@ static void buildGemmKernel(OpBuilder &b, Location loc, const GemmView &view,
         } else {
           int64_t mmaK = precision == Precision::TF32 ? 8 : 16;
           for (int64_t kk = 0; kk < kBlockK; kk += mmaK)
-            next = mmaStep(b, loc, aTile, bTile, im.c(kk), lane, next,
-                           precision);
+            next =
+                mmaStep(b, loc, aTile, bTile, im.c(kk), lane, next, precision);
         }
         b.create<scf::YieldOp>(loc, next);
       });
@@ -424,9 +421,8 @@ static GemmView matmulView(OpBuilder &b, Location loc, linalg::LinalgOp op,
   };
   view.loadB = [=](OpBuilder &b, Location loc, Value batch, Value k, Value n) {
     return b
-        .create<memref::LoadOp>(loc, bm,
-                                transposedB ? indices(batch, n, k)
-                                            : indices(batch, k, n))
+        .create<memref::LoadOp>(
+            loc, bm, transposedB ? indices(batch, n, k) : indices(batch, k, n))
         .getResult();
   };
   view.elementC = [=](OpBuilder &, Location, Value batch, Value m, Value n) {
@@ -435,48 +431,67 @@ static GemmView matmulView(OpBuilder &b, Location loc, linalg::LinalgOp op,
   return view;
 }
 
-/// The implicit GEMM of a convolution: per image, A = the filter as
-/// [F, C*KH*KW], B = the input windows as [C*KH*KW, OH*OW], C = the output
-/// as [F, OH*OW].
-static GemmView convView(OpBuilder &b, Location loc,
-                         linalg::Conv2DNchwFchwOp conv) {
+/// The implicit GEMM of a convolution: per image (and group), A = the
+/// filter as [F, C*KH*KW], B = the input windows as [C*KH*KW, OH*OW], C =
+/// the output as [F, OH*OW]. `grouped`: linalg.conv_2d_ngchw_gfchw (input
+/// [N, G, C, H, W], filter [G, F, C, KH, KW], output [N, G, F, OH, OW]), the
+/// GEMM's batch b being image b / G, group b % G; else conv_2d_nchw_fchw.
+static GemmView convView(OpBuilder &b, Location loc, linalg::LinalgOp conv,
+                         DenseIntElementsAttr stridesAttr,
+                         DenseIntElementsAttr dilationsAttr, bool grouped) {
   IndexMath im{b, loc};
   Value input = conv.getDpsInputOperand(0)->get();
   Value filter = conv.getDpsInputOperand(1)->get();
   Value output = conv.getDpsInitOperand(0)->get();
-  auto strides = llvm::to_vector(conv.getStrides().getValues<int64_t>());
-  auto dilations = llvm::to_vector(conv.getDilations().getValues<int64_t>());
-  Value kh = im.dim(filter, 2), kw = im.dim(filter, 3);
+  auto strides = llvm::to_vector(stridesAttr.getValues<int64_t>());
+  auto dilations = llvm::to_vector(dilationsAttr.getValues<int64_t>());
+  // Dims after the group dim of each operand (if any).
+  int64_t g = grouped ? 1 : 0;
+  Value groups = grouped ? im.dim(output, 1) : im.c(1);
+  Value kh = im.dim(filter, g + 2), kw = im.dim(filter, g + 3);
   Value window = im.mul(kh, kw);
-  Value ow = im.dim(output, 3);
+  Value ow = im.dim(output, g + 3);
   GemmView view;
-  view.batch = im.dim(output, 0);
-  view.m = im.dim(output, 1);
-  view.n = im.mul(im.dim(output, 2), ow);
-  view.k = im.mul(im.dim(filter, 1), window);
-  view.loadA = [=](OpBuilder &b, Location loc, Value, Value f, Value k) {
+  view.batch = im.mul(im.dim(output, 0), groups);
+  view.m = im.dim(output, g + 1);
+  view.n = im.mul(im.dim(output, g + 2), ow);
+  view.k = im.mul(im.dim(filter, g + 1), window);
+  // The leading indices of the operands for GEMM batch `batch`.
+  auto leading = [=](IndexMath &im, Value batch, bool withImage) {
+    SmallVector<Value> idx;
+    if (!grouped)
+      return SmallVector<Value>{batch};
+    if (withImage)
+      idx.push_back(im.div(batch, groups));
+    idx.push_back(im.rem(batch, groups));
+    return idx;
+  };
+  view.loadA = [=](OpBuilder &b, Location loc, Value batch, Value f, Value k) {
     IndexMath im{b, loc};
     Value c = im.div(k, window), at = im.rem(k, window);
     Value y = im.div(at, kw), x = im.rem(at, kw);
-    return b.create<memref::LoadOp>(loc, filter, ValueRange{f, c, y, x})
-        .getResult();
+    SmallVector<Value> idx =
+        grouped ? leading(im, batch, false) : SmallVector<Value>{};
+    idx.append({f, c, y, x});
+    return b.create<memref::LoadOp>(loc, filter, idx).getResult();
   };
-  view.loadB = [=](OpBuilder &b, Location loc, Value image, Value k,
-                   Value n) {
+  view.loadB = [=](OpBuilder &b, Location loc, Value batch, Value k, Value n) {
     IndexMath im{b, loc};
     Value c = im.div(k, window), at = im.rem(k, window);
     Value y = im.div(at, kw), x = im.rem(at, kw);
     Value oy = im.div(n, ow), ox = im.rem(n, ow);
     Value iy = im.add(im.mul(oy, strides[0]), im.mul(y, dilations[0]));
     Value ix = im.add(im.mul(ox, strides[1]), im.mul(x, dilations[1]));
-    return b.create<memref::LoadOp>(loc, input, ValueRange{image, c, iy, ix})
-        .getResult();
+    SmallVector<Value> idx = leading(im, batch, true);
+    idx.append({c, iy, ix});
+    return b.create<memref::LoadOp>(loc, input, idx).getResult();
   };
-  view.elementC = [=](OpBuilder &b, Location loc, Value image, Value f,
+  view.elementC = [=](OpBuilder &b, Location loc, Value batch, Value f,
                       Value n) {
     IndexMath im{b, loc};
-    return std::make_pair(output, SmallVector<Value>{image, f, im.div(n, ow),
-                                                     im.rem(n, ow)});
+    SmallVector<Value> idx = leading(im, batch, true);
+    idx.append({f, im.div(n, ow), im.rem(n, ow)});
+    return std::make_pair(output, idx);
   };
   return view;
 }
@@ -502,8 +517,10 @@ struct GPUGemmKernelsPass
     getOperation().walk([&](linalg::LinalgOp op) {
       if (isa<linalg::MatmulOp, linalg::MatmulTransposeBOp,
               linalg::BatchMatmulOp, linalg::BatchMatmulTransposeBOp,
-              linalg::Conv2DNchwFchwOp>(op.getOperation()) &&
-          onnxc::isF32OnBuffers(op) && !op->getParentOfType<scf::ParallelOp>() &&
+              linalg::Conv2DNchwFchwOp, linalg::Conv2DNgchwGfchwOp>(
+              op.getOperation()) &&
+          onnxc::isF32OnBuffers(op) &&
+          !op->getParentOfType<scf::ParallelOp>() &&
           !op->getParentOfType<gpu::LaunchOp>())
         ops.push_back(op);
     });
@@ -526,7 +543,12 @@ struct GPUGemmKernelsPass
                 return matmulView(b, loc, op, true, true);
               })
               .Case([&](linalg::Conv2DNchwFchwOp conv) {
-                return convView(b, loc, conv);
+                return convView(b, loc, op, conv.getStrides(),
+                                conv.getDilations(), /*grouped=*/false);
+              })
+              .Case([&](linalg::Conv2DNgchwGfchwOp conv) {
+                return convView(b, loc, op, conv.getStrides(),
+                                conv.getDilations(), /*grouped=*/true);
               });
       buildGemmKernel(b, loc, view, *chosen);
       op->erase();

@@ -169,6 +169,29 @@ func.func @conv(%x: memref<2x4x10x10xf32>, %w: memref<8x4x3x3xf32>, %o: memref<2
 
 // -----
 
+// A grouped convolution (4 groups): the GEMM batch is image x group (grid z
+// 8), image = z / 4 and group = z % 4 index the input, the filter and the
+// output.
+// CHECK-LABEL: func.func @grouped_conv
+// CHECK-SAME: (%[[X:.+]]: memref<2x4x3x10x10xf32>, %[[W:.+]]: memref<4x5x3x3x3xf32>, %[[O:.+]]: memref<2x4x5x4x4xf32>)
+// CHECK: gpu.launch blocks(%{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %[[Z:[a-z0-9_]+]]) in (%{{[a-z0-9_]+}} = %c1, %{{[a-z0-9_]+}} = %c1, %{{[a-z0-9_]+}} = %c8)
+// CHECK:   %[[GA:.+]] = arith.remui %[[Z]], %c4
+// CHECK:   memref.load %[[W]][%[[GA]], %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}]
+// CHECK:   %[[IB:.+]] = arith.divui %[[Z]], %c4
+// CHECK:   %[[GB:.+]] = arith.remui %[[Z]], %c4
+// CHECK:   memref.load %[[X]][%[[IB]], %[[GB]], %{{.+}}, %{{.+}}, %{{.+}}]
+// CHECK: %[[IC:.+]] = arith.divui %[[Z]], %c4
+// CHECK: %[[GC:.+]] = arith.remui %[[Z]], %c4
+// CHECK: memref.store %{{.+}}, %[[O]][%[[IC]], %[[GC]], %{{.+}}, %{{.+}}, %{{.+}}]
+// CHECK-NOT: linalg.conv_2d_ngchw_gfchw
+func.func @grouped_conv(%x: memref<2x4x3x10x10xf32>, %w: memref<4x5x3x3x3xf32>, %o: memref<2x4x5x4x4xf32>) {
+  linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+    ins(%x, %w : memref<2x4x3x10x10xf32>, memref<4x5x3x3x3xf32>) outs(%o : memref<2x4x5x4x4xf32>)
+  return
+}
+
+// -----
+
 // Left alone: other element types, and ops already inside a parallel loop.
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT: gpu.launch
