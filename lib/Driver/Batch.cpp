@@ -94,6 +94,7 @@ FailureOr<std::string> batchCacheKey(const CompileOptions &job,
   if (tool == BatchTool::Compile) {
     key.add(archName(job.target.arch));
     key.add(job.target.gpu);
+    key.add(job.target.gpuPrecision);
     auto [cpu, features] = resolveCPU(job.target);
     key.add(cpu);
     key.add(features);

@@ -152,6 +152,11 @@ LogicalResult ManifestReader::applyOptions(const llvm::json::Object &entry,
       if (!text || !isSupportedGPU(*text))
         return fail(where, "\"gpu\" must be one of " + supportedGPUList());
       options.target.gpu = text->str();
+    } else if (compile && key == "gpu_precision") {
+      if (!text || !isSupportedGPUPrecision(*text))
+        return fail(where, "\"gpu_precision\" must be one of " +
+                               supportedGPUPrecisionList());
+      options.target.gpuPrecision = text->str();
     } else if (compile && key == "cpu" && text) {
       options.target.cpu = text->str();
     } else if (compile && key == "name" && text) {
@@ -165,8 +170,9 @@ LogicalResult ManifestReader::applyOptions(const llvm::json::Object &entry,
       return fail(where, "\"" + key + "\" must be a string");
     } else {
       return fail(where, "unknown key \"" + key + "\" (" +
-                             (compile ? "model, output, emit, target, cpu, "
-                                        "opt_level, name, input_shapes"
+                             (compile ? "model, output, emit, target, gpu, "
+                                        "gpu_precision, cpu, opt_level, name, "
+                                        "input_shapes"
                                       : "model, output, emit, input_shapes") +
                              ")");
     }

@@ -434,6 +434,12 @@ LogicalResult compileModel(const CompileOptions &options, MLIRContext &context,
   bool same = false;
   if (!llvm::sys::fs::equivalent(options.input, options.output, same) && same)
     return fail("refusing to overwrite the input model with the output");
+  if (!options.target.gpu.empty()) {
+    std::string why =
+        checkGPUPrecision(options.target.gpu, options.target.gpuPrecision);
+    if (!why.empty())
+      return fail(why);
+  }
   StageClock clock(stats);
   clock.start("import");
   OwningOpRef<ModuleOp> module =
@@ -482,6 +488,7 @@ LogicalResult compileModel(const CompileOptions &options, MLIRContext &context,
     nvvm.chip = options.target.gpu;
     nvvm.features = ptxFeatures(options.target.gpu);
     nvvm.optLevel = options.target.optLevel;
+    nvvm.precision = options.target.gpuPrecision;
     buildONNXLowerToNVVMPipeline(lower, nvvm);
   } else {
     buildONNXLowerToLLVMPipeline(lower, /*level=*/0);

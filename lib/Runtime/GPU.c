@@ -8,6 +8,13 @@
  * inputs into managed memory and hands back outputs in malloc'ed memory, as
  * the CPU build's ABI promises.
  *
+ * Device memory is CUDA managed memory: host code between kernels (the loops
+ * that stay on the host) reads and writes the same buffers. Where the device
+ * supports it (concurrent managed access), the inputs are prefetched to the
+ * GPU on the run's stream before the first kernel, the weights are advised
+ * read-mostly and prefetched once, and the outputs are prefetched back
+ * before they are copied out, instead of migrating page by page on faults.
+ *
  * The CUDA driver (libcuda.so.1) is loaded with dlopen on first use: nothing
  * links against CUDA, and a machine without a driver or a GPU gets an error
  * from onnxc_session_run (ONNXC_ERROR_DEVICE) instead of a crash. After a
@@ -45,6 +52,9 @@ enum {
   CU_JIT_OPTIMIZATION_LEVEL = 7,
   CU_JIT_ERROR_LOG_BUFFER = 5,
   CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
+  CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS = 89,
+  CU_MEM_ADVISE_SET_READ_MOSTLY = 1,
+  CU_DEVICE_CPU = -1,
 };
 
 typedef struct CudaDriver {
@@ -70,10 +80,18 @@ typedef struct CudaDriver {
   CUresult (*memcpy)(CUdeviceptr, CUdeviceptr, size_t);
   CUresult (*memsetD32)(CUdeviceptr, unsigned, size_t);
   CUresult (*getErrorName)(CUresult, const char **);
+  /* Optional (performance hints only): NULL when the driver lacks them or
+     the device cannot prefetch managed memory. */
+  CUresult (*memPrefetchAsync)(CUdeviceptr, size_t, CUdevice, CUstream);
+  CUresult (*memAdvise)(CUdeviceptr, size_t, int, CUdevice);
 } CudaDriver;
 
 static CudaDriver cuda;
 static CUcontext context;
+static CUdevice device;
+/// The device's name and compute capability (86 for 8.6).
+static char deviceName[128];
+static int deviceSM;
 static pthread_once_t initOnce = PTHREAD_ONCE_INIT;
 /// Why the GPU cannot be used ("" while it can).
 static char initError[512];
@@ -159,13 +177,28 @@ static void initialize(void) {
     return;
   }
   /* CUDA_VISIBLE_DEVICES picks the device; onnxc uses the first. */
-  CUdevice device;
   if ((result = cuda.deviceGet(&device, 0)) != 0 ||
       (result = cuda.primaryCtxRetain(&context, device)) != 0) {
     snprintf(initError, sizeof(initError),
              "no usable NVIDIA GPU: cannot create a context: %s (%d)",
              cudaErrorName(result), result);
     return;
+  }
+  int major = 0, minor = 0;
+  if (cuda.deviceGetName(deviceName, (int)sizeof(deviceName), device) != 0)
+    snprintf(deviceName, sizeof(deviceName), "device 0");
+  if (cuda.deviceGetAttribute(
+          &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device) == 0 &&
+      cuda.deviceGetAttribute(
+          &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device) == 0)
+    deviceSM = 10 * major + minor;
+  int concurrent = 0;
+  if (cuda.deviceGetAttribute(&concurrent,
+                              CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS,
+                              device) == 0 &&
+      concurrent) {
+    *(void **)&cuda.memPrefetchAsync = dlsym(lib, "cuMemPrefetchAsync");
+    *(void **)&cuda.memAdvise = dlsym(lib, "cuMemAdvise");
   }
 }
 
@@ -266,6 +299,19 @@ static void gpuRelease(void *ptr) {
     cuda.memFree((CUdeviceptr)(uintptr_t)base);
 }
 
+/// Moves the buffer `ptr` (from gpuAlloc) to `where` (the device or
+/// CU_DEVICE_CPU), ordered on `stream`: a hint, so failures are ignored, and
+/// buffers of the malloc fallback are left alone.
+static void prefetch(const void *ptr, CUdevice where, CUstream stream) {
+  if (!cuda.memPrefetchAsync || !ptr || gpuFailed())
+    return;
+  const uint64_t *base = (const uint64_t *)((const char *)ptr - kHeaderSize);
+  if (base[0] != kManagedMagic)
+    return;
+  (void)cuda.memPrefetchAsync((CUdeviceptr)(uintptr_t)base, (size_t)base[1],
+                              where, stream);
+}
+
 /* The allocator of the host code (finalize-memref-to-llvm with
    use-generic-functions). */
 void *_mlir_memref_to_llvm_alloc(size_t bytes) { return gpuAlloc(bytes); }
@@ -308,6 +354,12 @@ void *onnxc_gpu_constant(const void *host, int64_t bytes) {
     }
     copy = (void *)(uintptr_t)ptr;
     memcpy(copy, host, (size_t)bytes);
+    /* Weights: read-only copies may live on the device and the host alike. */
+    if (cuda.memAdvise && bytes > 0) {
+      (void)cuda.memAdvise(ptr, (size_t)bytes, CU_MEM_ADVISE_SET_READ_MOSTLY,
+                           device);
+      (void)cuda.memPrefetchAsync(ptr, (size_t)bytes, device, NULL);
+    }
     if (numConstants == constantsCapacity) {
       size_t capacity = constantsCapacity ? 2 * constantsCapacity : 64;
       ConstantCopy *grown = realloc(constants, capacity * sizeof(*grown));
@@ -337,11 +389,27 @@ static pthread_mutex_t modulesLock = PTHREAD_MUTEX_INITIALIZER;
 static LoadedModule loadedModules[16];
 static size_t numLoadedModules;
 
+/// The XY of the ".target sm_XY" of the PTX text `data`, 0 if none.
+static int ptxTargetSM(const char *data) {
+  const char *target = strstr(data, ".target sm_");
+  return target ? atoi(target + strlen(".target sm_")) : 0;
+}
+
 /// The module of `data` (PTX or cubin), loaded once per process: the lowered
 /// code loads and unloads it around every launch.
 static CUmodule loadModule(const void *data, int optLevel) {
   if (gpuFailed())
     return NULL;
+  /* PTX runs on its target and newer GPUs: say so rather than pass on the
+     JIT's error. */
+  int targetSM = ptxTargetSM(data);
+  if (deviceSM && targetSM > deviceSM) {
+    snprintf(runError, sizeof(runError),
+             "GPU error: the kernels are for sm_%d, but the GPU (%s) is "
+             "sm_%d: compile with --gpu sm_%d or older",
+             targetSM, deviceName, deviceSM, deviceSM);
+    return NULL;
+  }
   pthread_mutex_lock(&modulesLock);
   CUmodule module = NULL;
   for (size_t i = 0; i < numLoadedModules && !module; ++i)
@@ -551,6 +619,7 @@ void onnxc_gpu_run(const onnxc_model_desc *model, onnxc_entry_fn body,
     size_t bytes = (size_t)(numel > 0 ? numel : 0) * elemSize;
     buffers[i] = gpuAlloc(bytes ? bytes : 1);
     gatherStrided(buffers[i], desc, rank, elemSize);
+    prefetch(buffers[i], device, mgpuStreamCreate());
     w[0] = w[1] = (int64_t)(intptr_t)buffers[i];
     w[2] = 0;
     int64_t stride = 1;
@@ -570,9 +639,22 @@ void onnxc_gpu_run(const onnxc_model_desc *model, onnxc_entry_fn body,
       gpuFail("cuCtxSynchronize", result);
   }
 
+  /* The outputs back to the host in bulk before they are read. */
+  int64_t *out = outputs;
+  if (cuda.memPrefetchAsync && !gpuFailed()) {
+    CUstream stream = mgpuStreamCreate();
+    for (int32_t k = 0; k < model->num_outputs; ++k) {
+      void *allocated = (void *)(intptr_t)out[0];
+      if (allocated && (uintptr_t)allocated != ONNXC_GLOBAL_SENTINEL)
+        prefetch(allocated, CU_DEVICE_CPU, stream);
+      out += 3 + 2 * model->outputs[k].rank;
+    }
+    mgpuStreamSynchronize(stream);
+  }
+
   /* Each output into its own malloc'ed buffer (what the session adopts);
      the model's buffers are released once each. */
-  int64_t *out = outputs;
+  out = outputs;
   void **released = calloc((size_t)model->num_outputs + 1, sizeof(void *));
   for (int32_t k = 0; k < model->num_outputs; ++k) {
     int32_t rank = model->outputs[k].rank;

@@ -35,10 +35,39 @@ std::string onnxc::supportedGPUList() {
   return llvm::join(llvm::ArrayRef<llvm::StringLiteral>(kGPUs), ", ");
 }
 
-std::string onnxc::ptxFeatures(llvm::StringRef chip) {
+static constexpr llvm::StringLiteral kGPUPrecisions[] = {"fp32", "tf32", "fp16",
+                                                         "bf16"};
+
+bool onnxc::isSupportedGPUPrecision(llvm::StringRef precision) {
+  return llvm::is_contained(kGPUPrecisions, precision);
+}
+
+std::string onnxc::supportedGPUPrecisionList() {
+  return llvm::join(llvm::ArrayRef<llvm::StringLiteral>(kGPUPrecisions), ", ");
+}
+
+/// The number of `chip` ("sm_80" -> 80), 0 if it has none.
+static unsigned smNumber(llvm::StringRef chip) {
   unsigned sm = 0;
   if (chip.starts_with("sm_"))
     chip.drop_front(3).take_while(llvm::isDigit).getAsInteger(10, sm);
+  return sm;
+}
+
+std::string onnxc::checkGPUPrecision(llvm::StringRef chip,
+                                     llvm::StringRef precision) {
+  if (!isSupportedGPUPrecision(precision))
+    return "unknown GPU precision '" + precision.str() + "' (expected " +
+           supportedGPUPrecisionList() + ")";
+  // mma.sync m16n8k8 .tf32, m16n8k16 .f16 and .bf16 came with sm_80.
+  if (precision != "fp32" && smNumber(chip) < 80)
+    return "GPU precision " + precision.str() +
+           " needs tensor cores of sm_80 or newer (got " + chip.str() + ")";
+  return "";
+}
+
+std::string onnxc::ptxFeatures(llvm::StringRef chip) {
+  unsigned sm = smNumber(chip);
   // PTX ISA 7.0 came with sm_80 (CUDA 11.0), 7.4 with sm_87, 7.8 with sm_89
   // and sm_90 (CUDA 11.8), 8.0 with sm_90a.
   if (sm >= 90 || sm == 89)

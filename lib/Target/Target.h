@@ -27,12 +27,24 @@ struct TargetOptions {
   /// The GPU to generate kernels for ("sm_80", "sm_90"); empty for a CPU
   /// build. The host code is then generated for `arch`.
   std::string gpu;
+  /// What the GPU's matmuls and convolutions multiply in: "fp32" (FMA),
+  /// or "tf32", "fp16", "bf16" on tensor cores (f32 accumulation).
+  std::string gpuPrecision = "fp32";
 };
 
 /// Whether onnxc generates kernels for `chip` (sm_75, sm_80, sm_86, sm_89,
 /// sm_90), and the list for messages.
 bool isSupportedGPU(llvm::StringRef chip);
 std::string supportedGPUList();
+
+/// Whether `precision` is one of fp32, tf32, fp16 and bf16, and the list
+/// for messages.
+bool isSupportedGPUPrecision(llvm::StringRef precision);
+std::string supportedGPUPrecisionList();
+
+/// Why `chip` cannot run `precision` (its mma.sync shapes need sm_80), or
+/// an empty string when it can.
+std::string checkGPUPrecision(llvm::StringRef chip, llvm::StringRef precision);
 
 /// The PTX ISA version feature ("+ptx70") that the NVPTX backend targets for
 /// `chip`: the oldest that supports it, so that older drivers load it.

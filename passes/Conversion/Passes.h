@@ -25,6 +25,10 @@ namespace onnxc {
 #define GEN_PASS_REGISTRATION
 #include "passes/Conversion/Passes.h.inc"
 
+/// True when every operand of `op` is an f32 memref: the ops that
+/// convert-linalg-to-kernel-calls and onnx-gpu-gemm-kernels replace.
+bool isF32OnBuffers(mlir::linalg::LinalgOp op);
+
 } // namespace onnxc
 
 #endif // ONNXC_PASSES_CONVERSION_PASSES_H

@@ -165,6 +165,53 @@ def GPUMapParallelLoopsPass
   ];
 }
 
+def GPUGemmKernelsPass : Pass<"onnx-gpu-gemm-kernels", "mlir::func::FuncOp"> {
+  let summary = "tiled GPU kernels for f32 matmuls and convolutions, on tensor cores by request";
+  let description = [{
+    Replaces `linalg.matmul`, `linalg.matmul_transpose_b`,
+    `linalg.batch_matmul`, `linalg.batch_matmul_transpose_b`,
+    `linalg.conv_2d_nchw_fchw` and `linalg.conv_2d_ngchw_gfchw` on f32
+    buffers by a `gpu.launch` of a tiled GEMM (a convolution as an implicit
+    GEMM: per image and group, filter [F, C*KH*KW] times input windows
+    [C*KH*KW, OH*OW]). A block of 128 threads computes a
+    64x64 output tile; 64x32 and 32x64 operand tiles are staged in shared
+    memory (workgroup attributions); each of the 4 warps computes a 32x32
+    quarter as 2x4 tiles of 16x8 with f32 accumulators. `precision` chooses
+    the multiplications: `fp32` FMAs (each thread computes the 32 outputs
+    that the mma layout gives it), `tf32` (`nvgpu.mma.sync` m16n8k8 with the
+    inputs rounded by `cvt.rna.tf32.f32`), `fp16` (`nvgpu.mma.sync`
+    m16n8k16, inputs rounded to f16) or `bf16` (the NVVM intrinsic of
+    `mma.sync.m16n8k16...bf16`, inputs rounded to bf16). Ops nested in
+    parallel loops or launches, and other element types, are left alone.
+
+    ```mlir
+    linalg.matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>)
+                  outs(%c : memref<?x?xf32>)
+    // becomes, with precision=fp16:
+    gpu.launch blocks(...) in (%gx = %n_tiles, %gy = %m_tiles, %gz = %c1)
+               threads(...) in (%tx = %c128, %ty = %c1, %tz = %c1)
+               workgroup(%at : memref<64x36xf16, #gpu.address_space<workgroup>>,
+                         %bt : memref<32x68xf16, #gpu.address_space<workgroup>>) {
+      scf.for %k0 = %c0 to %k step %c32 iter_args(...) {
+        gpu.barrier   // stage A and B tiles (zeros outside), as f16
+        gpu.barrier   // 2 x 8 nvgpu.mma.sync {mmaShape = [16, 8, 16]}
+      }
+      // C += accumulators
+    }
+    ```
+  }];
+  let options = [
+    Option<"precision", "precision", "std::string", /*default=*/"\"fp32\"",
+           "multiplications: fp32 (FMA), tf32, fp16 or bf16 (tensor cores)">
+  ];
+  let dependentDialects = [
+    "mlir::gpu::GPUDialect", "mlir::nvgpu::NVGPUDialect",
+    "mlir::scf::SCFDialect", "mlir::arith::ArithDialect",
+    "mlir::math::MathDialect", "mlir::memref::MemRefDialect",
+    "mlir::vector::VectorDialect", "mlir::LLVM::LLVMDialect"
+  ];
+}
+
 def GPUMergeKernelModulesPass
     : Pass<"onnx-gpu-merge-kernel-modules", "mlir::ModuleOp"> {
   let summary = "merge the outlined gpu.modules into one";

@@ -16,6 +16,7 @@
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MathToLibm/MathToLibm.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/SCFToGPU/SCFToGPUPass.h"
@@ -120,6 +121,9 @@ void onnxc::buildONNXLowerToLLVMPipeline(OpPassManager &pm, unsigned level) {
 void onnxc::buildONNXLowerToNVVMPipeline(OpPassManager &pm,
                                          const NVVMPipelineOptions &options) {
   buildONNXBufferizePipeline(pm, options.level);
+  if (options.gemmKernels)
+    pm.addNestedPass<func::FuncOp>(
+        createGPUGemmKernelsPass({options.precision}));
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(
@@ -144,6 +148,7 @@ void onnxc::buildONNXLowerToNVVMPipeline(OpPassManager &pm,
   // Kernels: NVVM.
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createGPUExpandMathPass());
+  kernels.addPass(createConvertNVGPUToNVVMPass());
   kernels.addPass(createConvertGpuOpsToNVVMOps());
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createCSEPass());

@@ -54,10 +54,23 @@ struct NVVMPipelineOptions : public mlir::PassPipelineOptions<NVVMPipelineOption
   Option<int64_t> blockSize{*this, "block-size",
                             llvm::cl::desc("threads per block"),
                             llvm::cl::init(256)};
+  Option<std::string> precision{
+      *this, "precision",
+      llvm::cl::desc("matmul and conv multiplications: fp32 (FMA), tf32, "
+                     "fp16 or bf16 (tensor cores)"),
+      llvm::cl::init("fp32")};
+  Option<bool> gemmKernels{
+      *this, "gemm-kernels",
+      llvm::cl::desc(
+          "tiled kernels for f32 matmuls and convolutions (off: "
+          "one thread per output element, in fp32 whatever the precision)"),
+      llvm::cl::init(true)};
 };
 
 /// onnx (on tensors) -> the LLVM dialect on the host with the kernels in a
-/// gpu.binary holding PTX: the bufferized loops become parallel loops,
+/// gpu.binary holding PTX: f32 matmuls and convolutions become tiled GEMM
+/// kernels (onnx-gpu-gemm-kernels, on tensor cores for a tf32, fp16 or bf16
+/// `precision`), the other bufferized loops parallel loops and
 /// gpu.launch ops (one thread per element of each parallel loop nest), one
 /// outlined gpu.module lowered to NVVM and serialized by LLVM's NVPTX
 /// backend; buffers come from `_mlir_memref_to_llvm_alloc` (managed memory

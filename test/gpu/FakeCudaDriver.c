@@ -6,7 +6,8 @@
  * buffer ownership and error paths run on a machine without a GPU
  * (ONNXC_CUDA_DRIVER=libonnxc_fake_cuda.so). FAKE_CUDA_FAIL names a function
  * that fails (cuInit, cuDeviceGetCount, cuModuleLoadDataEx, cuLaunchKernel,
- * cuMemAllocManaged) and FAKE_CUDA_LOG counts the launches on stderr.
+ * cuMemAllocManaged) and FAKE_CUDA_LOG counts the launches, prefetches and
+ * memory advices on stderr.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -23,8 +24,11 @@ static int fails(const char *name) {
   return fail && strcmp(fail, name) == 0;
 }
 
-static long launches;
-static void report(void) { fprintf(stderr, "fake-cuda: %ld launches\n", launches); }
+static long launches, prefetches, advices;
+static void report(void) {
+  fprintf(stderr, "fake-cuda: %ld launches, %ld prefetches, %ld advices\n",
+          launches, prefetches, advices);
+}
 
 CUresult cuInit(unsigned flags) {
   (void)flags;
@@ -46,8 +50,9 @@ CUresult cuDeviceGetName(char *name, int len, int device) {
   return 0;
 }
 CUresult cuDeviceGetAttribute(int *value, int attribute, int device) {
-  (void)attribute, (void)device;
-  *value = 8;
+  (void)device;
+  /* An sm_80 with concurrent managed access (every other attribute 1). */
+  *value = attribute == 75 ? 8 : attribute == 76 ? 0 : 1;
   return 0;
 }
 CUresult cuDevicePrimaryCtxRetain(void **ctx, int device) {
@@ -94,6 +99,21 @@ CUresult cuMemAllocManaged(uint64_t *ptr, size_t bytes, unsigned flags) {
   void *p = calloc(1, bytes);
   *ptr = (uint64_t)(uintptr_t)p;
   return p ? 0 : 2;
+}
+CUresult cuMemPrefetchAsync(uint64_t ptr, size_t bytes, int device,
+                            void *stream) {
+  (void)stream;
+  if (!ptr || !bytes || device < -1)
+    return 1; /* CUDA_ERROR_INVALID_VALUE */
+  ++prefetches;
+  return 0;
+}
+CUresult cuMemAdvise(uint64_t ptr, size_t bytes, int advice, int device) {
+  (void)device;
+  if (!ptr || !bytes || advice != 1 /* CU_MEM_ADVISE_SET_READ_MOSTLY */)
+    return 1;
+  ++advices;
+  return 0;
 }
 CUresult cuMemAlloc_v2(uint64_t *ptr, size_t bytes) {
   return cuMemAllocManaged(ptr, bytes, 1);

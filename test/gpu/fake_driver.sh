@@ -2,9 +2,13 @@
 # fake_driver.sh COMPILER FAKE_DRIVER MODEL INPUT WORKDIR - the GPU runtime's
 # paths on a machine without a GPU, through a stand-in driver
 # (FakeCudaDriver.c): a run launches every kernel and writes its outputs;
-# each driver failure gives one error line and exit 1, never a crash.
+# each driver failure gives one error line and exit 1, never a crash; the
+# inputs, weights and outputs are prefetched; --bench, a tensor-core
+# precision, kernels for a newer GPU (a clear error), and a library (--emit lib, static and shared) through the C API
+# of examples/c-api/main.c work the same way.
 set -eu
 compiler=$1 driver=$2 model=$3 input=$4 work=$5
+source_dir=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$work"
 "$compiler" "$model" --target nvptx -o "$work/model"
 fail=0
@@ -30,4 +34,67 @@ check cuDeviceGetCount 1 "error: no usable NVIDIA GPU: the CUDA driver finds no 
 check cuModuleLoadDataEx 1 "error: GPU error: loading the kernels (cuModuleLoadDataEx) failed"
 check cuLaunchKernel 1 "error: GPU error: cuLaunchKernel failed: CUDA_ERROR_LAUNCH_FAILED"
 check cuMemAllocManaged 1 "error: GPU error: cuMemAllocManaged failed"
+
+# Every kernel launched, the inputs and outputs prefetched, the weights
+# advised read-mostly.
+FAKE_CUDA_LOG=1 ONNXC_CUDA_DRIVER=$driver "$work/model" --output-dir "$work/out" \
+  "$input" 2>"$work/stderr" >/dev/null
+if grep -qE '^fake-cuda: [1-9][0-9]* launches, [1-9][0-9]* prefetches, [1-9][0-9]* advices$' "$work/stderr"; then
+  echo "ok   [log]: $(cat "$work/stderr")"
+else
+  echo "FAIL [log]:"; cat "$work/stderr"; fail=1
+fi
+
+# --bench: one JSON line.
+if ONNXC_CUDA_DRIVER=$driver "$work/model" --bench 3 --output-dir "$work/out-bench" "$input" 2>"$work/stderr" |
+    grep -q '^{"median_ms": '; then
+  echo "ok   [bench]"
+else
+  echo "FAIL [bench]:"; cat "$work/stderr"; fail=1
+fi
+
+# Kernels for a newer GPU than the device: one clear line, exit 1.
+"$compiler" "$model" --target nvptx --gpu sm_90 -o "$work/model-sm90"
+status=0
+ONNXC_CUDA_DRIVER=$driver "$work/model-sm90" --output-dir "$work/out-sm90" "$input" \
+  >/dev/null 2>"$work/stderr" || status=$?
+if [ "$status" -eq 1 ] && [ "$(wc -l <"$work/stderr")" -eq 1 ] &&
+    grep -qF "error: GPU error: the kernels are for sm_90, but the GPU (fake) is sm_80: compile with --gpu sm_80 or older" "$work/stderr"; then
+  echo "ok   [sm_90 on sm_80]"
+else
+  echo "FAIL [sm_90 on sm_80]: exit $status"; cat "$work/stderr"; fail=1
+fi
+
+# A tensor-core precision builds and runs.
+"$compiler" "$model" --target nvptx --gpu-precision fp16 -o "$work/model-fp16"
+if ONNXC_CUDA_DRIVER=$driver "$work/model-fp16" --output-dir "$work/out-fp16" "$input" \
+    >/dev/null 2>"$work/stderr" && test -f "$work/out-fp16/output_0.pb"; then
+  echo "ok   [fp16]"
+else
+  echo "FAIL [fp16]:"; cat "$work/stderr"; fail=1
+fi
+
+# The library: the C API over the static archive and the shared library;
+# without a driver, one error line and exit 1.
+"$compiler" "$model" --target nvptx --emit lib -o "$work/libgpu"
+cc -I "$work" "$source_dir/examples/c-api/main.c" "$work/libgpu.a" -lm -lpthread -ldl \
+  -DMODEL_HEADER='"libgpu.h"' -DMODEL=gpu_model -o "$work/classify-static"
+cc -I "$work" "$source_dir/examples/c-api/main.c" "$work/libgpu.so" -Wl,-rpath,"$work" \
+  -DMODEL_HEADER='"libgpu.h"' -DMODEL=gpu_model -o "$work/classify-shared"
+for exe in classify-static classify-shared; do
+  if ONNXC_CUDA_DRIVER=$driver "$work/$exe" "$input" >"$work/stdout" 2>"$work/stderr" &&
+      grep -q ': float32 \[' "$work/stdout"; then
+    echo "ok   [$exe]"
+  else
+    echo "FAIL [$exe]:"; cat "$work/stdout" "$work/stderr"; fail=1
+  fi
+  status=0
+  ONNXC_CUDA_DRIVER=$work/no-such-libcuda.so "$work/$exe" "$input" >/dev/null 2>"$work/stderr" || status=$?
+  if [ "$status" -eq 1 ] && [ "$(wc -l <"$work/stderr")" -eq 1 ] &&
+      grep -q '^error: no usable NVIDIA GPU: cannot load the CUDA driver' "$work/stderr"; then
+    echo "ok   [$exe, no driver]"
+  else
+    echo "FAIL [$exe, no driver]: exit $status"; cat "$work/stderr"; fail=1
+  fi
+done
 exit $fail

@@ -7,16 +7,29 @@ latency baseline, PyTorch with CUDA. Three steps, each reported in OUT:
   1. node tests: the ONNX backend node tests that pass on the CPU build
      (run_node_tests.py), run again through --target nvptx; the GPU results
      are checked against the same references (rtol 1e-3).
-  2. models: the e2e models (digits, resnet18, mobilenet_v2; generated if
-     missing) and every MODEL.onnx given with --model or found under
-     --models-dir (a model's inputs are input_K.pb beside it), compiled for
-     the CPU and the GPU; the GPU outputs must be within 1e-3 of the output
-     scale of the CPU outputs.
-  3. latency: --bench N of both executables (median ms) next to PyTorch eager
-     on the GPU for the torchvision models.
+  2. models: the e2e models (digits, resnet18), the zoo's resnet50,
+     mobilenet_v2 and bert_encoder (exported by test/models/export_zoo.py if
+     ctest zoo has not) and every MODEL.onnx given with --model or found
+     under --models-dir (a model's inputs are input_K.pb beside it), compiled
+     for the CPU and, for each --precisions entry, for the GPU with
+     --gpu-precision P; the GPU outputs must be within the precision's
+     tolerance of the CPU outputs, as a fraction of the output scale
+     (max|CPU output|): fp32 1e-3 (--scale-tol), tf32 and fp16 1e-2, bf16
+     5e-2 (--tolerance P=X). The looser ones allow for the inputs of every
+     matmul and convolution rounded to 10 (tf32, fp16) or 7 (bf16) mantissa
+     bits, compounded over 50 layers; a wrong mma fragment layout or tile
+     offset gives errors of the order of the scale itself.
+  3. latency: --bench N of the executables (median ms) next to PyTorch eager
+     on the GPU (the zoo's and torchvision's models) at the same precision:
+     fp32 with TF32 off, tf32 with TF32 matmuls and convolutions, fp16 and
+     bf16 under torch.autocast.
+
+With --write-doc docs/performance.md the models table replaces the text
+between the "gpu-results" markers of that file.
 
   test/gpu/run_on_gpu.py [--build build] [--gpu sm_90] [--out DIR]
       [--models-dir DIR]... [--model FILE]... [--skip-node-tests] [--bench N]
+      [--precisions fp32,tf32,fp16,bf16] [--write-doc docs/performance.md]
 
 Exit status: 0 all passed, 1 a failure, 77 no usable GPU (nothing ran).
 """
@@ -25,17 +38,24 @@ import ctypes
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import time
+
+import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE_DIR = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(SOURCE_DIR, "test", "e2e"))
 from compare import compare, load_tensor  # noqa: E402
 
-TORCHVISION = ("resnet18", "resnet50", "mobilenet_v2")
+ZOO_MODELS = ("resnet50", "mobilenet_v2", "bert_encoder")
+PRECISIONS = ("fp32", "tf32", "fp16", "bf16")
+# Fractions of the output scale; see the docstring.
+DEFAULT_TOLERANCE = {"fp32": 1e-3, "tf32": 1e-2, "fp16": 1e-2, "bf16": 5e-2}
+DOC_BEGIN, DOC_END = "<!-- gpu-results:begin -->", "<!-- gpu-results:end -->"
 
 
 def log(msg):
@@ -88,7 +108,8 @@ def node_tests(args, compiler, out):
 
 
 def bench(exe, inputs, n):
-    r = run([exe, "--bench", str(n)] + inputs)
+    # The outputs of --bench go beside the executable, not into the cwd.
+    r = run([exe, "--bench", str(n), "--output-dir", exe + ".bench-out"] + inputs)
     if r.returncode != 0:
         return None
     for line in r.stdout.splitlines():
@@ -97,30 +118,46 @@ def bench(exe, inputs, n):
     return None
 
 
-def torch_eager_ms(name, inputs, n):
-    """Median latency of PyTorch eager on the GPU for a torchvision model, or None."""
-    if name not in TORCHVISION:
-        return None
+def torch_model(name):
+    """The PyTorch module of a zoo or torchvision model (random weights: only
+    the latency counts), or None."""
+    sys.path.insert(0, os.path.join(SOURCE_DIR, "test", "models"))
+    import export_zoo  # noqa: E402  (needs torch, torchvision, onnx)
+    if name in export_zoo.ZOO:
+        return export_zoo.ZOO[name][0]()
+    import torchvision
+    return getattr(torchvision.models, name)(weights=None) if hasattr(torchvision.models, name) else None
+
+
+def torch_eager_ms(name, inputs, n, precision):
+    """Median latency of PyTorch eager on the GPU at `precision`, or None."""
     try:
         import torch
-        import torchvision
         if not torch.cuda.is_available():
             return None
-        model = getattr(torchvision.models, name)(weights=None).eval().cuda()
-        x = torch.from_numpy(load_tensor(inputs[0])[0]).cuda()
+        model = torch_model(name)
+        if model is None:
+            return None
+        model = model.eval().cuda()
+        xs = [torch.from_numpy(load_tensor(p)[0]).cuda() for p in inputs]
+        tf32 = precision == "tf32"
+        torch.backends.cuda.matmul.allow_tf32 = tf32
+        torch.backends.cudnn.allow_tf32 = tf32
+        dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}.get(precision)
         times = []
-        with torch.no_grad():
+        with torch.no_grad(), torch.autocast("cuda", dtype=dtype or torch.float16,
+                                             enabled=dtype is not None):
             for i in range(n + 5):
                 torch.cuda.synchronize()
                 t0 = time.perf_counter()
-                model(x)
+                model(*xs)
                 torch.cuda.synchronize()
                 if i >= 5:
                     times.append((time.perf_counter() - t0) * 1e3)
         times.sort()
         return times[len(times) // 2]
     except Exception as e:  # no torch, no torchvision, no CUDA build
-        log(f"  (PyTorch eager baseline unavailable: {e})")
+        log(f"  (PyTorch eager baseline unavailable for {name} {precision}: {e})")
         return None
 
 
@@ -130,7 +167,18 @@ def model_list(args, out):
     digits = os.path.join(e2e, "digits", "digits.onnx")
     if os.path.exists(digits):
         models.append(("digits", digits, [os.path.join(e2e, "digits", "test_images.pb")]))
-    for name in ("resnet18", "mobilenet_v2"):
+    for name in ZOO_MODELS:
+        d = os.path.join(args.build, "test", "models", "models", name)
+        path = os.path.join(d, f"{name}.onnx")
+        if not os.path.exists(path):
+            d = os.path.join(out, "models", name)
+            path = os.path.join(d, f"{name}.onnx")
+            if not os.path.exists(path):
+                run([sys.executable, os.path.join(SOURCE_DIR, "test", "models", "export_zoo.py"),
+                     "--model", name, "--out", d], timeout=3600)
+        if os.path.exists(path):
+            models.append((name, path, sorted(glob.glob(os.path.join(d, "input_*.pb")))))
+    for name in ("resnet18",):
         path = os.path.join(e2e, name, f"{name}.onnx")
         if not os.path.exists(path):
             gen = os.path.join(out, "models", name)
@@ -153,35 +201,53 @@ def model_list(args, out):
 
 
 def check_model(args, compiler, out, name, path, inputs):
-    """Returns a result row (dict)."""
+    """Returns one result row (dict) per precision."""
     work = os.path.join(out, "models", name)
     os.makedirs(work, exist_ok=True)
-    row = {"model": name, "ok": False, "detail": "", "cpu_ms": None, "gpu_ms": None, "torch_ms": None}
-    exes = {}
-    for kind, flags in (("cpu", []), ("gpu", ["--target", "nvptx", "--gpu", args.gpu])):
+
+    def build_and_run(kind, flags):
+        """(executable, None) or (None, why it failed)."""
         exe = os.path.join(work, f"model-{kind}")
         r = run([compiler, path, "-o", exe] + flags)
         if r.returncode != 0:
-            row["detail"] = f"{kind} compile failed: {(r.stderr.strip().splitlines() or ['?'])[0]}"
-            return row
+            return None, f"{kind} compile failed: {(r.stderr.strip().splitlines() or ['?'])[0]}"
         out_dir = os.path.join(work, f"out-{kind}")
         shutil.rmtree(out_dir, ignore_errors=True)
         r = run([exe, "--output-dir", out_dir] + inputs)
         if r.returncode != 0:
-            row["detail"] = f"{kind} run failed: {(r.stderr.strip().splitlines() or ['?'])[0]}"
-            return row
-        exes[kind] = exe
-    worst, ok = [], True
-    for ref_path in sorted(glob.glob(os.path.join(work, "out-cpu", "output_*.pb"))):
-        got_path = os.path.join(work, "out-gpu", os.path.basename(ref_path))
-        good, msg = compare(load_tensor(ref_path)[0], load_tensor(got_path)[0], args.scale_tol)
-        ok &= good
-        worst.append(f"{os.path.basename(ref_path)}: {msg}")
-    row["ok"], row["detail"] = ok, "; ".join(worst)
-    row["cpu_ms"] = bench(exes["cpu"], inputs, args.bench)
-    row["gpu_ms"] = bench(exes["gpu"], inputs, args.bench)
-    row["torch_ms"] = torch_eager_ms(name, inputs, args.bench)
-    return row
+            return None, f"{kind} run failed: {(r.stderr.strip().splitlines() or ['?'])[0]}"
+        return exe, None
+
+    rows = []
+    cpu_exe, why = build_and_run("cpu", [])
+    cpu_ms = bench(cpu_exe, inputs, args.bench) if cpu_exe else None
+    for precision in args.precisions:
+        tol = args.tolerance[precision]
+        row = {"model": name, "precision": precision, "tolerance": tol, "ok": False, "error": None,
+               "detail": why or "", "cpu_ms": cpu_ms, "gpu_ms": None, "torch_ms": None}
+        rows.append(row)
+        if not cpu_exe:
+            continue
+        kind = f"gpu-{precision}"
+        exe, why_gpu = build_and_run(kind, ["--target", "nvptx", "--gpu", args.gpu,
+                                            "--gpu-precision", precision])
+        if not exe:
+            row["detail"] = why_gpu
+            continue
+        worst, ok, rel = [], True, 0.0
+        for ref_path in sorted(glob.glob(os.path.join(work, "out-cpu", "output_*.pb"))):
+            got_path = os.path.join(work, f"out-{kind}", os.path.basename(ref_path))
+            ref, got = load_tensor(ref_path)[0], load_tensor(got_path)[0]
+            good, msg = compare(ref, got, tol)
+            ok &= good
+            worst.append(f"{os.path.basename(ref_path)}: {msg}")
+            if ref.shape == got.shape and ref.size and np.issubdtype(ref.dtype, np.floating):
+                scale = float(np.nanmax(np.abs(ref))) or 1.0
+                rel = max(rel, float(np.nanmax(np.abs(got.astype(np.float64) - ref))) / scale)
+        row["ok"], row["detail"], row["error"] = ok, "; ".join(worst), rel
+        row["gpu_ms"] = bench(exe, inputs, args.bench)
+        row["torch_ms"] = torch_eager_ms(name, inputs, args.bench, precision)
+    return rows
 
 
 def fmt(ms):
@@ -197,17 +263,37 @@ def main():
     ap.add_argument("--model", action="append", default=[], help="one more model")
     ap.add_argument("--skip-node-tests", action="store_true")
     ap.add_argument("--bench", type=int, default=50, help="timed runs per model (default 50)")
-    ap.add_argument("--scale-tol", type=float, default=1e-3)
+    ap.add_argument("--scale-tol", type=float, default=DEFAULT_TOLERANCE["fp32"],
+                    help="fp32 tolerance, a fraction of the output scale (default 1e-3)")
+    ap.add_argument("--precisions", default=",".join(PRECISIONS),
+                    help="--gpu-precision values to check (default: all four)")
+    ap.add_argument("--tolerance", action="append", default=[],
+                    help="P=X: the tolerance of precision P (default tf32 and fp16 1e-2, bf16 5e-2)")
+    ap.add_argument("--write-doc", help="put the models table into this markdown file "
+                    f"(between {DOC_BEGIN} and {DOC_END})")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     args = ap.parse_args()
     args.build = os.path.abspath(args.build)
+    args.precisions = [p for p in args.precisions.split(",") if p]
+    if any(p not in PRECISIONS for p in args.precisions):
+        ap.error(f"--precisions: each of {', '.join(PRECISIONS)}")
+    tolerance = dict(DEFAULT_TOLERANCE, fp32=args.scale_tol)
+    for item in args.tolerance:
+        key, _, value = item.partition("=")
+        if key not in PRECISIONS:
+            ap.error(f"--tolerance {item}: expected P=X with P one of {', '.join(PRECISIONS)}")
+        tolerance[key] = float(value)
+    args.tolerance = tolerance
     out = os.path.abspath(args.out or os.path.join(args.build, "gpu-report"))
     os.makedirs(out, exist_ok=True)
     compiler = os.path.join(args.build, "bin", "onnx-compile")
+    # ONNXC_CUDA_DRIVER, as in the runtime: another driver library (the
+    # tests' stand-in runs this script's machinery without a GPU).
+    driver = os.environ.get("ONNXC_CUDA_DRIVER") or "libcuda.so.1"
     try:
-        ctypes.CDLL("libcuda.so.1")
+        ctypes.CDLL(driver)
     except OSError:
-        log("SKIP: no usable NVIDIA GPU: cannot load the CUDA driver (libcuda.so.1)")
+        log(f"SKIP: no usable NVIDIA GPU: cannot load the CUDA driver ({driver})")
         return 77
     detected, gpu_name = detect_gpu()
     args.gpu = args.gpu or detected or "sm_80"
@@ -228,14 +314,33 @@ def main():
                   f"(details: node-gpu.md).", ""]
         lines += [f"- {f}" for f in failures[:200]] + [""]
     log("[2/2] models")
-    rows = [check_model(args, compiler, out, *m) for m in model_list(args, out)]
-    lines += ["## Models (GPU vs CPU outputs, latency: median ms)", "",
-              "| model | GPU = CPU within 1e-3 of scale | onnxc CPU | onnxc GPU | PyTorch eager GPU | detail |",
-              "|---|---|---|---|---|---|"]
+    rows = [row for m in model_list(args, out) for row in check_model(args, compiler, out, *m)]
+    table = [f"onnxc `--target nvptx --gpu {args.gpu}` on {gpu_name}, "
+             f"{time.strftime('%Y-%m-%d')}, `test/gpu/run_on_gpu.sh` (median of {args.bench} runs, ms; "
+             "GPU outputs against the CPU build's, tolerance as a fraction of the output scale):", "",
+             "| model | precision | max error / scale | within tolerance | onnxc CPU | onnxc GPU | "
+             "PyTorch eager GPU |",
+             "|---|---|---|---|---|---|---|"]
     for r in rows:
         failed |= not r["ok"]
-        lines.append(f"| {r['model']} | {'yes' if r['ok'] else 'NO'} | {fmt(r['cpu_ms'])} | "
-                     f"{fmt(r['gpu_ms'])} | {fmt(r['torch_ms'])} | {r['detail']} |")
+        error = "n/a" if r["error"] is None else f"{r['error']:.2g}"
+        table.append(f"| {r['model']} | {r['precision']} | {error} | {r['tolerance']:g}: "
+                     f"{'yes' if r['ok'] else 'NO'} | {fmt(r['cpu_ms'])} | {fmt(r['gpu_ms'])} | "
+                     f"{fmt(r['torch_ms'])} |")
+    lines += ["## Models", ""] + table + ["", "Details:", ""]
+    lines += [f"- {r['model']} {r['precision']}: {r['detail']}" for r in rows]
+    if args.write_doc:
+        with open(args.write_doc) as f:
+            doc = f.read()
+        if DOC_BEGIN not in doc or DOC_END not in doc:
+            log(f"error: {args.write_doc} has no {DOC_BEGIN} ... {DOC_END} section")
+            failed = True
+        else:
+            doc = re.sub(re.escape(DOC_BEGIN) + ".*?" + re.escape(DOC_END),
+                         lambda _: DOC_BEGIN + "\n" + "\n".join(table) + "\n" + DOC_END, doc, flags=re.S)
+            with open(args.write_doc, "w") as f:
+                f.write(doc)
+            log(f"updated {args.write_doc}")
     report = os.path.join(out, "gpu-report.md")
     with open(report, "w") as f:
         f.write("\n".join(lines) + "\n")

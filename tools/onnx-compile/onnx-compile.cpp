@@ -2,7 +2,7 @@
 //
 //   onnx-compile MODEL.onnx -o OUT [--target x86_64|aarch64|nvptx]
 //                [--emit exe|lib|obj|mlir|llvm|asm] [-O0..-O3] [--cpu native|NAME]
-//                [--gpu sm_80|sm_90|...]
+//                [--gpu sm_80|sm_90|...] [--gpu-precision fp32|tf32|fp16|bf16]
 //                [--input-shape NAME=D0xD1x...]... [--name SYMBOL]
 //   onnx-compile MODELS... -o OUTDIR/ [-j N] [--manifest FILE] [--report FILE]
 //                [--junit FILE] [--shard I/N] [--cache-dir DIR | --no-cache]
@@ -27,7 +27,7 @@ int main(int argc, char **argv) {
   app.set_version_flag("--version", onnxc::getVersionString().str());
   onnxc::BatchFlags batch;
   std::string target = "x86_64", emit = "exe", cpu = "native";
-  std::string name, runtimeDir, gpu = "sm_80";
+  std::string name, runtimeDir, gpu = "sm_80", gpuPrecision = "fp32";
   unsigned optLevel = 2;
   std::vector<std::string> inputShapes;
   app.add_option("model", batch.models,
@@ -51,6 +51,11 @@ int main(int argc, char **argv) {
                  "GPU architecture of --target nvptx: sm_80 (default), sm_90, "
                  "sm_75, sm_86 or sm_89")
       ->check(CLI::IsMember({"sm_75", "sm_80", "sm_86", "sm_89", "sm_90"}));
+  app.add_option("--gpu-precision", gpuPrecision,
+                 "What --target nvptx multiplies matmuls and convolutions in: "
+                 "fp32 (default, FMA), or tf32, fp16, bf16 on tensor cores "
+                 "(sm_80 and newer; f32 accumulation)")
+      ->check(CLI::IsMember({"fp32", "tf32", "fp16", "bf16"}));
   app.add_option("--input-shape", inputShapes,
                  "Pin an input's dims: NAME=D0xD1x... (repeatable; in batch "
                  "mode for every model)");
@@ -75,8 +80,10 @@ int main(int argc, char **argv) {
   options.target.arch = target == "aarch64"  ? onnxc::Arch::AArch64
                         : target == "nvptx" ? onnxc::hostArch()
                                             : onnxc::Arch::X86_64;
-  if (target == "nvptx")
+  if (target == "nvptx") {
     options.target.gpu = gpu;
+    options.target.gpuPrecision = gpuPrecision;
+  }
   options.emit = llvm::StringSwitch<onnxc::EmitKind>(emit)
                      .Case("lib", onnxc::EmitKind::Lib)
                      .Case("obj", onnxc::EmitKind::Obj)

@@ -194,8 +194,7 @@ static Value castToDynamic(OpBuilder &b, Location loc, Value value,
   return b.create<memref::CastOp>(loc, dynamic, value);
 }
 
-/// True when every operand of `op` is an f32 memref.
-static bool isF32OnBuffers(linalg::LinalgOp op) {
+bool onnxc::isF32OnBuffers(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics())
     return false;
   return llvm::all_of(op->getOperands(), [](Value v) {
@@ -513,7 +512,7 @@ struct ConvertLinalgToKernelCallsPass
               linalg::BatchMatmulOp, linalg::BatchMatmulTransposeBOp,
               linalg::Conv2DNchwFchwOp, linalg::DepthwiseConv2DNchwChwOp>(
               op.getOperation()) &&
-          isF32OnBuffers(op))
+          onnxc::isF32OnBuffers(op))
         ops.push_back(op);
     });
     for (linalg::LinalgOp op : ops) {
