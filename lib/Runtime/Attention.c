@@ -144,9 +144,18 @@ static void runHeads(void *ctx, int64_t begin, int64_t end) {
       for (int64_t d = 0; d < a->keyDim; ++d)
         keysT[d * keys + j] = k[j * a->kStride[1] + d * a->kStride[2]];
     memset(scores, 0, sizeof(float) * (size_t)(rows * keys));
-    OnnxcGemm qk = {rows,    keys,    a->keyDim, q,       a->qRow,
-                    a->qCol, keysT,   a->kRow,   a->kCol, scores,
-                    a->sRow, a->sCol, 0,         0,       0};
+    OnnxcGemm qk = {.m = rows,
+                    .n = keys,
+                    .k = a->keyDim,
+                    .a = q,
+                    .aRow = a->qRow,
+                    .aCol = a->qCol,
+                    .b = keysT,
+                    .bRow = a->kRow,
+                    .bCol = a->kCol,
+                    .c = scores,
+                    .cRow = a->sRow,
+                    .cCol = a->sCol};
     onnxcGemm(&qk);
 
     for (int64_t i = 0; i < rows; ++i) {
@@ -160,9 +169,18 @@ static void runHeads(void *ctx, int64_t begin, int64_t end) {
     for (int64_t i = 0; i < rows; ++i)
       for (int64_t d = 0; d < a->valueDim; ++d)
         y[i * a->yStride[1] + d * a->yStride[2]] = 0.0f;
-    OnnxcGemm pv = {rows,    a->valueDim, keys,    scores,  a->sRow,
-                    a->sCol, v,           a->vRow, a->vCol, y,
-                    a->yRow, a->yCol,     0,       0,       0};
+    OnnxcGemm pv = {.m = rows,
+                    .n = a->valueDim,
+                    .k = keys,
+                    .a = scores,
+                    .aRow = a->sRow,
+                    .aCol = a->sCol,
+                    .b = v,
+                    .bRow = a->vRow,
+                    .bCol = a->vCol,
+                    .c = y,
+                    .cRow = a->yRow,
+                    .cCol = a->yCol};
     onnxcGemm(&pv);
   }
   free(scores);
