@@ -69,12 +69,12 @@ typedef struct {
 /// The epilogue's parameters, per output channel.
 typedef struct QEpilogue {
   const OnnxcQGemm *g;
-  const int32_t *corr;   /* bias and zero-point terms */
-  const float *scale;    /* (out kinds F32 and 8-bit) */
-  const float *biasF32;  /* (F32) or NULL */
-  const int32_t *wZero;  /* converted weight zero points, with rowSums */
+  const int32_t *corr;    /* bias and zero-point terms */
+  const float *scale;     /* (out kinds F32 and 8-bit) */
+  const float *biasF32;   /* (F32) or NULL */
+  const int32_t *wZero;   /* converted weight zero points, with rowSums */
   const int32_t *rowSums; /* activation sums, or NULL when not needed */
-  float lo, hi;          /* clamp bounds of v * scale (8-bit outputs) */
+  float lo, hi;           /* clamp bounds of v * scale (8-bit outputs) */
 } QEpilogue;
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
@@ -117,7 +117,6 @@ static void epilogueGeneric(const QEpilogue *e, const int32_t *acc, int64_t i,
     epilogueOne(e, acc[s], i, j + s);
 }
 
-
 /*===----------------------------------------------------------------------===*
  * Micro-kernels
  *===----------------------------------------------------------------------===*/
@@ -131,8 +130,8 @@ static void kernelGeneric(int64_t kq, const uint8_t *a, const uint8_t *b,
       for (int j = 0; j < NR; ++j)
         for (int t = 0; t < 4; ++t) {
           uint8_t x = a[4 * i + t], y = b[4 * j + t];
-          acc[i][j] += aIsActivation ? (int32_t)x * (int8_t)y
-                                     : (int32_t)(int8_t)x * y;
+          acc[i][j] +=
+              aIsActivation ? (int32_t)x * (int8_t)y : (int32_t)(int8_t)x * y;
         }
   for (int i = 0; i < MR; ++i)
     for (int j = 0; j < NR; ++j)
@@ -190,8 +189,7 @@ static void kernelVnni(int64_t kq, const uint8_t *a, const uint8_t *b,
 /// acc + the four-byte dot products of u8 `u` and s8 `s`, exactly: the
 /// even and odd bytes widened to i16 and multiplied by vpmaddwd (vpmaddubsw
 /// would saturate at 2 x 255 x 127).
-ONNXC_AVX2 static inline __m256i dpbusdAvx2(__m256i acc, __m256i u,
-                                            __m256i s) {
+ONNXC_AVX2 static inline __m256i dpbusdAvx2(__m256i acc, __m256i u, __m256i s) {
   __m256i uEven = _mm256_and_si256(u, _mm256_set1_epi16(0x00ff));
   __m256i uOdd = _mm256_srli_epi16(u, 8);
   __m256i sEven = _mm256_srai_epi16(_mm256_slli_epi16(s, 8), 8);
@@ -249,11 +247,12 @@ ONNXC_VNNI static void epilogueAvx512(const QEpilogue *e, const int32_t *acc,
   __m512 lo = _mm512_set1_ps(e->lo), hi = _mm512_set1_ps(e->hi);
   __m512i yZero = _mm512_set1_epi32(g->yZero);
   for (int64_t s = 0; s < cols; s += 16) {
-    __mmask16 mask = cols - s >= 16 ? 0xffff : (__mmask16)((1u << (cols - s)) - 1);
+    __mmask16 mask =
+        cols - s >= 16 ? 0xffff : (__mmask16)((1u << (cols - s)) - 1);
     __m512i v = _mm512_maskz_loadu_epi32(mask, acc + s);
-    v = _mm512_add_epi32(v, perRow ? _mm512_set1_epi32(e->corr[i])
-                                   : _mm512_maskz_loadu_epi32(
-                                         mask, e->corr + j + s));
+    v = _mm512_add_epi32(
+        v, perRow ? _mm512_set1_epi32(e->corr[i])
+                  : _mm512_maskz_loadu_epi32(mask, e->corr + j + s));
     if (g->out == ONNXC_QOUT_I32) {
       _mm512_mask_storeu_epi32((int32_t *)g->c + at + s, mask, v);
       continue;
@@ -263,19 +262,19 @@ ONNXC_VNNI static void epilogueAvx512(const QEpilogue *e, const int32_t *acc,
     __m512 f = _mm512_mul_ps(_mm512_cvtepi32_ps(v), scale);
     if (g->out == ONNXC_QOUT_F32) {
       if (e->biasF32)
-        f = _mm512_add_ps(f, perRow ? _mm512_set1_ps(e->biasF32[i])
-                                    : _mm512_maskz_loadu_ps(
-                                          mask, e->biasF32 + j + s));
+        f = _mm512_add_ps(
+            f, perRow ? _mm512_set1_ps(e->biasF32[i])
+                      : _mm512_maskz_loadu_ps(mask, e->biasF32 + j + s));
       if (g->relu)
         f = _mm512_max_ps(f, _mm512_setzero_ps());
       _mm512_mask_storeu_ps((float *)g->c + at + s, mask, f);
       continue;
     }
     f = _mm512_min_ps(_mm512_max_ps(f, lo), hi);
-    __m512i q = _mm512_add_epi32(
-        _mm512_cvt_roundps_epi32(f, _MM_FROUND_TO_NEAREST_INT |
-                                        _MM_FROUND_NO_EXC),
-        yZero);
+    __m512i q =
+        _mm512_add_epi32(_mm512_cvt_roundps_epi32(f, _MM_FROUND_TO_NEAREST_INT |
+                                                         _MM_FROUND_NO_EXC),
+                         yZero);
     _mm512_mask_cvtepi32_storeu_epi8((int8_t *)g->c + at + s, mask, q);
   }
 }
@@ -337,10 +336,10 @@ ONNXC_DOTPROD static void kernelSdot(int64_t kq, const uint8_t *a,
  * Kernel choice
  *===----------------------------------------------------------------------===*/
 
-static const QArch archGeneric = {"generic", 4, 8, 0, kernelGeneric,
+static const QArch archGeneric = {"generic",      4, 8, 0, kernelGeneric,
                                   epilogueGeneric};
 #if defined(__x86_64__)
-static const QArch archVnni = {"avx512vnni", 14, 32, 0, kernelVnni,
+static const QArch archVnni = {"avx512vnni",  14, 32, 0, kernelVnni,
                                epilogueAvx512};
 static const QArch archAvx2 = {"avx2", 4, 16, 0, kernelAvx2, epilogueAvx2};
 #elif defined(__aarch64__)
@@ -421,8 +420,8 @@ static QOperand operandB(const OnnxcQGemm *g, uint8_t flip) {
 /// Packs rows [r0, r0 + rows) of `x` into slivers of `width` rows, each kp / 4
 /// groups of width x 4 bytes; rows past the end and reduction steps past k
 /// are zero.
-static void packSlivers(const QOperand *x, int64_t r0, int64_t rows,
-                        int64_t k, int64_t kp, int width, uint8_t *dst) {
+static void packSlivers(const QOperand *x, int64_t r0, int64_t rows, int64_t k,
+                        int64_t kp, int width, uint8_t *dst) {
   for (int64_t s = 0; s < rows; s += width, dst += kp * width) {
     int64_t count = min64(width, rows - s);
     const int64_t *row = x->row + r0 + s;
@@ -501,9 +500,9 @@ static const PackedQ *packConstant(const QArch *arch, const QOperand *x,
   pthread_mutex_lock(&packedMutex);
   PackedQ *e = packedList;
   for (; e; e = e->next)
-    if (e->arch == arch && e->base == x->base && e->rows == rows &&
-        e->k == k && e->rowStep == rowStep && e->colStep == colStep &&
-        e->flip == x->flip && e->width == width)
+    if (e->arch == arch && e->base == x->base && e->rows == rows && e->k == k &&
+        e->rowStep == rowStep && e->colStep == colStep && e->flip == x->flip &&
+        e->width == width)
       break;
   if (!e) {
     int64_t kp = (k + 3) / 4 * 4;
@@ -520,8 +519,8 @@ static const PackedQ *packConstant(const QArch *arch, const QOperand *x,
     }
     packSlivers(x, 0, rows, k, kp, width, packed);
     rowSums(x, rows, k, 1, sums);
-    *e = (PackedQ){packedList, arch, x->base, rows, k, rowStep, colStep,
-                   x->flip, width, packed, sums};
+    *e = (PackedQ){packedList, arch,    x->base, rows,   k,   rowStep,
+                   colStep,    x->flip, width,   packed, sums};
     packedList = e;
   }
   pthread_mutex_unlock(&packedMutex);
@@ -661,9 +660,9 @@ void onnxcQGemm(const OnnxcQGemm *g) {
   t.b = operandB(g, g->weightsA ? xFlip : wFlip);
   const QOperand *weights = g->weightsA ? &t.a : &t.b;
   const QOperand *activation = g->weightsA ? &t.b : &t.a;
-  int32_t *scratch = malloc(sizeof(int32_t) * (size_t)(3 * channels +
-                                                       activations) +
-                            sizeof(float) * (size_t)channels);
+  int32_t *scratch =
+      malloc(sizeof(int32_t) * (size_t)(3 * channels + activations) +
+             sizeof(float) * (size_t)channels);
   if (!scratch)
     return;
   int32_t *corr = scratch, *wZero = corr + channels, *sums = wZero + channels,
@@ -671,8 +670,7 @@ void onnxcQGemm(const OnnxcQGemm *g) {
   float *scale = (float *)(xSums + activations);
   const PackedQ *packed = NULL;
   if (g->weightsA ? g->constA : g->constB)
-    packed = packConstant(arch, weights, channels, g->k,
-                          g->weightsA ? mr : nr);
+    packed = packConstant(arch, weights, channels, g->k, g->weightsA ? mr : nr);
   if (packed) {
     memcpy(sums, packed->sums, sizeof(int32_t) * (size_t)channels);
     if (g->weightsA)
@@ -685,8 +683,8 @@ void onnxcQGemm(const OnnxcQGemm *g) {
   int needRowSums = 0;
   int32_t zx = g->xZero + xShift;
   for (int64_t c = 0; c < channels; ++c) {
-    wZero[c] = (g->wZeroCount ? g->wZero[g->wZeroCount > 1 ? c : 0] : 0) +
-               wShift;
+    wZero[c] =
+        (g->wZeroCount ? g->wZero[g->wZeroCount > 1 ? c : 0] : 0) + wShift;
     needRowSums |= wZero[c] != 0;
     int64_t v = -(int64_t)zx * sums[c] + g->k * (int64_t)zx * wZero[c];
     if (g->biasI32)
@@ -702,8 +700,8 @@ void onnxcQGemm(const OnnxcQGemm *g) {
   hi -= (float)g->yZero;
   if (g->relu && lo < 0.0f)
     lo = 0.0f;
-  t.epilogue = (QEpilogue){g,  corr, scale, NULL, wZero,
-                           needRowSums ? xSums : NULL, lo, hi};
+  t.epilogue = (QEpilogue){
+      g, corr, scale, NULL, wZero, needRowSums ? xSums : NULL, lo, hi};
   if (g->out == ONNXC_QOUT_F32 && g->biasF32) {
     /* Per-channel f32 biases, expanded like the scales. */
     float *biasF32 = malloc(sizeof(float) * (size_t)channels);
@@ -830,6 +828,24 @@ static void fillSteps(int64_t *table, int64_t n, int64_t stride) {
     table[i] = i * stride;
 }
 
+/// The offset tables of an m x k by k x n product, in one allocation that
+/// `g->aRow` owns; 0 when out of memory.
+static int allocTables(OnnxcQGemm *g, int64_t m, int64_t k, int64_t n) {
+  int64_t *t = malloc(sizeof(int64_t) * (size_t)(2 * m + 2 * k + 2 * n + 1));
+  if (!t)
+    return 0;
+  g->m = m;
+  g->k = k;
+  g->n = n;
+  g->aRow = t;
+  g->aCol = t + m;
+  g->bRow = t + m + k;
+  g->bCol = t + m + 2 * k;
+  g->cRow = t + m + 2 * k + n;
+  g->cCol = t + 2 * m + 2 * k + n;
+  return 1;
+}
+
 void onnxc_kernel_qmatmul(ONNXC_QMEMREF2(x), ONNXC_QMEMREF2(w), ONNXC_QPARAMS,
                           ONNXC_QMEMREF2(y), int64_t flags) {
   (void)xAlloc, (void)wAlloc, (void)xZeroAlloc, (void)wZeroAlloc,
@@ -841,39 +857,29 @@ void onnxc_kernel_qmatmul(ONNXC_QMEMREF2(x), ONNXC_QMEMREF2(w), ONNXC_QPARAMS,
     freeParams(&p);
     return;
   }
-  int64_t m = xSize0, k = xSize1, n = wSize1;
-  int64_t *t = malloc(sizeof(int64_t) * (size_t)(2 * m + 2 * k + 2 * n + 1));
-  if (!t) {
+  OnnxcQGemm g;
+  memset(&g, 0, sizeof(g));
+  if (!allocTables(&g, xSize0, xSize1, wSize1)) {
     freeParams(&p);
     return;
   }
-  int64_t *aRow = t, *aCol = aRow + m, *bRow = aCol + k, *bCol = bRow + k,
-          *cRow = bCol + n, *cCol = cRow + m;
-  fillSteps(aRow, m, xStride0);
-  fillSteps(aCol, k, xStride1);
-  fillSteps(bRow, k, wStride0);
-  fillSteps(bCol, n, wStride1);
-  fillSteps(cRow, m, yStride0);
-  fillSteps(cCol, n, yStride1);
-  OnnxcQGemm g;
-  memset(&g, 0, sizeof(g));
-  g.m = m;
-  g.n = n;
-  g.k = k;
+  int64_t *aRow = (int64_t *)g.aRow, *aCol = (int64_t *)g.aCol,
+          *bRow = (int64_t *)g.bRow, *bCol = (int64_t *)g.bCol,
+          *cRow = (int64_t *)g.cRow, *cCol = (int64_t *)g.cCol;
+  fillSteps(aRow, g.m, xStride0);
+  fillSteps(aCol, g.k, xStride1);
+  fillSteps(bRow, g.k, wStride0);
+  fillSteps(bCol, g.n, wStride1);
+  fillSteps(cRow, g.m, yStride0);
+  fillSteps(cCol, g.n, yStride1);
   g.a = (const uint8_t *)x + xOff;
-  g.aRow = aRow;
-  g.aCol = aCol;
   g.b = (const uint8_t *)w + wOff;
-  g.bRow = bRow;
-  g.bCol = bCol;
   applyParams(&g, &p, flags);
   g.c = (char *)y + yOff * outBytes(g.out);
-  g.cRow = cRow;
-  g.cCol = cCol;
   g.constA = (flags & ONNXC_QFLAG_CONST_X) != 0;
   g.constB = (flags & ONNXC_QFLAG_CONST_W) != 0;
   onnxcQGemm(&g);
-  free(t);
+  free(aRow);
   freeParams(&p);
 }
 
@@ -889,53 +895,54 @@ void onnxc_kernel_qconv2d(ONNXC_QMEMREF4(x), ONNXC_QMEMREF4(w), ONNXC_QPARAMS,
     freeParams(&p);
     return;
   }
-  int64_t batches = ySize0, filters = wSize0, channels = wSize1;
-  int64_t kh = wSize2, kw = wSize3, oh = ySize2, ow = ySize3;
-  int64_t m = filters, k = channels * kh * kw, n = oh * ow;
-  int64_t *t = malloc(sizeof(int64_t) * (size_t)(2 * m + 2 * k + 2 * n + 1));
-  if (!t) {
+  int64_t channels = wSize1, kh = wSize2, kw = wSize3, oh = ySize2, ow = ySize3;
+  OnnxcQGemm g;
+  memset(&g, 0, sizeof(g));
+  if (!allocTables(&g, wSize0, channels * kh * kw, oh * ow)) {
     freeParams(&p);
     return;
   }
-  int64_t *aRow = t, *aCol = aRow + m, *bRow = aCol + k, *bCol = bRow + k,
-          *cRow = bCol + n, *cCol = cRow + m;
+  int64_t *aRow = (int64_t *)g.aRow, *aCol = (int64_t *)g.aCol,
+          *bRow = (int64_t *)g.bRow, *bCol = (int64_t *)g.bCol,
+          *cRow = (int64_t *)g.cRow, *cCol = (int64_t *)g.cCol;
   // A: the filters as [F, C * kH * kW]; B: the implicit im2col matrix of
   // one image; C: that image's [F, OH * OW].
-  fillSteps(aRow, m, wStride0);
-  fillSteps(cRow, m, yStride1);
+  fillSteps(aRow, g.m, wStride0);
+  fillSteps(cRow, g.m, yStride1);
   for (int64_t c = 0, q = 0; c < channels; ++c)
     for (int64_t i = 0; i < kh; ++i)
       for (int64_t j = 0; j < kw; ++j, ++q) {
         aCol[q] = c * wStride1 + i * wStride2 + j * wStride3;
-        bRow[q] = c * xStride1 + i * dilationH * xStride2 +
-                  j * dilationW * xStride3;
+        bRow[q] =
+            c * xStride1 + i * dilationH * xStride2 + j * dilationW * xStride3;
       }
   for (int64_t i = 0, q = 0; i < oh; ++i)
     for (int64_t j = 0; j < ow; ++j, ++q) {
       bCol[q] = i * strideH * xStride2 + j * strideW * xStride3;
       cCol[q] = i * yStride2 + j * yStride3;
     }
-  OnnxcQGemm g;
-  memset(&g, 0, sizeof(g));
-  g.m = m;
-  g.n = n;
-  g.k = k;
   g.weightsA = 1;
   g.a = (const uint8_t *)w + wOff;
-  g.aRow = aRow;
-  g.aCol = aCol;
-  g.bRow = bRow;
-  g.bCol = bCol;
-  g.cRow = cRow;
-  g.cCol = cCol;
   applyParams(&g, &p, flags);
   g.constA = (flags & ONNXC_QFLAG_CONST_W) != 0;
   int64_t bytes = outBytes(g.out);
-  for (int64_t b = 0; b < batches; ++b) {
+  for (int64_t b = 0; b < ySize0; ++b) {
     g.b = (const uint8_t *)x + xOff + b * xStride0;
     g.c = (char *)y + (yOff + b * yStride0) * bytes;
     onnxcQGemm(&g);
   }
-  free(t);
+  free(aRow);
   freeParams(&p);
 }
+
+/* The symbols that convert-fused-to-kernel-calls calls: one per element
+ * types of the result and the bias, as a function has one MLIR type. */
+#define ONNXC_QALIAS(NAME, OUT, BIAS)                                          \
+  __typeof__(NAME) NAME##_##OUT##_##BIAS __attribute__((alias(#NAME)));
+#define ONNXC_QALIASES(NAME)                                                   \
+  ONNXC_QALIAS(NAME, i8, i32)                                                  \
+  ONNXC_QALIAS(NAME, i32, i32)                                                 \
+  ONNXC_QALIAS(NAME, f32, i32)                                                 \
+  ONNXC_QALIAS(NAME, f32, f32)
+ONNXC_QALIASES(onnxc_kernel_qmatmul)
+ONNXC_QALIASES(onnxc_kernel_qconv2d)

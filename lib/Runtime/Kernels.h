@@ -139,13 +139,12 @@ enum {
 #define ONNXC_QMEMREF1(p)                                                      \
   void *p##Alloc, void *p, int64_t p##Off, int64_t p##Size0, int64_t p##Stride0
 #define ONNXC_QMEMREF2(p)                                                      \
-  void *p##Alloc, void *p, int64_t p##Off, int64_t p##Size0,                   \
-      int64_t p##Size1, int64_t p##Stride0, int64_t p##Stride1
+  void *p##Alloc, void *p, int64_t p##Off, int64_t p##Size0, int64_t p##Size1, \
+      int64_t p##Stride0, int64_t p##Stride1
 #define ONNXC_QMEMREF4(p)                                                      \
-  void *p##Alloc, void *p, int64_t p##Off, int64_t p##Size0,                   \
-      int64_t p##Size1, int64_t p##Size2, int64_t p##Size3,                    \
-      int64_t p##Stride0, int64_t p##Stride1, int64_t p##Stride2,              \
-      int64_t p##Stride3
+  void *p##Alloc, void *p, int64_t p##Off, int64_t p##Size0, int64_t p##Size1, \
+      int64_t p##Size2, int64_t p##Size3, int64_t p##Stride0,                  \
+      int64_t p##Stride1, int64_t p##Stride2, int64_t p##Stride3
 #define ONNXC_QPARAMS                                                          \
   ONNXC_QMEMREF1(xZero), ONNXC_QMEMREF1(wZero), ONNXC_QMEMREF1(bias),          \
       ONNXC_QMEMREF1(scale), ONNXC_QMEMREF1(yZero)

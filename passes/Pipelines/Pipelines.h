@@ -31,8 +31,11 @@ void buildONNXOptimizePipeline(mlir::OpPassManager &pm, unsigned level = 2,
 void buildONNXLowerToLLVMPipeline(mlir::OpPassManager &pm, unsigned level = 2);
 
 /// onnx (on tensors) -> bufferized memrefs with explicit deallocation: the
-/// stages that the CPU and GPU pipelines share. `level` is the optimizer's.
-void buildONNXBufferizePipeline(mlir::OpPassManager &pm, unsigned level = 2);
+/// stages that the CPU and GPU pipelines share. `level` is the optimizer's;
+/// `int8Kernels`: integer matmuls and convolutions become fused.qmatmul and
+/// fused.qconv (the CPU runtime's int8 GEMM).
+void buildONNXBufferizePipeline(mlir::OpPassManager &pm, unsigned level = 2,
+                                bool int8Kernels = true);
 
 /// Options of the GPU pipeline.
 struct NVVMPipelineOptions : public mlir::PassPipelineOptions<NVVMPipelineOptions> {

@@ -53,9 +53,9 @@ void check(const Problem &p, const char *kernel, std::mt19937 &rng,
   std::vector<float> scale(count), biasF32(count);
   std::uniform_real_distribution<float> unit(0.5f, 1.5f);
   for (int64_t c = 0; c < count; ++c) {
-    wZero[c] = p.wZeroNonZero ? byteValue(static_cast<uint8_t>(byte(rng)),
-                                          p.wSigned)
-                              : 0;
+    wZero[c] = p.wZeroNonZero
+                   ? byteValue(static_cast<uint8_t>(byte(rng)), p.wSigned)
+                   : 0;
     biasI32[c] = byte(rng) * 37 - 4000;
     scale[c] = unit(rng) / static_cast<float>(p.k * 64);
     biasF32[c] = unit(rng) - 1.0f;
@@ -134,8 +134,8 @@ void check(const Problem &p, const char *kernel, std::mt19937 &rng,
                     hi);
       int32_t want = static_cast<int32_t>(q);
       const uint8_t *out = c.data();
-      int32_t got = p.out == ONNXC_QOUT_U8 ? out[at]
-                                           : static_cast<int8_t>(out[at]);
+      int32_t got =
+          p.out == ONNXC_QOUT_U8 ? out[at] : static_cast<int8_t>(out[at]);
       mismatches += got != want;
     }
   CHECK(mismatches == 0);
@@ -216,12 +216,12 @@ TEST_CASE("qconv2d entry point computes a strided, dilated convolution",
     int64_t flags = ONNXC_QFLAG_CONST_W | ONNXC_QFLAG_W_SIGNED |
                     (ONNXC_QOUT_U8 << ONNXC_QFLAG_OUT_SHIFT);
     onnxc_kernel_qconv2d(
-        x.data(), x.data(), 0, 1, c, h, wd, c * h * wd, h * wd, wd, 1,
-        w.data(), w.data(), 0, f, c, kh, kw, c * kh * kw, kh * kw, kw, 1,
-        &xZero, &xZero, 0, 1, 1, wZero.data(), wZero.data(), 0, f, 1,
-        bias.data(), bias.data(), 0, f, 1, scale.data(), scale.data(), 0, f, 1,
-        &yZero, &yZero, 0, 1, 1, y.data(), y.data(), 0, 1, f, oh, ow,
-        f * oh * ow, oh * ow, ow, 1, sh, sw, dh, dw, flags);
+        x.data(), x.data(), 0, 1, c, h, wd, c * h * wd, h * wd, wd, 1, w.data(),
+        w.data(), 0, f, c, kh, kw, c * kh * kw, kh * kw, kw, 1, &xZero, &xZero,
+        0, 1, 1, wZero.data(), wZero.data(), 0, f, 1, bias.data(), bias.data(),
+        0, f, 1, scale.data(), scale.data(), 0, f, 1, &yZero, &yZero, 0, 1, 1,
+        y.data(), y.data(), 0, 1, f, oh, ow, f * oh * ow, oh * ow, ow, 1, sh,
+        sw, dh, dw, flags);
     int64_t mismatches = 0;
     for (int64_t o = 0; o < f; ++o)
       for (int64_t i = 0; i < oh; ++i)

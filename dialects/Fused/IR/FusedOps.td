@@ -88,4 +88,6 @@ def Fused_GemmOp : Fused_Op<"gemm"> {
   let results = (outs TensorOf<[F16, BF16, F32, F64]>:$Y);
 }
 
+include "dialects/Fused/IR/FusedQuantOps.td"
+
 #endif // ONNXC_DIALECTS_FUSED_IR_FUSEDOPS_TD

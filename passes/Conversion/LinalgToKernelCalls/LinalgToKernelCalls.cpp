@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Conversion/LinalgToKernelCalls/KernelCalls.h"
 #include "passes/Conversion/Passes.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -20,14 +21,14 @@ namespace onnxc {
 } // namespace onnxc
 
 using namespace mlir;
+using namespace onnxc;
 
 /// Bits of a kernel's flags word: max(., 0) on the result (not set here
 /// yet), the first / second input is a constant (its packed form may be
 /// kept across calls).
 enum KernelFlags : int64_t { kConstFirst = 2, kConstSecond = 4 };
 
-/// True when `value` is a view of a constant global (a model's weight).
-static bool isConstantBuffer(Value value) {
+bool onnxc::isConstantBuffer(Value value) {
   while (Operation *def = value.getDefiningOp()) {
     if (auto global = dyn_cast<memref::GetGlobalOp>(def)) {
       auto module = def->getParentOfType<ModuleOp>();
@@ -43,10 +44,8 @@ static bool isConstantBuffer(Value value) {
   return false;
 }
 
-/// `value` as a memref with dynamic sizes, strides and offset, after
-/// permuting its dims by `permutation` if one is given.
-static Value castToDynamic(OpBuilder &b, Location loc, Value value,
-                           ArrayRef<unsigned> permutation = {}) {
+Value onnxc::castToDynamic(OpBuilder &b, Location loc, Value value,
+                           ArrayRef<unsigned> permutation) {
   MLIRContext *ctx = b.getContext();
   if (!permutation.empty())
     value = b.create<memref::TransposeOp>(
@@ -72,9 +71,8 @@ static bool isF32OnBuffers(linalg::LinalgOp op) {
   });
 }
 
-/// Declares `name` in `module` as a private function of `type`, once.
-static void declareKernel(ModuleOp module, SymbolTable &symbols,
-                          StringRef name, FunctionType type) {
+void onnxc::declareKernel(ModuleOp module, SymbolTable &symbols, StringRef name,
+                          FunctionType type) {
   if (symbols.lookup(name))
     return;
   OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
