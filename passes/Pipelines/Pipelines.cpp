@@ -51,6 +51,8 @@ void onnxc::buildONNXOptimizePipeline(OpPassManager &pm, unsigned level,
     return;
   }
   addCleanup(pm);
+  // QDQ models compute in integers (the lowering's int8 kernels).
+  pm.addNestedPass<func::FuncOp>(createONNXFuseQDQPass());
   if (level == 1)
     return;
   pm.addNestedPass<func::FuncOp>(createONNXFusePadPass());

@@ -213,9 +213,7 @@ def main():
             r = ins[0].reshape(ins[0].shape[0], -1)
         elif node.op_type == "Gemm":
             r = ins[0] @ ins[1].T + ins[2]
-        values[node.output[0]] = np.asarray(r).astype(values.get(node.input[0], r).dtype
-                                                      if node.op_type != "QuantizeLinear"
-                                                      else np.uint8)
+        values[node.output[0]] = np.asarray(r)
     save(out("logits.pb"), values["logits"].astype(np.float32), "logits")
     # One step of the last quantized activation, scaled through the Gemm.
     step = np.float32(2 / 255) * np.abs(values["wg_q"].astype(np.float32) *
