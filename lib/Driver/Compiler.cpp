@@ -392,30 +392,25 @@ private:
   std::chrono::steady_clock::time_point begin;
 };
 
-/// A private directory for intermediate files, removed with its contents.
-class ScratchDirectory {
-public:
-  std::error_code create() {
-    SmallString<256> prefix;
-    llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, prefix);
-    llvm::sys::path::append(prefix, "onnxc");
-    return llvm::sys::fs::createUniqueDirectory(prefix, path);
-  }
-  ~ScratchDirectory() {
-    if (!path.empty())
-      llvm::sys::fs::remove_directories(path);
-  }
-  /// `NAME` inside the directory.
-  std::string file(StringRef name) const {
-    SmallString<256> result(path);
-    llvm::sys::path::append(result, name);
-    return std::string(result);
-  }
-
-private:
-  SmallString<256> path;
-};
 } // namespace
+
+std::error_code ScratchDirectory::create() {
+  SmallString<256> prefix;
+  llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, prefix);
+  llvm::sys::path::append(prefix, "onnxc");
+  return llvm::sys::fs::createUniqueDirectory(prefix, path);
+}
+
+ScratchDirectory::~ScratchDirectory() {
+  if (!path.empty())
+    llvm::sys::fs::remove_directories(path);
+}
+
+std::string ScratchDirectory::file(StringRef name) const {
+  SmallString<256> result(path);
+  llvm::sys::path::append(result, name);
+  return std::string(result);
+}
 
 LogicalResult compileModel(const CompileOptions &options, MLIRContext &context,
                            CompileStats *stats) {
@@ -593,7 +588,8 @@ LogicalResult compileModel(const CompileOptions &options, MLIRContext &context,
 LogicalResult optimizeModel(StringRef input, StringRef output,
                             const ImportOptions &importOptions,
                             unsigned optLevel, bool fuseActivations,
-                            MLIRContext &context, CompileStats *stats) {
+                            MLIRContext &context, CompileStats *stats,
+                            const QuantizeOptions &quantize) {
   StageClock clock(stats);
   clock.start("import");
   OwningOpRef<ModuleOp> module = importONNXModel(
@@ -605,12 +601,20 @@ LogicalResult optimizeModel(StringRef input, StringRef output,
   clock.start("optimize");
   PassManager pm(&context);
   bool toMLIR = output.ends_with(".mlir");
+  // Quantization reads Conv, Gemm and MatMul, not their fused forms.
+  bool quantizing = quantize.mode != QuantizeMode::None;
   buildONNXOptimizePipeline(pm, optLevel,
-                            toMLIR            ? ActivationFusion::All
+                            quantizing        ? ActivationFusion::None
+                            : toMLIR          ? ActivationFusion::All
                             : fuseActivations ? ActivationFusion::ORTCompatible
                                               : ActivationFusion::None);
   if (failed(pm.run(*module)))
     return failure();
+  if (quantizing) {
+    clock.start("quantize");
+    if (failed(quantizeModel(*module, quantize, optLevel)))
+      return failure();
+  }
   if (stats)
     stats->optimized = computeGraphStats(*module);
   clock.start("export");

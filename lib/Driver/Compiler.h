@@ -9,11 +9,13 @@
 #define ONNXC_LIB_DRIVER_COMPILER_H
 
 #include "lib/Driver/GraphStats.h"
+#include "lib/Driver/Quantize.h"
 #include "lib/Frontend/Frontend.h"
 #include "lib/Target/Target.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <optional>
@@ -43,8 +45,8 @@ struct CompileOptions {
 /// holds and which files it wrote.
 struct CompileStats {
   /// Milliseconds per stage that ran, in order: import, optimize, lower,
-  /// codegen, link (onnx-opt: import, optimize, export). A failed compile
-  /// lists the stages up to and including the one that failed.
+  /// codegen, link (onnx-opt: import, optimize, quantize, export). A failed
+  /// compile lists the stages up to and including the one that failed.
   llvm::SmallVector<std::pair<std::string, double>> stageMs;
   /// Node counts of the model's graph by op type.
   OpCounts opCounts;
@@ -92,12 +94,15 @@ mlir::LogicalResult compileModel(const CompileOptions &options,
 /// an ONNX model or MLIR text (chosen by the output's extension). At -O2 and
 /// up, MLIR output keeps activations fused into Conv and Gemm (the fused
 /// dialect); ONNX output does so, in ONNX Runtime's com.microsoft forms,
-/// only with `fuseActivations`. Fills `stats` when given.
+/// only with `fuseActivations`. Fills `stats` when given. With a
+/// `quantize` mode the optimized model is then quantized (quantizeModel;
+/// activations are never fused then).
 mlir::LogicalResult optimizeModel(llvm::StringRef input, llvm::StringRef output,
                                   const ImportOptions &importOptions,
                                   unsigned optLevel, bool fuseActivations,
                                   mlir::MLIRContext &context,
-                                  CompileStats *stats = nullptr);
+                                  CompileStats *stats = nullptr,
+                                  const QuantizeOptions &quantize = {});
 
 /// The directory of the runtime archives (DIR/<arch>/libonnxc_runtime.a,
 /// DIR/include/onnxc_runtime.h): `options.runtimeDir`, else
@@ -107,6 +112,18 @@ std::string runtimeDirectory(const CompileOptions &options);
 /// Parses `NAME=D0xD1x...` into `options.inputShapes`; fails with `error`.
 mlir::LogicalResult parseInputShape(llvm::StringRef spec, ImportOptions &options,
                                     std::string &error);
+
+/// A private directory for intermediate files, removed with its contents.
+class ScratchDirectory {
+public:
+  std::error_code create();
+  ~ScratchDirectory();
+  /// `NAME` inside the directory.
+  std::string file(llvm::StringRef name) const;
+
+private:
+  llvm::SmallString<256> path;
+};
 
 /// Writes `contents` to `path` through a temporary file renamed into place.
 mlir::LogicalResult writeFileAtomically(llvm::StringRef path,

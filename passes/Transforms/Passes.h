@@ -4,6 +4,7 @@
 #define ONNXC_PASSES_TRANSFORMS_PASSES_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/Pass.h"
 
@@ -52,6 +53,21 @@ void populateONNXFusePadPatterns(mlir::RewritePatternSet &patterns);
 /// model of opset `opset` (forms newer than it are not created).
 void populateONNXRecognizePatterns(mlir::RewritePatternSet &patterns,
                                    int64_t opset);
+
+/// The float activations that static quantization reads as quantized (the
+/// operands of Conv, Gemm, MatMul, Add, Mul, Concat and pooling that can
+/// carry a range), in program order, each once.
+llvm::SmallVector<mlir::Value> getQuantizableActivations(mlir::func::FuncOp func);
+
+/// Records the calibrated range of `value` (one of
+/// getQuantizableActivations) for quantizeQDQ.
+void setActivationRange(mlir::Value value, double lo, double hi);
+
+/// The onnx-quantize-qdq rewrite of every function of `module`.
+void quantizeQDQ(mlir::ModuleOp module, bool int8Activations, bool perChannel);
+
+/// The onnx-quantize-dynamic rewrite of every function of `module`.
+void quantizeDynamic(mlir::ModuleOp module, bool perChannel);
 
 } // namespace onnxc
 

@@ -177,4 +177,70 @@ def ONNXRecognizePatternsPass : Pass<"onnx-recognize-patterns", "mlir::ModuleOp"
   ];
 }
 
+def ONNXQuantizeQDQPass : Pass<"onnx-quantize-qdq", "mlir::ModuleOp"> {
+  let summary = "static int8 quantization in the QDQ format, from calibrated ranges";
+  let description = [{
+    Static post-training quantization as ONNX Runtime's QDQ quantizer writes
+    it. Each float activation that carries a calibrated range (an
+    `onnxc.range = array<f64: lo, hi>` attribute on the op that defines it,
+    or on the function argument) and is read by Conv, Gemm, MatMul, Add,
+    Mul, Concat, MaxPool, AveragePool or GlobalAveragePool goes through one
+    QuantizeLinear -> DequantizeLinear pair (uint8 asymmetric, or int8 with
+    `activation-type=int8`; scale and zero point as ONNX Runtime computes
+    them from the range widened to hold 0). Constant weights of Conv, Gemm
+    and MatMul become symmetric int8 constants (`[-127, 127]`, zero point 0)
+    read through DequantizeLinear, per channel (Conv axis 0, Gemm/MatMul the
+    output axis of B) unless `per-channel=false`. A constant 1-D Conv or Gemm
+    (alpha = beta = 1) bias becomes int32 of scale `x_scale * w_scale`. The
+    range attributes are removed; the model's opset is raised to 13. As in
+    ONNX Runtime's quantizer, a calibrated Relu whose input is a Conv, Gemm,
+    MatMul or Add read by nothing else is removed: the result is quantized with
+    the Relu's range, whose zero point is the lowest value, so that the
+    QuantizeLinear clamps as the Relu did and `DequantizeLinear -> Conv ->
+    QuantizeLinear` forms one quantized op.
+
+    ```mlir
+    %y = onnx.Relu %x {onnxc.range = array<f64: 0.0, 6.0>} : ...
+    %z = onnx.Conv %y, %w, %b : ...
+    // becomes
+    %q = onnx.QuantizeLinear %y, %s, %zp : ... -> tensor<...xui8>
+    %d = onnx.DequantizeLinear %q, %s, %zp : ...
+    %wq = onnx.DequantizeLinear %w_i8, %w_scales, %w_zeros {axis = 0 : i64} : ...
+    %bq = onnx.DequantizeLinear %b_i32, %b_scales, %none {axis = 0 : i64} : ...
+    %z = onnx.Conv %d, %wq, %bq : ...
+    ```
+  }];
+  let options = [
+    Option<"activationType", "activation-type", "std::string", "\"uint8\"",
+           "uint8 (asymmetric) or int8 activations">,
+    Option<"perChannel", "per-channel", "bool", "true",
+           "one weight scale per output channel">,
+  ];
+}
+
+def ONNXQuantizeDynamicPass : Pass<"onnx-quantize-dynamic", "mlir::ModuleOp"> {
+  let summary = "dynamic int8 quantization of MatMul and Gemm with constant weights";
+  let description = [{
+    ONNX Runtime's quantize_dynamic form: a MatMul (activation of rank >= 2)
+    or Gemm (transA = 0, alpha = beta = 1) whose B is a 2-D float constant
+    gets symmetric int8 weights (Gemm's transposed to `[K, N]`), per tensor
+    or, with `per-channel`, per output column; its activation is quantized
+    at run time:
+
+    ```mlir
+    %a, %as, %az = onnx.DynamicQuantizeLinear %x : ...
+    %p = onnx.MatMulInteger %a, %w_i8, %az, %w_zero : ... -> tensor<...xi32>
+    %f = onnx.Cast %p {to = 1 : i64} : ...
+    %s = onnx.Mul %as, %w_scale : ...
+    %y = onnx.Mul %f, %s : ...
+    %z = onnx.Add %y, %c : ...   // Gemm's C, when it has one
+    ```
+    The model's opset is raised to 11.
+  }];
+  let options = [
+    Option<"perChannel", "per-channel", "bool", "false",
+           "one weight scale per output column">,
+  ];
+}
+
 #endif // ONNXC_PASSES_TRANSFORMS_PASSES_TD

@@ -3,6 +3,7 @@
 // Two modes:
 //   onnx-opt MODEL.onnx -o OUT.onnx|OUT.mlir [-O0..-O3] [--input-shape N=D0xD1]
 //            [--print-stats] [--fuse-activations]
+//            [--quantize int8|dynamic [--calibration DIR] ...]
 //     imports an ONNX model, runs the onnx optimizer at the level and writes an
 //     ONNX model (or MLIR text); with several models, a --manifest or -o
 //     naming a directory it optimizes each into that directory (batch mode,
@@ -97,6 +98,37 @@ static int optimizeOnnx(int argc, char **argv) {
                "ONNX output: fuse activations into Conv and Gemm as ONNX "
                "Runtime's com.microsoft FusedConv and FusedGemm (MLIR output "
                "always fuses them at -O2 and up)");
+  std::string quantize, calibrate = "minmax", activationType = "uint8",
+                        perChannel = "auto";
+  onnxc::QuantizeOptions quant;
+  app.add_option("--quantize", quantize,
+                 "Post-training quantization: int8 (static, QDQ format; "
+                 "needs --calibration) or dynamic (MatMul/Gemm weights int8, "
+                 "activations quantized at run time)")
+      ->check(CLI::IsMember({"int8", "dynamic"}));
+  app.add_option("--calibration", quant.calibrationDir,
+                 "--quantize int8: the calibration inputs, DIR/SET/input_K.pb "
+                 "(or .npy, or NAME.pb/.npy) per numbered set directory, or "
+                 "DIR/NAME.npy per input stacking the samples on dim 0")
+      ->check(CLI::ExistingDirectory);
+  app.add_option("--calibrate", calibrate,
+                 "Calibration method: minmax (default) or percentile")
+      ->check(CLI::IsMember({"minmax", "percentile"}));
+  app.add_option("--percentile", quant.percentile,
+                 "Percentile calibration: the percent of values kept "
+                 "(default 99.999)")
+      ->check(CLI::Range(50.0, 100.0));
+  app.add_option("--calibration-samples", quant.maxSamples,
+                 "Use at most this many calibration samples (default all)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--activation-type", activationType,
+                 "--quantize int8: uint8 (default, asymmetric) or int8 "
+                 "activations")
+      ->check(CLI::IsMember({"uint8", "int8"}));
+  app.add_option("--per-channel", perChannel,
+                 "Weight scales per output channel: on or off (default: on "
+                 "for int8, off for dynamic)")
+      ->check(CLI::IsMember({"auto", "on", "off"}));
   onnxc::addBatchOptions(app, batch);
   try {
     app.parse(argc, argv);
@@ -109,6 +141,24 @@ static int optimizeOnnx(int argc, char **argv) {
   options.target.optLevel = optLevel;
   if (mlir::failed(onnxc::parseInputShapes(inputShapes, options.import)))
     return 2;
+  if (!quantize.empty()) {
+    bool isStatic = quantize == "int8";
+    quant.mode =
+        isStatic ? onnxc::QuantizeMode::Static : onnxc::QuantizeMode::Dynamic;
+    quant.method = calibrate == "percentile"
+                       ? onnxc::CalibrationMethod::Percentile
+                       : onnxc::CalibrationMethod::MinMax;
+    quant.int8Activations = activationType == "int8";
+    quant.perChannel = perChannel == "auto" ? isStatic : perChannel == "on";
+    if (isStatic && quant.calibrationDir.empty()) {
+      fmt::print(stderr, "error: --quantize int8 needs --calibration DIR\n");
+      return 2;
+    }
+    if (onnxc::isBatchMode(batch)) {
+      fmt::print(stderr, "error: --quantize quantizes one model at a time\n");
+      return 2;
+    }
+  }
   if (onnxc::isBatchMode(batch))
     return onnxc::runBatchMode(onnxc::BatchTool::Optimize, batch, options);
   if (!onnxc::hasModelAndOutput(batch))
@@ -122,9 +172,9 @@ static int optimizeOnnx(int argc, char **argv) {
   mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
   onnxc::configureContext(context);
   onnxc::CompileStats stats;
-  if (mlir::failed(onnxc::optimizeModel(input, output, options.import,
-                                        optLevel, fuseActivations, context,
-                                        &stats)))
+  if (mlir::failed(onnxc::optimizeModel(input, output, options.import, optLevel,
+                                        fuseActivations, context, &stats,
+                                        quant)))
     return 1;
   if (printStats)
     printGraphStats(stats.imported, stats.optimized);
