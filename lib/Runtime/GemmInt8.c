@@ -75,6 +75,7 @@ typedef struct QEpilogue {
   const int32_t *wZero;   /* converted weight zero points, with rowSums */
   const int32_t *rowSums; /* activation sums, or NULL when not needed */
   float lo, hi;           /* clamp bounds of v * scale (8-bit outputs) */
+  int unitColumns;        /* C's columns are contiguous */
 } QEpilogue;
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
@@ -226,19 +227,11 @@ ONNXC_AVX2 static void kernelAvx2(int64_t kq, const uint8_t *a,
   }
 }
 
-/// True when columns [j, j + n) of C are contiguous.
-static int unitColumns(const OnnxcQGemm *g, int64_t j, int64_t n) {
-  for (int64_t s = 1; s < n; ++s)
-    if (g->cCol[j + s] != g->cCol[j] + s)
-      return 0;
-  return 1;
-}
-
 /// The epilogue of a row whose output columns are contiguous, 16 at a time.
 ONNXC_VNNI static void epilogueAvx512(const QEpilogue *e, const int32_t *acc,
                                       int64_t i, int64_t j, int64_t cols) {
   const OnnxcQGemm *g = e->g;
-  if (e->rowSums || !unitColumns(g, j, cols)) {
+  if (e->rowSums || !e->unitColumns) {
     epilogueGeneric(e, acc, i, j, cols);
     return;
   }
@@ -422,6 +415,9 @@ static QOperand operandB(const OnnxcQGemm *g, uint8_t flip) {
 /// are zero.
 static void packSlivers(const QOperand *x, int64_t r0, int64_t rows, int64_t k,
                         int64_t kp, int width, uint8_t *dst) {
+  int unitCols = 1;
+  for (int64_t p = 1; p < k && unitCols; ++p)
+    unitCols = x->col[p] == x->col[0] + p;
   for (int64_t s = 0; s < rows; s += width, dst += kp * width) {
     int64_t count = min64(width, rows - s);
     const int64_t *row = x->row + r0 + s;
@@ -430,6 +426,24 @@ static void packSlivers(const QOperand *x, int64_t r0, int64_t rows, int64_t k,
       unitRows &= row[i] == row[0] + i;
     if (count < width || k % 4)
       memset(dst, 0, (size_t)(kp * width));
+    if (unitCols) {
+      /* Four consecutive bytes of a row at a time. */
+      uint32_t flip = x->flip * 0x01010101u;
+      int64_t groups = k / 4;
+      for (int64_t i = 0; i < count; ++i) {
+        const uint8_t *src = x->base + row[i] + x->col[0];
+        uint8_t *d = dst + 4 * i;
+        for (int64_t q = 0; q < groups; ++q) {
+          uint32_t v;
+          memcpy(&v, src + 4 * q, 4);
+          v ^= flip;
+          memcpy(d + q * 4 * width, &v, 4);
+        }
+        for (int64_t p = 4 * groups; p < k; ++p)
+          d[(p / 4) * 4 * width + p % 4] = src[p] ^ x->flip;
+      }
+      continue;
+    }
     for (int64_t p = 0; p < k; ++p) {
       uint8_t *d = dst + (p / 4) * 4 * width + p % 4;
       if (unitRows) {
@@ -587,6 +601,10 @@ static void qgemmBlock(const QTasks *t, int64_t m0, int64_t m1, int64_t n0,
   int64_t kp = t->kp;
   int aIsActivation = !g->weightsA;
   _Alignas(64) int32_t tile[16 * 64];
+  /* A not packed ahead (an activation, small beside the weights): all of
+   * this task's rows, once. */
+  if (!t->packedA)
+    packSlivers(&t->a, m0, m1 - m0, g->k, kp, mr, bufA);
   for (int64_t jc = n0; jc < n1; jc += t->nc) {
     int64_t nc = min64(t->nc, n1 - jc);
     const uint8_t *panelB = bufB;
@@ -596,11 +614,8 @@ static void qgemmBlock(const QTasks *t, int64_t m0, int64_t m1, int64_t n0,
       packSlivers(&t->b, jc, nc, g->k, kp, nr, bufB);
     for (int64_t ic = m0; ic < m1; ic += t->mc) {
       int64_t mc = min64(t->mc, m1 - ic);
-      const uint8_t *panelA = bufA;
-      if (t->packedA)
-        panelA = t->packedA + ic * kp;
-      else
-        packSlivers(&t->a, ic, mc, g->k, kp, mr, bufA);
+      const uint8_t *panelA =
+          t->packedA ? t->packedA + ic * kp : bufA + (ic - m0) * kp;
       for (int64_t jr = 0; jr < nc; jr += nr) {
         int64_t cols = min64(nr, nc - jr);
         for (int64_t ir = 0; ir < mc; ir += mr) {
@@ -628,7 +643,8 @@ static void runQTasks(void *ctx, int64_t begin, int64_t end) {
     int64_t n1 = min64(g->n, t->nBlocks * (nt + 1) / t->nTasks * arch->nr);
     if (m0 >= m1 || n0 >= n1)
       continue;
-    size_t bytesA = t->packedA ? 0 : (size_t)(t->mc * t->kp);
+    int64_t rowsA = (m1 - m0 + arch->mr - 1) / arch->mr * arch->mr;
+    size_t bytesA = t->packedA ? 0 : (size_t)(rowsA * t->kp);
     size_t bytesB = t->packedB ? 0 : (size_t)(t->nc * t->kp);
     uint8_t *buffer = threadBuffer(bytesA + bytesB + 64);
     if (!buffer)
@@ -700,8 +716,12 @@ void onnxcQGemm(const OnnxcQGemm *g) {
   hi -= (float)g->yZero;
   if (g->relu && lo < 0.0f)
     lo = 0.0f;
-  t.epilogue = (QEpilogue){
-      g, corr, scale, NULL, wZero, needRowSums ? xSums : NULL, lo, hi};
+  int unitColumns = 1;
+  for (int64_t j = 1; j < g->n && unitColumns; ++j)
+    unitColumns = g->cCol[j] == g->cCol[0] + j;
+  t.epilogue =
+      (QEpilogue){g,  corr, scale,      NULL, wZero, needRowSums ? xSums : NULL,
+                  lo, hi,   unitColumns};
   if (g->out == ONNXC_QOUT_F32 && g->biasF32) {
     /* Per-channel f32 biases, expanded like the scales. */
     float *biasF32 = malloc(sizeof(float) * (size_t)channels);
