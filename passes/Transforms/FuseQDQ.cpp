@@ -125,6 +125,38 @@ static QuantizeLinearOp getQuantizeAfter(Operation *op, ReluOp &relu) {
   return q;
 }
 
+/// A float island `q(relu?(op(DQ(x), DQ(w))))`.
+struct Island {
+  Dequantized x, w;
+  ReluOp relu;
+  QuantizeLinearOp q;
+};
+
+/// The island `op` (a Conv or MatMul) ends, with a per-tensor x and constant
+/// weights per tensor or along `axis`.
+static std::optional<Island> matchIsland(Operation *op, int64_t axis) {
+  std::optional<Dequantized> x = getDequantized(op->getOperand(0));
+  std::optional<Dequantized> w = getDequantized(op->getOperand(1));
+  ReluOp relu;
+  QuantizeLinearOp q = getQuantizeAfter(op, relu);
+  if (!x || !w || !q || !isPerTensor(*x) || !isConstantWeight(*w, axis))
+    return std::nullopt;
+  return Island{*x, *w, relu, q};
+}
+
+/// The operands of the QLinear op of `island`, from x to y's zero point.
+static SmallVector<Value> getQLinearOperands(PatternRewriter &rewriter,
+                                             Island island) {
+  return {island.x.x,
+          island.x.scale,
+          getZeroPoint(rewriter, island.x),
+          island.w.x,
+          island.w.scale,
+          getZeroPoint(rewriter, island.w),
+          island.q.getYScale(),
+          island.q.getYZeroPoint()};
+}
+
 /// Replaces `q` by `y`, the integer op's result, applying a Relu in the
 /// quantized domain: nothing when the zero point is the type's minimum,
 /// Max(y, zero point) otherwise.
@@ -199,12 +231,11 @@ struct FuseQDQConv : public OpRewritePattern<ConvOp> {
 
   LogicalResult matchAndRewrite(ConvOp conv,
                                 PatternRewriter &rewriter) const override {
-    std::optional<Dequantized> x = getDequantized(conv.getX());
-    std::optional<Dequantized> w = getDequantized(conv.getW());
-    ReluOp relu;
-    QuantizeLinearOp q = getQuantizeAfter(conv, relu);
-    if (!x || !w || !q || !isPerTensor(*x) || !isConstantWeight(*w, 0))
+    std::optional<Island> island = matchIsland(conv, 0);
+    if (!island)
       return failure();
+    Dequantized *x = &island->x, *w = &island->w;
+    QuantizeLinearOp q = island->q;
     auto wType = cast<RankedTensorType>(w->x.getType());
     int64_t channels = wType.getDimSize(0);
     Location loc = conv.getLoc();
@@ -215,13 +246,11 @@ struct FuseQDQConv : public OpRewritePattern<ConvOp> {
       if (!bias)
         return failure();
     }
-    SmallVector<Value> operands{
-        x->x,          x->scale,          getZeroPoint(rewriter, *x),
-        w->x,          w->scale,          getZeroPoint(rewriter, *w),
-        q.getYScale(), q.getYZeroPoint(), bias};
+    SmallVector<Value> operands = getQLinearOperands(rewriter, *island);
+    operands.push_back(bias);
     auto qconv = rewriter.create<QLinearConvOp>(loc, q.getType(), operands,
                                                 conv->getAttrs());
-    replaceQuantize(rewriter, q, relu, qconv.getResult());
+    replaceQuantize(rewriter, q, island->relu, qconv.getResult());
     return success();
   }
 };
@@ -232,21 +261,17 @@ struct FuseQDQMatMul : public OpRewritePattern<MatMulOp> {
 
   LogicalResult matchAndRewrite(MatMulOp matmul,
                                 PatternRewriter &rewriter) const override {
-    std::optional<Dequantized> a = getDequantized(matmul.getA());
-    std::optional<Dequantized> w = getDequantized(matmul.getB());
-    ReluOp relu;
-    QuantizeLinearOp q = getQuantizeAfter(matmul, relu);
     auto wType = dyn_cast<RankedTensorType>(matmul.getB().getType());
-    if (!a || !w || !q || !wType || wType.getRank() != 2 || !isPerTensor(*a) ||
-        !isConstantWeight(*w, 1))
+    if (!wType || wType.getRank() != 2)
       return failure();
-    SmallVector<Value> operands{
-        a->x,          a->scale,         getZeroPoint(rewriter, *a),
-        w->x,          w->scale,         getZeroPoint(rewriter, *w),
-        q.getYScale(), q.getYZeroPoint()};
+    std::optional<Island> island = matchIsland(matmul, 1);
+    if (!island)
+      return failure();
+    QuantizeLinearOp q = island->q;
+    SmallVector<Value> operands = getQLinearOperands(rewriter, *island);
     auto qmatmul = rewriter.create<QLinearMatMulOp>(
         matmul.getLoc(), q.getType(), operands, ArrayRef<NamedAttribute>{});
-    replaceQuantize(rewriter, q, relu, qmatmul.getResult());
+    replaceQuantize(rewriter, q, island->relu, qmatmul.getResult());
     return success();
   }
 };
