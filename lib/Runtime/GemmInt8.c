@@ -410,6 +410,43 @@ static QOperand operandB(const OnnxcQGemm *g, uint8_t flip) {
   return (QOperand){g->b, g->bCol, g->bRow, flip};
 }
 
+/// Writes a[i], b[i], c[i], d[i] (xor `flip`) to out[4 i .. 4 i + 3] for i
+/// in [0, n), n a multiple of 16.
+static void interleave4(const uint8_t *a, const uint8_t *b, const uint8_t *c,
+                        const uint8_t *d, int64_t n, uint8_t flip,
+                        uint8_t *out) {
+#if defined(__x86_64__)
+  __m128i f = _mm_set1_epi8((char)flip);
+  for (int64_t h = 0; h < n; h += 16, out += 64) {
+    __m128i va = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(a + h)), f);
+    __m128i vb = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(b + h)), f);
+    __m128i vc = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(c + h)), f);
+    __m128i vd = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(d + h)), f);
+    __m128i ab0 = _mm_unpacklo_epi8(va, vb), ab1 = _mm_unpackhi_epi8(va, vb);
+    __m128i cd0 = _mm_unpacklo_epi8(vc, vd), cd1 = _mm_unpackhi_epi8(vc, vd);
+    _mm_storeu_si128((__m128i *)out, _mm_unpacklo_epi16(ab0, cd0));
+    _mm_storeu_si128((__m128i *)(out + 16), _mm_unpackhi_epi16(ab0, cd0));
+    _mm_storeu_si128((__m128i *)(out + 32), _mm_unpacklo_epi16(ab1, cd1));
+    _mm_storeu_si128((__m128i *)(out + 48), _mm_unpackhi_epi16(ab1, cd1));
+  }
+#elif defined(__aarch64__)
+  uint8x16_t f = vdupq_n_u8(flip);
+  for (int64_t h = 0; h < n; h += 16, out += 64) {
+    uint8x16x4_t v = {
+        {veorq_u8(vld1q_u8(a + h), f), veorq_u8(vld1q_u8(b + h), f),
+         veorq_u8(vld1q_u8(c + h), f), veorq_u8(vld1q_u8(d + h), f)}};
+    vst4q_u8(out, v);
+  }
+#else
+  for (int64_t i = 0; i < n; ++i, out += 4) {
+    out[0] = a[i] ^ flip;
+    out[1] = b[i] ^ flip;
+    out[2] = c[i] ^ flip;
+    out[3] = d[i] ^ flip;
+  }
+#endif
+}
+
 /// Packs rows [r0, r0 + rows) of `x` into slivers of `width` rows, each kp / 4
 /// groups of width x 4 bytes; rows past the end and reduction steps past k
 /// are zero.
@@ -444,7 +481,16 @@ static void packSlivers(const QOperand *x, int64_t r0, int64_t rows, int64_t k,
       }
       continue;
     }
-    for (int64_t p = 0; p < k; ++p) {
+    int64_t p0 = 0;
+    if (unitRows && count == width && width % 16 == 0) {
+      /* Whole groups: four rows of the source, contiguous, interleaved. */
+      const uint8_t *src = x->base + row[0];
+      for (; p0 + 4 <= k; p0 += 4)
+        interleave4(src + x->col[p0], src + x->col[p0 + 1],
+                    src + x->col[p0 + 2], src + x->col[p0 + 3], width, x->flip,
+                    dst + p0 * width);
+    }
+    for (int64_t p = p0; p < k; ++p) {
       uint8_t *d = dst + (p / 4) * 4 * width + p % 4;
       if (unitRows) {
         const uint8_t *src = x->base + row[0] + x->col[p];
