@@ -695,7 +695,8 @@ static void runQTasks(void *ctx, int64_t begin, int64_t end) {
     uint8_t *buffer = threadBuffer(bytesA + bytesB + 64);
     if (!buffer)
       return; /* out of memory: nothing to report it through */
-    qgemmBlock(t, m0, m1, n0, n1, buffer, buffer + ((bytesA + 63) & ~63u));
+    qgemmBlock(t, m0, m1, n0, n1, buffer,
+               buffer + ((bytesA + 63) & ~(size_t)63));
   }
 }
 
