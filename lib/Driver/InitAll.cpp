@@ -48,6 +48,7 @@ void onnxc::registerONNXCDialects(mlir::DialectRegistry &registry) {
   scf::registerBufferizableOpInterfaceExternalModels(registry);
   bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
       registry);
+  fused::registerBufferizableOpInterfaceExternalModels(registry);
   // The nvptx target: #nvvm.target serializes gpu.modules to PTX (through
   // the LLVM and NVVM translations); gpu.binary and gpu.launch_func
   // translate to the host's module loading and launch calls.

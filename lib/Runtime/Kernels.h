@@ -114,6 +114,90 @@ void onnxc_kernel_layer_norm_f32(ONNXC_MEMREF2(x), ONNXC_MEMREF1(s),
                                  ONNXC_MEMREF1(b), ONNXC_MEMREF2(y),
                                  float epsilon, int64_t flags);
 
+/* 8-bit integer GEMM (GemmInt8.c). */
+
+/// What the int8 GEMM stores: the i32 accumulators (plus bias), their f32
+/// dequantization, or a requantized u8 / s8.
+enum { ONNXC_QOUT_I32 = 0, ONNXC_QOUT_F32, ONNXC_QOUT_U8, ONNXC_QOUT_S8 };
+
+/// C = epilogue(sum_p (x - xZero)(w - wZero[c])) for an 8-bit activation x
+/// and 8-bit weights w. `weightsA`: A holds the weights and the output
+/// channels c are C's rows (a convolution's filters); otherwise B holds
+/// them and c are C's columns. Offset tables as in OnnxcGemm, in elements.
+/// Per-channel parameters have 1 (per tensor) or `channels` elements; a
+/// count of 0 means none. The epilogue adds `biasI32`, then for an 8-bit
+/// output stores saturate(roundeven(v * scale[c]) + yZero) (Relu: not below
+/// yZero), for f32 v * scale[c] + biasF32[c] (then Relu), for i32 v.
+typedef struct OnnxcQGemm {
+  int64_t m, n, k;
+  const uint8_t *a;
+  const int64_t *aRow, *aCol;
+  const uint8_t *b;
+  const int64_t *bRow, *bCol;
+  void *c;
+  const int64_t *cRow, *cCol;
+  int weightsA;
+  int xSigned, wSigned; /* int8 (1) or uint8 (0) elements */
+  int constA, constB;
+  int32_t xZero;
+  const int32_t *wZero;
+  int64_t wZeroCount;
+  const int32_t *biasI32;
+  const float *biasF32;
+  int64_t biasCount;
+  const float *scale;
+  int64_t scaleCount;
+  int32_t yZero;
+  int out; /* ONNXC_QOUT_* */
+  int relu;
+} OnnxcQGemm;
+
+/// Runs `g` on the current session's thread pool (serially without one).
+void onnxcQGemm(const OnnxcQGemm *g);
+
+/// The int8 micro-kernel in use: "avx512vnni", "avx2", "sdot" or "generic"
+/// (the environment variable ONNXC_QGEMM_KERNEL may pick a lesser one).
+const char *onnxcQGemmKernelName(void);
+
+/// Switches to the kernel `name` (tests compare the kernels); returns 0 when
+/// this CPU lacks it.
+int onnxcQGemmSelectKernel(const char *name);
+
+/* Entry points of fused.qmatmul and fused.qconv on memrefs, passed as
+ * expanded descriptors of any element type. The parameters are 1-D: x's zero
+ * point (i32, one element), w's zero points (i32), the bias (i32, or f32 with
+ * ONNXC_QFLAG_BIAS_F32; none when empty), the scales (f32) and y's zero
+ * point (i32). */
+enum {
+  ONNXC_QFLAG_RELU = 1,
+  ONNXC_QFLAG_CONST_X = 2,
+  ONNXC_QFLAG_CONST_W = 4,
+  ONNXC_QFLAG_X_SIGNED = 8,
+  ONNXC_QFLAG_W_SIGNED = 16,
+  ONNXC_QFLAG_OUT_SHIFT = 5, /* 2 bits: ONNXC_QOUT_* */
+  ONNXC_QFLAG_BIAS_F32 = 128,
+};
+#define ONNXC_QMEMREF1(p)                                                      \
+  void *p##Alloc, void *p, int64_t p##Off, int64_t p##Size0, int64_t p##Stride0
+#define ONNXC_QMEMREF2(p)                                                      \
+  void *p##Alloc, void *p, int64_t p##Off, int64_t p##Size0, int64_t p##Size1, \
+      int64_t p##Stride0, int64_t p##Stride1
+#define ONNXC_QMEMREF4(p)                                                      \
+  void *p##Alloc, void *p, int64_t p##Off, int64_t p##Size0, int64_t p##Size1, \
+      int64_t p##Size2, int64_t p##Size3, int64_t p##Stride0,                  \
+      int64_t p##Stride1, int64_t p##Stride2, int64_t p##Stride3
+#define ONNXC_QPARAMS                                                          \
+  ONNXC_QMEMREF1(xZero), ONNXC_QMEMREF1(wZero), ONNXC_QMEMREF1(bias),          \
+      ONNXC_QMEMREF1(scale), ONNXC_QMEMREF1(yZero)
+
+/// fused.qmatmul: Y[M, N] = epilogue(X[M, K] W[K, N]).
+void onnxc_kernel_qmatmul(ONNXC_QMEMREF2(x), ONNXC_QMEMREF2(w), ONNXC_QPARAMS,
+                          ONNXC_QMEMREF2(y), int64_t flags);
+/// fused.qconv: Y = epilogue(conv2d_nchw_fchw(X, W)) on an already padded X.
+void onnxc_kernel_qconv2d(ONNXC_QMEMREF4(x), ONNXC_QMEMREF4(w), ONNXC_QPARAMS,
+                          ONNXC_QMEMREF4(y), int64_t strideH, int64_t strideW,
+                          int64_t dilationH, int64_t dilationW, int64_t flags);
+
 #ifdef __cplusplus
 }
 #endif

@@ -3,6 +3,8 @@
 #ifndef ONNXC_PASSES_CONVERSION_PASSES_H
 #define ONNXC_PASSES_CONVERSION_PASSES_H
 
+#include "dialects/Fused/IR/FusedOps.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"

@@ -23,7 +23,33 @@ def ConvertONNXToLinalgPass : Pass<"convert-onnx-to-linalg", "mlir::ModuleOp"> {
     "mlir::arith::ArithDialect", "mlir::linalg::LinalgDialect",
     "mlir::math::MathDialect", "mlir::tensor::TensorDialect",
     "mlir::func::FuncDialect", "mlir::scf::SCFDialect",
-    "mlir::bufferization::BufferizationDialect", "mlir::memref::MemRefDialect"
+    "mlir::bufferization::BufferizationDialect", "mlir::memref::MemRefDialect",
+    "onnxc::fused::FusedDialect"
+  ];
+  let options = [
+    Option<"int8Kernels", "int8-kernels", "bool", /*default=*/"true",
+           "lower QLinearMatMul, QLinearConv, MatMulInteger and ConvInteger "
+           "to fused.qmatmul / fused.qconv (the runtime's int8 GEMM) where "
+           "they fit, rather than to integer linalg.generic contractions">
+  ];
+}
+
+def ConvertFusedToKernelCallsPass
+    : Pass<"convert-fused-to-kernel-calls", "mlir::ModuleOp"> {
+  let summary = "call the runtime's int8 GEMM for fused.qmatmul and fused.qconv";
+  let description = [{
+    Runs after bufferization. Replaces `fused.qmatmul` and `fused.qconv` on
+    memrefs by calls of `onnxc_kernel_qmatmul` and `onnxc_kernel_qconv2d`
+    (lib/Runtime/GemmInt8.c): every operand cast to a fully dynamic strided
+    memref (the callee receives the expanded descriptor), for qconv the
+    strides and dilations as `i64`s, then a flags word: Relu, constant x,
+    constant w (its packed form is kept), signed x, signed w, the output
+    kind (i32, f32, u8, s8) and an f32 bias (ONNXC_QFLAG_* in
+    lib/Runtime/Kernels.h).
+  }];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect", "mlir::func::FuncDialect",
+    "mlir::memref::MemRefDialect"
   ];
 }
 

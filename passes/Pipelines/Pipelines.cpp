@@ -53,6 +53,8 @@ void onnxc::buildONNXOptimizePipeline(OpPassManager &pm, unsigned level,
     return;
   }
   addCleanup(pm);
+  // QDQ models compute in integers (the lowering's int8 kernels).
+  pm.addNestedPass<func::FuncOp>(createONNXFuseQDQPass());
   if (level == 1)
     return;
   pm.addNestedPass<func::FuncOp>(createONNXFusePadPass());
@@ -72,9 +74,12 @@ void onnxc::buildONNXOptimizePipeline(OpPassManager &pm, unsigned level,
   pm.addNestedPass<func::FuncOp>(createONNXFuseActivationPass(fuse));
 }
 
-void onnxc::buildONNXBufferizePipeline(OpPassManager &pm, unsigned level) {
+void onnxc::buildONNXBufferizePipeline(OpPassManager &pm, unsigned level,
+                                       bool int8Kernels) {
   buildONNXOptimizePipeline(pm, level);
-  pm.addPass(createConvertONNXToLinalgPass());
+  ConvertONNXToLinalgPassOptions toLinalg;
+  toLinalg.int8Kernels = int8Kernels;
+  pm.addPass(createConvertONNXToLinalgPass(toLinalg));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createLinalgFuseElementwisePass());
   pm.addPass(createCSEPass());
@@ -100,6 +105,8 @@ void onnxc::buildONNXLowerToLLVMPipeline(OpPassManager &pm, unsigned level) {
   pm.addPass(createFlattenMemRefGlobalsPass());
   // f32 matmuls and convolutions: packed kernels of the runtime.
   pm.addPass(createConvertLinalgToKernelCallsPass());
+  // fused.qmatmul and fused.qconv: the int8 GEMM of the runtime.
+  pm.addPass(createConvertFusedToKernelCallsPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertSCFToCFPass());
@@ -120,7 +127,8 @@ void onnxc::buildONNXLowerToLLVMPipeline(OpPassManager &pm, unsigned level) {
 
 void onnxc::buildONNXLowerToNVVMPipeline(OpPassManager &pm,
                                          const NVVMPipelineOptions &options) {
-  buildONNXBufferizePipeline(pm, options.level);
+  // The int8 kernels are host code: integer linalg contractions instead.
+  buildONNXBufferizePipeline(pm, options.level, /*int8Kernels=*/false);
   if (options.gemmKernels)
     pm.addNestedPass<func::FuncOp>(
         createGPUGemmKernelsPass({options.precision}));

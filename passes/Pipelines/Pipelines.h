@@ -11,8 +11,9 @@
 namespace onnxc {
 
 /// The onnx -> onnx optimizer that onnx-opt and onnx-compile run at their
-/// `-O` level: 0 shape inference and the ops' own small folds; 1 constant folding with shape
-/// inference to a fixed point, no-op and dead code removal, CSE; 2 (the
+/// `-O` level: 0 shape inference and the ops' own small folds; 1 constant
+/// folding with shape inference to a fixed point, no-op and dead code removal,
+/// CSE, QDQ islands around Conv, MatMul and Gemm into integer ops; 2 (the
 /// default) also Pad, BatchNormalization, Mul and Add folded into Conv,
 /// transpose and reshape chains, MatMul + Add into Gemm, and LayerNorm, GELU
 /// and Softmax recognized where the model's opset has them; 3 also raises
@@ -34,8 +35,11 @@ void buildONNXOptimizePipeline(mlir::OpPassManager &pm, unsigned level = 2,
 void buildONNXLowerToLLVMPipeline(mlir::OpPassManager &pm, unsigned level = 2);
 
 /// onnx (on tensors) -> bufferized memrefs with explicit deallocation: the
-/// stages that the CPU and GPU pipelines share. `level` is the optimizer's.
-void buildONNXBufferizePipeline(mlir::OpPassManager &pm, unsigned level = 2);
+/// stages that the CPU and GPU pipelines share. `level` is the optimizer's;
+/// `int8Kernels`: integer matmuls and convolutions become fused.qmatmul and
+/// fused.qconv (the CPU runtime's int8 GEMM).
+void buildONNXBufferizePipeline(mlir::OpPassManager &pm, unsigned level = 2,
+                                bool int8Kernels = true);
 
 /// Options of the GPU pipeline.
 struct NVVMPipelineOptions : public mlir::PassPipelineOptions<NVVMPipelineOptions> {

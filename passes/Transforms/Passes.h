@@ -44,6 +44,9 @@ void populateONNXFuseAttentionPatterns(mlir::RewritePatternSet &patterns);
 /// 2-D MatMul + bias Add into Gemm.
 void populateONNXFuseMatMulAddPatterns(mlir::RewritePatternSet &patterns);
 
+/// QDQ islands around Conv, MatMul and Gemm into integer ops (onnx-fuse-qdq).
+void populateONNXFuseQDQPatterns(mlir::RewritePatternSet &patterns);
+
 /// Transpose-Transpose and reshape chains collapsed.
 void populateONNXFoldTransposeReshapePatterns(mlir::RewritePatternSet &patterns);
 

@@ -126,6 +126,28 @@ def ONNXFuseMatMulAddPass : Pass<"onnx-fuse-matmul-add", "mlir::func::FuncOp"> {
   }];
 }
 
+def ONNXFuseQDQPass : Pass<"onnx-fuse-qdq", "mlir::func::FuncOp"> {
+  let summary = "turn QDQ islands around Conv, MatMul and Gemm into integer ops";
+  let description = [{
+    In the QDQ format of ONNX Runtime's quantizer, Conv, MatMul and Gemm read
+    DequantizeLinear outputs and their results go through QuantizeLinear.
+    With per-tensor activations and constant weights (per tensor or per
+    output channel):
+    `Q(Relu?(Conv(DQ(x), DQ(w), b?)))` becomes `QLinearConv` (the bias
+    requantized to int32 at scale x_scale * w_scale[c]);
+    `Q(Relu?(MatMul(DQ(a), DQ(w))))` with a 2-D `w` becomes `QLinearMatMul`;
+    a Gemm (alpha = beta = 1, no transA) or a MatMul of `DQ(a)` and `DQ(w)`
+    not followed by a QuantizeLinear becomes
+    `Mul(Cast(MatMulInteger(a, w)), a_scale * w_scale) (+ C)`, the form of
+    dynamic quantization. A Relu before the QuantizeLinear is dropped when
+    the output zero point is the type's minimum and becomes
+    `Max(y, y_zero_point)` otherwise. The lowering maps all of these to the
+    runtime's int8 GEMM. The result differs from the float evaluation of the
+    QDQ graph only by rounding (at most one step of the output scale where a
+    value lies near a rounding boundary).
+  }];
+}
+
 def ONNXFoldTransposeReshapePass
     : Pass<"onnx-fold-transpose-reshape", "mlir::func::FuncOp"> {
   let summary = "collapse chains of Transposes and of reshaping ops";

@@ -8,6 +8,7 @@
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -16,6 +17,10 @@ namespace onnxc::fused {
 /// The number of `activation_params` that `activation` takes, or nullopt if
 /// the dialect does not know the activation.
 std::optional<unsigned> getActivationParamCount(llvm::StringRef activation);
+
+/// Attaches the bufferization of qmatmul and qconv (FusedQuantOps.cpp).
+void registerBufferizableOpInterfaceExternalModels(
+    mlir::DialectRegistry &registry);
 
 } // namespace onnxc::fused
 

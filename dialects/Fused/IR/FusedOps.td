@@ -90,5 +90,6 @@ def Fused_GemmOp : Fused_Op<"gemm"> {
 }
 
 include "dialects/Fused/IR/FusedAttention.td"
+include "dialects/Fused/IR/FusedQuantOps.td"
 
 #endif // ONNXC_DIALECTS_FUSED_IR_FUSEDOPS_TD

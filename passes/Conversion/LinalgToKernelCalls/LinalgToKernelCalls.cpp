@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Conversion/LinalgToKernelCalls/KernelCalls.h"
 #include "passes/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -34,6 +35,7 @@ namespace onnxc {
 } // namespace onnxc
 
 using namespace mlir;
+using namespace onnxc;
 
 /// Bits of a kernel's flags word: clamp the result (matmuls: max(., 0), not
 /// set here yet), the first / second input is a constant (its packed form
@@ -158,8 +160,7 @@ static void matchActivation(linalg::LinalgOp conv, ConvEpilogue &epilogue) {
   epilogue.fused.push_back(generic);
 }
 
-/// True when `value` is a view of a constant global (a model's weight).
-static bool isConstantBuffer(Value value) {
+bool onnxc::isConstantBuffer(Value value) {
   while (Operation *def = value.getDefiningOp()) {
     if (auto global = dyn_cast<memref::GetGlobalOp>(def)) {
       auto module = def->getParentOfType<ModuleOp>();
@@ -175,10 +176,8 @@ static bool isConstantBuffer(Value value) {
   return false;
 }
 
-/// `value` as a memref with dynamic sizes, strides and offset, after
-/// permuting its dims by `permutation` if one is given.
-static Value castToDynamic(OpBuilder &b, Location loc, Value value,
-                           ArrayRef<unsigned> permutation = {}) {
+Value onnxc::castToDynamic(OpBuilder &b, Location loc, Value value,
+                           ArrayRef<unsigned> permutation) {
   MLIRContext *ctx = b.getContext();
   if (!permutation.empty())
     value = b.create<memref::TransposeOp>(
@@ -203,9 +202,8 @@ bool onnxc::isF32OnBuffers(linalg::LinalgOp op) {
   });
 }
 
-/// Declares `name` in `module` as a private function of `type`, once.
-static void declareKernel(ModuleOp module, SymbolTable &symbols,
-                          StringRef name, FunctionType type) {
+void onnxc::declareKernel(ModuleOp module, SymbolTable &symbols, StringRef name,
+                          FunctionType type) {
   if (symbols.lookup(name))
     return;
   OpBuilder b = OpBuilder::atBlockBegin(module.getBody());

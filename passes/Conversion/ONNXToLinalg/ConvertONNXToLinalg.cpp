@@ -18,7 +18,8 @@ namespace onnxc {
 
 using namespace mlir;
 
-void onnxc::populateONNXToLinalgConversionPatterns(RewritePatternSet &patterns) {
+void onnxc::populateONNXToLinalgConversionPatterns(RewritePatternSet &patterns,
+                                                   bool int8Kernels) {
   populateONNXElementwiseToLinalgPatterns(patterns);
   populateONNXMatMulToLinalgPatterns(patterns);
   populateONNXConvToLinalgPatterns(patterns);
@@ -28,7 +29,7 @@ void onnxc::populateONNXToLinalgConversionPatterns(RewritePatternSet &patterns) 
   populateONNXTensorToLinalgPatterns(patterns);
   populateONNXIndexingToLinalgPatterns(patterns);
   populateONNXResizeToLinalgPatterns(patterns);
-  populateONNXQuantToLinalgPatterns(patterns);
+  populateONNXQuantToLinalgPatterns(patterns, int8Kernels);
   populateONNXRNNToLinalgPatterns(patterns);
   populateONNXSelectionToLinalgPatterns(patterns);
   populateONNXSignalToLinalgPatterns(patterns);
@@ -42,6 +43,8 @@ void onnxc::populateONNXToLinalgConversionPatterns(RewritePatternSet &patterns) 
 namespace {
 struct ConvertONNXToLinalgPass
     : public onnxc::impl::ConvertONNXToLinalgPassBase<ConvertONNXToLinalgPass> {
+  using ConvertONNXToLinalgPassBase::ConvertONNXToLinalgPassBase;
+
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     ConversionTarget target(*ctx);
@@ -54,8 +57,9 @@ struct ConvertONNXToLinalgPass
     target.addIllegalOp<onnxc::fused::AttentionOp>();
     // The casts between unsigned integers and their signless twins.
     target.addLegalOp<UnrealizedConversionCastOp>();
+    target.addLegalOp<onnxc::fused::QMatMulOp, onnxc::fused::QConvOp>();
     RewritePatternSet patterns(ctx);
-    onnxc::populateONNXToLinalgConversionPatterns(patterns);
+    onnxc::populateONNXToLinalgConversionPatterns(patterns, int8Kernels);
     onnxc::populateFusedAttentionToKernelCallPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))

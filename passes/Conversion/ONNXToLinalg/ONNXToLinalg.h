@@ -21,7 +21,10 @@ void populateONNXReduceToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateONNXTensorToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateONNXIndexingToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateONNXResizeToLinalgPatterns(mlir::RewritePatternSet &patterns);
-void populateONNXQuantToLinalgPatterns(mlir::RewritePatternSet &patterns);
+/// `int8Kernels`: the integer matmuls and convolutions become fused.qmatmul
+/// and fused.qconv (the runtime's int8 GEMM) where they fit.
+void populateONNXQuantToLinalgPatterns(mlir::RewritePatternSet &patterns,
+                                       bool int8Kernels = true);
 void populateONNXRNNToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateONNXSelectionToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateONNXSignalToLinalgPatterns(mlir::RewritePatternSet &patterns);
@@ -35,7 +38,8 @@ void populateFusedAttentionToKernelCallPatterns(
     mlir::RewritePatternSet &patterns);
 
 /// All of the above, but fused.attention.
-void populateONNXToLinalgConversionPatterns(mlir::RewritePatternSet &patterns);
+void populateONNXToLinalgConversionPatterns(mlir::RewritePatternSet &patterns,
+                                            bool int8Kernels = true);
 
 } // namespace onnxc
 

@@ -10,14 +10,24 @@
 // broadcast to a 1-D tensor of the axis' size (a one-element one may be `?`
 // under dynamic shapes), so the bodies read it through an indexing map.
 //
+// With int8 kernels (the default), the four integer ops become instead
+// fused.qmatmul / fused.qconv, which call the runtime's packed int8 GEMM: a
+// 2-D B (batch dims of A folded into M), group 1, per-tensor activation
+// parameters and f32 scales. A MatMulInteger followed by Cast to f32, Mul by
+// a scale [, Add of a bias] [, Relu] (dynamic quantization's rescale) is one
+// qmatmul with an f32 result; a QLinear op followed by Max with its output
+// zero point (a quantized Relu) gets the kernel's Relu.
+//
 //===----------------------------------------------------------------------===//
 
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 
+#include "dialects/Fused/IR/FusedOps.h"
 #include "dialects/ONNX/IR/ShapeHelpers.h"
 
 #include "mlir/Dialect/Traits.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace onnxc;
@@ -497,10 +507,269 @@ static QuantParam getFloatZeroPoint(OpBuilder &b, Location loc, Value param,
                        });
 }
 
+//===----------------------------------------------------------------------===//
+// The int8 kernels: fused.qmatmul and fused.qconv
+//===----------------------------------------------------------------------===//
+
+/// True when the onnx operand `param` has one element.
+static bool isOneElement(Value param) {
+  auto type = dyn_cast<RankedTensorType>(param.getType());
+  return type && type.hasStaticShape() && type.getNumElements() == 1;
+}
+
+/// True when the onnx operand `param` is none, one element or 1-D.
+static bool isNoneOrVector(Value param) {
+  if (onnx::isNoValue(param))
+    return true;
+  auto type = dyn_cast<RankedTensorType>(param.getType());
+  return type && type.getRank() <= 1;
+}
+
+/// True when `param` is none or has one element.
+static bool isNoneOrOneElement(Value param) {
+  return onnx::isNoValue(param) || isOneElement(param);
+}
+
+/// True when the onnx operand `param` holds f32 elements.
+static bool isF32Param(Value param) {
+  return getElementTypeOrSelf(param.getType()).isF32();
+}
+
+/// `param` as the 1-D tensor of `elementType` that the kernels read: [1] for
+/// a scalar, its tensor for a per-channel one, [0] for none.
+static Value toParamTensor(OpBuilder &b, Location loc, const QuantParam &param,
+                           Type elementType) {
+  if (param.tensor)
+    return param.tensor;
+  if (param.scalar)
+    return b.create<tensor::FromElementsOp>(
+        loc, RankedTensorType::get({1}, elementType), ValueRange{param.scalar});
+  return b.create<tensor::EmptyOp>(loc, ArrayRef<int64_t>{0}, elementType);
+}
+
+/// The multiplier `xScale * wScale[c] / yScale` of the requantization (in
+/// the order createRequantize computes it) over `channels`, as a 1-D f32
+/// tensor.
+static Value createMultiplier(OpBuilder &b, Location loc, Value xScale,
+                              Value wScale, Value yScale,
+                              OpFoldResult channels) {
+  Type f32 = b.getF32Type();
+  Value xs = getScalarScale(b, loc, xScale, f32);
+  Value ys = getScalarScale(b, loc, yScale, f32);
+  QuantParam ws = getScale(b, loc, wScale, channels, f32);
+  auto combine = [&](OpBuilder &nested, Location l, Value w) -> Value {
+    Value v = nested.create<arith::MulFOp>(l, xs, w);
+    return nested.create<arith::DivFOp>(l, v, ys);
+  };
+  if (ws.scalar)
+    return toParamTensor(b, loc, {combine(b, loc, ws.scalar), Value()}, f32);
+  auto type = cast<RankedTensorType>(ws.tensor.getType());
+  return createElementwiseMap(
+      b, loc, ValueRange{ws.tensor}, type, getDimSizes(b, loc, ws.tensor),
+      [&](OpBuilder &nested, Location l, ValueRange args) {
+        return combine(nested, l, args[0]);
+      });
+}
+
+namespace {
+/// The operands of a fused.qmatmul or fused.qconv beside x and w, as 1-D
+/// tensors, and its flags.
+struct KernelParams {
+  Value xZero, wZero, bias, scale, yZero;
+  bool relu = false;
+};
+} // namespace
+
+/// The attributes of a kernel op whose operands have the onnx element types
+/// `x`, `w` and `y`.
+static SmallVector<NamedAttribute> kernelAttrs(OpBuilder &b, Type x, Type w,
+                                               Type y, bool relu) {
+  SmallVector<NamedAttribute> attrs;
+  auto flag = [&](StringRef name, bool set) {
+    if (set)
+      attrs.push_back(b.getNamedAttr(name, b.getUnitAttr()));
+  };
+  flag("x_signed", !x.isUnsignedInteger());
+  flag("w_signed", !w.isUnsignedInteger());
+  flag("y_signed", y.isInteger(8) && !y.isUnsignedInteger());
+  flag("relu", relu);
+  return attrs;
+}
+
+/// fused.qmatmul of `x` [..., M, K] (batch dims folded into M) and `w`
+/// [K, N], reshaped to `resultType` [..., M, N].
+static Value createQMatMul(OpBuilder &b, Location loc, Value x, Value w,
+                           const KernelParams &p, RankedTensorType resultType) {
+  auto xType = cast<RankedTensorType>(x.getType());
+  int64_t rank = xType.getRank();
+  SmallVector<OpFoldResult> outSizes;
+  for (int64_t i = 0; i + 1 < rank; ++i)
+    outSizes.push_back(getDimSize(b, loc, x, i));
+  outSizes.push_back(getDimSize(b, loc, w, 1));
+  SmallVector<ReassociationIndices> reassociation(2);
+  for (int64_t i = 0; i + 1 < rank; ++i)
+    reassociation[0].push_back(i);
+  reassociation[1].push_back(rank - 1);
+  Value x2 = x;
+  if (rank > 2)
+    x2 = b.create<tensor::CollapseShapeOp>(loc, x, reassociation);
+  auto x2Type = cast<RankedTensorType>(x2.getType());
+  auto type = RankedTensorType::get(
+      {x2Type.getDimSize(0), resultType.getDimSize(rank - 1)},
+      resultType.getElementType());
+  Value init = createEmpty(
+      b, loc, type, {getDimSize(b, loc, x2, 0), getDimSize(b, loc, w, 1)});
+  SmallVector<Value> operands{x2,     w,       p.xZero, p.wZero,
+                              p.bias, p.scale, p.yZero, init};
+  Value y = b.create<fused::QMatMulOp>(
+                 loc, TypeRange{type}, operands,
+                 kernelAttrs(b, xType.getElementType(),
+                             getElementTypeOrSelf(w.getType()),
+                             resultType.getElementType(), p.relu))
+                .getResult();
+  if (rank > 2)
+    y = b.create<tensor::ExpandShapeOp>(loc, resultType, y, reassociation,
+                                        outSizes);
+  return castTo(b, loc, y, resultType);
+}
+
+/// True when a MatMulInteger or QLinearMatMul of `a` and `b` fits
+/// fused.qmatmul (the parameters are checked by the callers).
+static bool fitsQMatMul(Value a, Value b) {
+  auto aType = dyn_cast<RankedTensorType>(a.getType());
+  auto bType = dyn_cast<RankedTensorType>(b.getType());
+  return aType && bType && aType.getRank() >= 2 && bType.getRank() == 2;
+}
+
+namespace {
+/// A MatMulInteger's rescale to f32: Cast, Mul by `scale` [, Add of `bias`]
+/// [, Relu], each the only user of the one before; `ops` from the Cast on.
+struct Rescale {
+  SmallVector<Operation *> ops;
+  Value scale, bias;
+  bool relu = false;
+};
+} // namespace
+
+/// The other operand of the binary `op` than `value`, if it is a scalar or
+/// a vector over the last dim (`n` elements) and `op` does not broadcast
+/// `value`.
+static Value getChannelOperand(Operation *op, Value value, int64_t n) {
+  if (op->getNumOperands() != 2 ||
+      op->getResult(0).getType() != value.getType())
+    return Value();
+  Value other =
+      op->getOperand(0) == value ? op->getOperand(1) : op->getOperand(0);
+  auto type = dyn_cast<RankedTensorType>(other.getType());
+  if (!type || !type.getElementType().isF32() || type.getRank() > 1 ||
+      !type.hasStaticShape())
+    return Value();
+  if (type.getRank() == 1 && type.getDimSize(0) != 1 && type.getDimSize(0) != n)
+    return Value();
+  return other;
+}
+
+/// The rescale that follows `op`, a MatMulInteger of result [..., n].
+static std::optional<Rescale> matchRescale(onnx::MatMulIntegerOp op,
+                                           int64_t n) {
+  auto single = [](Value v) -> Operation * {
+    return v.hasOneUse() ? *v.user_begin() : nullptr;
+  };
+  auto cast = dyn_cast_or_null<onnx::CastOp>(single(op.getResult()));
+  if (ShapedType::isDynamic(n) || !cast ||
+      !getElementTypeOrSelf(cast.getType()).isF32())
+    return std::nullopt;
+  Rescale r;
+  r.ops.push_back(cast);
+  auto mul = dyn_cast_or_null<onnx::MulOp>(single(cast.getResult()));
+  if (!mul || !(r.scale = getChannelOperand(mul, cast.getResult(), n)))
+    return std::nullopt;
+  r.ops.push_back(mul);
+  Value last = mul.getResult();
+  if (auto add = dyn_cast_or_null<onnx::AddOp>(single(last))) {
+    if ((r.bias = getChannelOperand(add, last, n))) {
+      r.ops.push_back(add);
+      last = add.getResult();
+    }
+  }
+  if (auto relu = dyn_cast_or_null<onnx::ReluOp>(single(last))) {
+    r.relu = true;
+    r.ops.push_back(relu);
+  }
+  return r;
+}
+
+/// True when the only user of `value` is a quantized Relu: an onnx.Max of
+/// `value` and the constant `zeroPoint`; returns it.
+static Operation *matchQuantizedRelu(Value value, Value zeroPoint) {
+  if (!value.hasOneUse())
+    return nullptr;
+  auto max = dyn_cast<onnx::MaxOp>(*value.user_begin());
+  if (!max || max->getNumOperands() != 2 ||
+      max.getResult().getType() != value.getType())
+    return nullptr;
+  Value other =
+      max->getOperand(0) == value ? max->getOperand(1) : max->getOperand(0);
+  if (other == zeroPoint)
+    return max;
+  DenseElementsAttr lhs, rhs;
+  if (!matchPattern(other, m_Constant(&lhs)) ||
+      !matchPattern(zeroPoint, m_Constant(&rhs)) || !lhs.isSplat() ||
+      !rhs.isSplat() || lhs.getElementType() != rhs.getElementType())
+    return nullptr;
+  return lhs.getSplatValue<APInt>() == rhs.getSplatValue<APInt>() ? max
+                                                                  : nullptr;
+}
+
+/// True when the parameters of a QLinearMatMul or QLinearConv fit the
+/// kernels: per-tensor x and y, per-tensor or per-channel w, f32 scales.
+static bool fitsQLinearParams(Value xScale, Value xZero, Value wScale,
+                              Value wZero, Value yScale, Value yZero) {
+  return isOneElement(xScale) && isOneElement(xZero) && isOneElement(yScale) &&
+         isOneElement(yZero) && isNoneOrVector(wScale) &&
+         isNoneOrVector(wZero) && isF32Param(xScale) && isF32Param(wScale) &&
+         isF32Param(yScale);
+}
+
+/// Replaces `op` by the kernel's result `y`, or, when the kernel took in the
+/// quantized Relu `relu` that follows it, replaces `relu` and erases `op`.
+static void replaceWithRelu(ConversionPatternRewriter &rewriter, Operation *op,
+                            Operation *relu, Value y) {
+  if (!relu) {
+    rewriter.replaceOp(op, y);
+    return;
+  }
+  rewriter.replaceOp(relu, y);
+  rewriter.eraseOp(op);
+}
+
+/// The parameters of a QLinearMatMul or QLinearConv kernel (lowered onnx
+/// operands; `bias` i32 or null) with `channels` output channels.
+static KernelParams getQLinearParams(OpBuilder &b, Location loc, Value xZero,
+                                     Value wZero, Value xScale, Value wScale,
+                                     Value yScale, Value yZero, Value bias,
+                                     OpFoldResult channels) {
+  Type i32 = b.getI32Type();
+  KernelParams p;
+  p.xZero = toParamTensor(b, loc,
+                          getZeroPoint(b, loc, xZero, b.getIndexAttr(1)), i32);
+  p.wZero = toParamTensor(b, loc, getZeroPoint(b, loc, wZero, channels), i32);
+  p.yZero = toParamTensor(b, loc,
+                          getZeroPoint(b, loc, yZero, b.getIndexAttr(1)), i32);
+  p.scale = createMultiplier(b, loc, xScale, wScale, yScale, channels);
+  QuantParam biasParam;
+  if (bias && !onnx::isNoValue(bias))
+    biasParam = getQuantParam(b, loc, bias, channels, i32,
+                              [](OpBuilder &, Location, Value v) { return v; });
+  p.bias = toParamTensor(b, loc, biasParam, i32);
+  return p;
+}
+
 namespace {
 struct MatMulIntegerLowering
     : public OpConversionPattern<onnx::MatMulIntegerOp> {
-  using OpConversionPattern::OpConversionPattern;
+  MatMulIntegerLowering(MLIRContext *ctx, bool kernels)
+      : OpConversionPattern(ctx), kernels(kernels) {}
 
   LogicalResult
   matchAndRewrite(onnx::MatMulIntegerOp op, OpAdaptor adaptor,
@@ -510,6 +779,10 @@ struct MatMulIntegerLowering
     RankedTensorType resultType = getRankedResultType(op);
     if (!resultType)
       return failure();
+    if (kernels && fitsQMatMul(adaptor.getA(), adaptor.getB()) &&
+        isNoneOrOneElement(op.getAZeroPoint()) &&
+        isNoneOrVector(op.getBZeroPoint()))
+      return lowerToKernel(op, adaptor, rewriter, resultType);
     rewriter.replaceOp(op, createIntegerMatMul(rewriter, op.getLoc(),
                                                adaptor.getA(), adaptor.getB(),
                                                adaptor.getAZeroPoint(),
@@ -517,11 +790,64 @@ struct MatMulIntegerLowering
                                                resultType));
     return success();
   }
+
+  /// Use fused.qmatmul (with the rescale that follows, if any).
+  LogicalResult lowerToKernel(onnx::MatMulIntegerOp op, OpAdaptor adaptor,
+                              ConversionPatternRewriter &rewriter,
+                              RankedTensorType resultType) const {
+    Location loc = op.getLoc();
+    Value b = adaptor.getB();
+    int64_t n = resultType.getDimSize(resultType.getRank() - 1);
+    OpFoldResult channels = getDimSize(rewriter, loc, b, 1);
+    std::optional<Rescale> rescale = matchRescale(op, n);
+    Type i32 = rewriter.getI32Type(), f32 = rewriter.getF32Type();
+    if (rescale)
+      rewriter.setInsertionPoint(rescale->ops.back());
+    KernelParams p;
+    p.xZero = toParamTensor(rewriter, loc,
+                            getZeroPoint(rewriter, loc, adaptor.getAZeroPoint(),
+                                         rewriter.getIndexAttr(1)),
+                            i32);
+    p.wZero = toParamTensor(
+        rewriter, loc,
+        getZeroPoint(rewriter, loc, adaptor.getBZeroPoint(), channels), i32);
+    p.yZero = toParamTensor(rewriter, loc, {}, i32);
+    if (!rescale) {
+      p.bias = toParamTensor(rewriter, loc, {}, i32);
+      p.scale = toParamTensor(rewriter, loc, {}, f32);
+      rewriter.replaceOp(
+          op, createQMatMul(rewriter, loc, adaptor.getA(), b, p, resultType));
+      return success();
+    }
+    // The rescale's operands are onnx values, remapped to their lowering.
+    auto param = [&](Value v) {
+      if (!v)
+        return toParamTensor(rewriter, loc, {}, f32);
+      return toParamTensor(
+          rewriter, loc,
+          getScale(rewriter, loc, rewriter.getRemappedValue(v), channels, f32),
+          f32);
+    };
+    p.scale = param(rescale->scale);
+    p.bias = param(rescale->bias);
+    p.relu = rescale->relu;
+    Operation *last = rescale->ops.back();
+    auto type = cast<RankedTensorType>(last->getResult(0).getType());
+    Value y = createQMatMul(rewriter, loc, adaptor.getA(), b, p, type);
+    rewriter.replaceOp(last, y);
+    for (Operation *dead : llvm::reverse(ArrayRef(rescale->ops).drop_back()))
+      rewriter.eraseOp(dead);
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  bool kernels;
 };
 
 struct QLinearMatMulLowering
     : public OpConversionPattern<onnx::QLinearMatMulOp> {
-  using OpConversionPattern::OpConversionPattern;
+  QLinearMatMulLowering(MLIRContext *ctx, bool kernels)
+      : OpConversionPattern(ctx), kernels(kernels) {}
 
   LogicalResult
   matchAndRewrite(onnx::QLinearMatMulOp op, OpAdaptor adaptor,
@@ -532,6 +858,22 @@ struct QLinearMatMulLowering
     if (!resultType)
       return failure();
     Location loc = op.getLoc();
+    if (kernels && fitsQMatMul(adaptor.getA(), adaptor.getB()) &&
+        fitsQLinearParams(op.getAScale(), op.getAZeroPoint(), op.getBScale(),
+                          op.getBZeroPoint(), op.getYScale(),
+                          op.getYZeroPoint())) {
+      Operation *relu = matchQuantizedRelu(op.getResult(), op.getYZeroPoint());
+      OpFoldResult channels = getDimSize(rewriter, loc, adaptor.getB(), 1);
+      KernelParams p = getQLinearParams(
+          rewriter, loc, adaptor.getAZeroPoint(), adaptor.getBZeroPoint(),
+          adaptor.getAScale(), adaptor.getBScale(), adaptor.getYScale(),
+          adaptor.getYZeroPoint(), Value(), channels);
+      p.relu = relu != nullptr;
+      Value y = createQMatMul(rewriter, loc, adaptor.getA(), adaptor.getB(), p,
+                              resultType);
+      replaceWithRelu(rewriter, op, relu, y);
+      return success();
+    }
     auto accType =
         RankedTensorType::get(resultType.getShape(), rewriter.getI32Type());
     Value acc = createIntegerMatMul(rewriter, loc, adaptor.getA(),
@@ -554,6 +896,8 @@ struct QLinearMatMulLowering
                                             rank - 1, outScale, outZeroPoint));
     return success();
   }
+
+  bool kernels;
 };
 } // namespace
 
@@ -595,19 +939,27 @@ static Value splitGroups(OpBuilder &b, Location loc, Value value, int64_t dim,
       reassociation, outputShape);
 }
 
-/// The i32 2-D convolution of `x - xZeroPoint` and `w - wZeroPoint` (onnx
-/// operands or `none`; the padding holds the x zero point) for `op`, a
-/// ConvInteger or QLinearConv, of type `accType`.
+namespace {
+/// The input of an integer convolution padded with its zero point, the
+/// output sizes [N, F, OH, OW] and the window.
+struct PaddedConv {
+  Value padded, padValue;
+  SmallVector<OpFoldResult> sizes;
+  onnx::WindowGeometry g;
+};
+} // namespace
+
+/// `x` padded for `op`, a ConvInteger or QLinearConv (the padding holds the
+/// x zero point, an onnx operand or `none`), with the sizes of its output of
+/// type `accType`.
 template <typename OpT>
-static FailureOr<Value> createIntegerConv(OpBuilder &b, OpT op, Value x,
-                                          Value w, Value xZeroPoint,
-                                          Value wZeroPoint,
-                                          RankedTensorType accType) {
+static FailureOr<PaddedConv> padIntegerConv(OpBuilder &b, OpT op, Value x,
+                                            Value w, Value xZeroPoint,
+                                            RankedTensorType accType) {
   Location loc = op.getLoc();
-  MLIRContext *ctx = b.getContext();
   auto xType = cast<RankedTensorType>(x.getType());
   auto wType = cast<RankedTensorType>(w.getType());
-  Type xElement = xType.getElementType(), wElement = wType.getElementType();
+  Type xElement = xType.getElementType();
   SmallVector<int64_t> kernel(wType.getShape().drop_front(2));
   if (auto attr = op.getKernelShape())
     kernel.assign(attr->begin(), attr->end());
@@ -678,7 +1030,28 @@ static FailureOr<Value> createIntegerConv(OpBuilder &b, OpT op, Value x,
              one)
             .getResult());
   }
-  Value padded = createPad(b, loc, x, low, high, padValue);
+  return PaddedConv{createPad(b, loc, x, low, high, padValue), padValue, sizes,
+                    g};
+}
+
+/// The i32 2-D convolution of `x - xZeroPoint` and `w - wZeroPoint` (onnx
+/// operands or `none`; the padding holds the x zero point) for `op`, a
+/// ConvInteger or QLinearConv, of type `accType`.
+template <typename OpT>
+static FailureOr<Value>
+createIntegerConv(OpBuilder &b, OpT op, Value x, Value w, Value xZeroPoint,
+                  Value wZeroPoint, RankedTensorType accType) {
+  FailureOr<PaddedConv> prepared =
+      padIntegerConv(b, op, x, w, xZeroPoint, accType);
+  if (failed(prepared))
+    return failure();
+  Location loc = op.getLoc();
+  MLIRContext *ctx = b.getContext();
+  Type xElement = cast<RankedTensorType>(x.getType()).getElementType();
+  Type wElement = cast<RankedTensorType>(w.getType()).getElementType();
+  Value padded = prepared->padded, padValue = prepared->padValue;
+  SmallVector<OpFoldResult> &sizes = prepared->sizes;
+  onnx::WindowGeometry &g = prepared->g;
 
   int64_t group = op.getGroup();
   Value init = createFilled(b, loc, accType, sizes,
@@ -750,9 +1123,42 @@ static FailureOr<Value> createIntegerConv(OpBuilder &b, OpT op, Value x,
   return conv;
 }
 
+/// True when `op`, a ConvInteger or QLinearConv of `w`, fits fused.qconv
+/// (the parameters are checked by the callers).
+template <typename OpT> static bool fitsQConv(OpT op, Value w) {
+  auto wType = cast<RankedTensorType>(w.getType());
+  return op.getGroup() == 1 && wType.getRank() == 4 && !wType.isDynamicDim(2) &&
+         !wType.isDynamicDim(3);
+}
+
+/// fused.qconv for `op`, a ConvInteger or QLinearConv, of type `resultType`.
+template <typename OpT>
+static FailureOr<Value> createQConv(OpBuilder &b, OpT op, Value x, Value w,
+                                    Value xZeroPoint, const KernelParams &p,
+                                    RankedTensorType resultType) {
+  FailureOr<PaddedConv> prepared =
+      padIntegerConv(b, op, x, w, xZeroPoint, resultType);
+  if (failed(prepared))
+    return failure();
+  Location loc = op.getLoc();
+  Value init = createEmpty(b, loc, resultType, prepared->sizes);
+  SmallVector<NamedAttribute> attrs = kernelAttrs(
+      b, getElementTypeOrSelf(x.getType()), getElementTypeOrSelf(w.getType()),
+      resultType.getElementType(), p.relu);
+  attrs.push_back(
+      b.getNamedAttr("strides", b.getDenseI64ArrayAttr(prepared->g.strides)));
+  attrs.push_back(b.getNamedAttr(
+      "dilations", b.getDenseI64ArrayAttr(prepared->g.dilations)));
+  SmallVector<Value> operands{prepared->padded, w,       p.xZero, p.wZero,
+                              p.bias,           p.scale, p.yZero, init};
+  return b.create<fused::QConvOp>(loc, TypeRange{resultType}, operands, attrs)
+      .getResult();
+}
+
 namespace {
 struct ConvIntegerLowering : public OpConversionPattern<onnx::ConvIntegerOp> {
-  using OpConversionPattern::OpConversionPattern;
+  ConvIntegerLowering(MLIRContext *ctx, bool kernels)
+      : OpConversionPattern(ctx), kernels(kernels) {}
 
   LogicalResult
   matchAndRewrite(onnx::ConvIntegerOp op, OpAdaptor adaptor,
@@ -762,18 +1168,45 @@ struct ConvIntegerLowering : public OpConversionPattern<onnx::ConvIntegerOp> {
     RankedTensorType resultType = getRankedResultType(op);
     if (!resultType)
       return failure();
-    FailureOr<Value> conv = createIntegerConv(
-        rewriter, op, adaptor.getX(), adaptor.getW(), adaptor.getXZeroPoint(),
-        adaptor.getWZeroPoint(), resultType);
+    FailureOr<Value> conv;
+    if (kernels && fitsQConv(op, adaptor.getW()) &&
+        isNoneOrOneElement(op.getXZeroPoint()) &&
+        isNoneOrVector(op.getWZeroPoint())) {
+      Location loc = op.getLoc();
+      Type i32 = rewriter.getI32Type(), f32 = rewriter.getF32Type();
+      KernelParams p;
+      p.xZero =
+          toParamTensor(rewriter, loc,
+                        getZeroPoint(rewriter, loc, adaptor.getXZeroPoint(),
+                                     rewriter.getIndexAttr(1)),
+                        i32);
+      p.wZero = toParamTensor(
+          rewriter, loc,
+          getZeroPoint(rewriter, loc, adaptor.getWZeroPoint(),
+                       getDimSize(rewriter, loc, adaptor.getW(), 0)),
+          i32);
+      p.bias = toParamTensor(rewriter, loc, {}, i32);
+      p.scale = toParamTensor(rewriter, loc, {}, f32);
+      p.yZero = toParamTensor(rewriter, loc, {}, i32);
+      conv = createQConv(rewriter, op, adaptor.getX(), adaptor.getW(),
+                         adaptor.getXZeroPoint(), p, resultType);
+    } else {
+      conv = createIntegerConv(rewriter, op, adaptor.getX(), adaptor.getW(),
+                               adaptor.getXZeroPoint(), adaptor.getWZeroPoint(),
+                               resultType);
+    }
     if (failed(conv))
       return failure();
     rewriter.replaceOp(op, *conv);
     return success();
   }
+
+  bool kernels;
 };
 
 struct QLinearConvLowering : public OpConversionPattern<onnx::QLinearConvOp> {
-  using OpConversionPattern::OpConversionPattern;
+  QLinearConvLowering(MLIRContext *ctx, bool kernels)
+      : OpConversionPattern(ctx), kernels(kernels) {}
 
   LogicalResult
   matchAndRewrite(onnx::QLinearConvOp op, OpAdaptor adaptor,
@@ -784,6 +1217,25 @@ struct QLinearConvLowering : public OpConversionPattern<onnx::QLinearConvOp> {
     if (!resultType)
       return failure();
     Location loc = op.getLoc();
+    if (kernels && fitsQConv(op, adaptor.getW()) &&
+        fitsQLinearParams(op.getXScale(), op.getXZeroPoint(), op.getWScale(),
+                          op.getWZeroPoint(), op.getYScale(),
+                          op.getYZeroPoint())) {
+      Operation *relu = matchQuantizedRelu(op.getResult(), op.getYZeroPoint());
+      KernelParams p = getQLinearParams(
+          rewriter, loc, adaptor.getXZeroPoint(), adaptor.getWZeroPoint(),
+          adaptor.getXScale(), adaptor.getWScale(), adaptor.getYScale(),
+          adaptor.getYZeroPoint(), adaptor.getB(),
+          getDimSize(rewriter, loc, adaptor.getW(), 0));
+      p.relu = relu != nullptr;
+      FailureOr<Value> y =
+          createQConv(rewriter, op, adaptor.getX(), adaptor.getW(),
+                      adaptor.getXZeroPoint(), p, resultType);
+      if (failed(y))
+        return failure();
+      replaceWithRelu(rewriter, op, relu, *y);
+      return success();
+    }
     auto accType =
         RankedTensorType::get(resultType.getShape(), rewriter.getI32Type());
     FailureOr<Value> acc = createIntegerConv(
@@ -814,12 +1266,16 @@ struct QLinearConvLowering : public OpConversionPattern<onnx::QLinearConvOp> {
                                             outScale, outZeroPoint));
     return success();
   }
+
+  bool kernels;
 };
 } // namespace
 
-void onnxc::populateONNXQuantToLinalgPatterns(RewritePatternSet &patterns) {
+void onnxc::populateONNXQuantToLinalgPatterns(RewritePatternSet &patterns,
+                                              bool int8Kernels) {
+  MLIRContext *ctx = patterns.getContext();
   patterns.add<QuantizeLinearLowering, DequantizeLinearLowering,
-               DynamicQuantizeLinearLowering, MatMulIntegerLowering,
-               QLinearMatMulLowering, ConvIntegerLowering, QLinearConvLowering>(
-      patterns.getContext());
+               DynamicQuantizeLinearLowering>(ctx);
+  patterns.add<MatMulIntegerLowering, QLinearMatMulLowering,
+               ConvIntegerLowering, QLinearConvLowering>(ctx, int8Kernels);
 }

@@ -1,4 +1,4 @@
-// RUN: onnx-opt %s -convert-onnx-to-linalg -split-input-file | FileCheck %s
+// RUN: onnx-opt %s -convert-onnx-to-linalg="int8-kernels=false" -split-input-file | FileCheck %s
 
 // Quantization (passes/Conversion/ONNXToLinalg/Quant.cpp): rounding half to
 // even and saturation, per-axis parameters read through an indexing map, and

@@ -24,3 +24,18 @@ func.func @attention(%q: tensor<?x8x16xf32>, %kv: tensor<?x6x16xf32>, %m: tensor
   %z = fused.attention %q, %kv, %kv, %none {num_heads = 4 : i64, scale = 0.5 : f32} : (tensor<?x8x16xf32>, tensor<?x6x16xf32>, tensor<?x6x16xf32>, none) -> tensor<?x8x16xf32>
   return %y, %z : tensor<?x8x16xf32>, tensor<?x8x16xf32>
 }
+
+// -----
+
+// The int8 kernel ops on tensors (with a result) and on memrefs (without).
+// CHECK-LABEL: func.func @qkernels
+// CHECK: fused.qmatmul %{{.*}} outs(%{{.*}}) {relu, w_signed} : {{.*}} -> tensor<4x16xi8>
+// CHECK: fused.qconv %{{.*}} outs(%{{.*}}) {dilations = array<i64: 1, 1>, strides = array<i64: 2, 2>, w_signed} : {{.*}}, memref<1x4x3x3xi32>{{$}}
+func.func @qkernels(%x: tensor<4x64xi8>, %w: tensor<64x16xi8>, %z: tensor<1xi32>, %wz: tensor<16xi32>,
+                    %b: tensor<0xi32>, %s: tensor<16xf32>, %init: tensor<4x16xi8>,
+                    %cx: memref<1x3x8x8xi8>, %cw: memref<4x3x3x3xi8>, %mz: memref<1xi32>,
+                    %mb: memref<0xi32>, %ms: memref<0xf32>, %out: memref<1x4x3x3xi32>) -> tensor<4x16xi8> {
+  %y = fused.qmatmul %x, %w, %z, %wz, %b, %s, %z outs(%init) {w_signed, relu} : tensor<4x64xi8>, tensor<64x16xi8>, tensor<1xi32>, tensor<16xi32>, tensor<0xi32>, tensor<16xf32>, tensor<1xi32>, tensor<4x16xi8> -> tensor<4x16xi8>
+  fused.qconv %cx, %cw, %mz, %mz, %mb, %ms, %mz outs(%out) {strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>, w_signed} : memref<1x3x8x8xi8>, memref<4x3x3x3xi8>, memref<1xi32>, memref<1xi32>, memref<0xi32>, memref<0xf32>, memref<1xi32>, memref<1x4x3x3xi32>
+  return %y : tensor<4x16xi8>
+}
