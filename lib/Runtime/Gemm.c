@@ -990,6 +990,22 @@ static void runGemmTasks(void *ctx, int64_t begin, int64_t end) {
   }
 }
 
+void onnxcSplitGemmTasks(int64_t threads, int64_t mBlocks, int64_t nBlocks,
+                         int64_t *mTasks, int64_t *nTasks) {
+  *mTasks = *nTasks = 1;
+  if (threads <= 1)
+    return;
+  // Split the dimension with more micro-tiles; the other one only when the
+  // first cannot feed every thread.
+  if (nBlocks >= mBlocks) {
+    *nTasks = min64(threads, nBlocks);
+    *mTasks = min64(threads / *nTasks, mBlocks);
+  } else {
+    *mTasks = min64(threads, mBlocks);
+    *nTasks = min64(threads / *mTasks, nBlocks);
+  }
+}
+
 void onnxcGemm(const OnnxcGemm *g) {
   if (g->m <= 0 || g->n <= 0)
     return;
@@ -1008,17 +1024,7 @@ void onnxcGemm(const OnnxcGemm *g) {
                  (g->n + arch->nr - 1) / arch->nr,
                  g->constA && g->k > 0 ? packWhole(arch, g, 0) : NULL,
                  g->constB && g->k > 0 ? packWhole(arch, g, 1) : NULL};
-  if (threads > 1) {
-    // Split the dimension with more micro-tiles; the other one only when
-    // the first cannot feed every thread.
-    if (t.nBlocks >= t.mBlocks) {
-      t.nTasks = min64(threads, t.nBlocks);
-      t.mTasks = min64(threads / t.nTasks, t.mBlocks);
-    } else {
-      t.mTasks = min64(threads, t.mBlocks);
-      t.nTasks = min64(threads / t.mTasks, t.nBlocks);
-    }
-  }
+  onnxcSplitGemmTasks(threads, t.mBlocks, t.nBlocks, &t.mTasks, &t.nTasks);
   int64_t tasks = t.mTasks * t.nTasks;
   if (tasks == 1)
     runGemmTasks(&t, 0, 1);

@@ -788,20 +788,11 @@ void onnxcQGemm(const OnnxcQGemm *g) {
                ((1 << 20) / kp / nr > 0 ? (1 << 20) / kp / nr : 1) * nr);
   t.mBlocks = (g->m + mr - 1) / mr;
   t.nBlocks = (g->n + nr - 1) / nr;
-  t.mTasks = t.nTasks = 1;
   onnxc_threadpool *pool = onnxc_current_threadpool();
   int64_t threads = onnxc_threadpool_size(pool);
   if ((double)g->m * (double)g->n * (double)g->k < 4e6)
     threads = 1;
-  if (threads > 1) {
-    if (t.nBlocks >= t.mBlocks) {
-      t.nTasks = min64(threads, t.nBlocks);
-      t.mTasks = min64(threads / t.nTasks, t.mBlocks);
-    } else {
-      t.mTasks = min64(threads, t.mBlocks);
-      t.nTasks = min64(threads / t.mTasks, t.nBlocks);
-    }
-  }
+  onnxcSplitGemmTasks(threads, t.mBlocks, t.nBlocks, &t.mTasks, &t.nTasks);
   int64_t tasks = t.mTasks * t.nTasks;
   if (tasks == 1)
     runQTasks(&t, 0, 1);

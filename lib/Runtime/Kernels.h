@@ -42,6 +42,11 @@ typedef struct OnnxcGemm {
 /// Runs `g` on the current session's thread pool (serially without one).
 void onnxcGemm(const OnnxcGemm *g);
 
+/// How a GEMM of mBlocks x nBlocks micro-tiles is cut into mTasks x nTasks
+/// tasks for `threads` threads (1 x 1 for one thread).
+void onnxcSplitGemmTasks(int64_t threads, int64_t mBlocks, int64_t nBlocks,
+                         int64_t *mTasks, int64_t *nTasks);
+
 /// True when an m x n C costs the micro-kernel less padding computed as
 /// (C')' with C' = B' A' (which its transposed store supports).
 int onnxcGemmPrefersTransposed(int64_t m, int64_t n);

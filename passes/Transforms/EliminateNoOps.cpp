@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Transforms/ConstantTensor.h"
+#include "passes/Transforms/GreedyPatternPass.h"
 #include "passes/Transforms/Passes.h"
 
 #include "dialects/ONNX/IR/ShapeHelpers.h"
@@ -150,19 +151,9 @@ struct RemoveNeutralBinary : public OpRewritePattern<OpT> {
 };
 
 struct ONNXEliminateNoOpsPass
-    : public onnxc::impl::ONNXEliminateNoOpsPassBase<ONNXEliminateNoOpsPass> {
-  LogicalResult initialize(MLIRContext *context) override {
-    RewritePatternSet set(context);
-    populateONNXEliminateNoOpsPatterns(set);
-    patterns = FrozenRewritePatternSet(std::move(set));
-    return success();
-  }
-  void runOnOperation() override {
-    if (failed(applyPatternsAndFoldGreedily(getOperation(), patterns)))
-      signalPassFailure();
-  }
-  FrozenRewritePatternSet patterns;
-};
+    : GreedyPatternPass<ONNXEliminateNoOpsPass,
+                        onnxc::impl::ONNXEliminateNoOpsPassBase,
+                        populateONNXEliminateNoOpsPatterns> {};
 
 } // namespace
 

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Transforms/ConstantTensor.h"
+#include "passes/Transforms/GreedyPatternPass.h"
 #include "passes/Transforms/Passes.h"
 
 #include "dialects/ONNX/IR/ShapeHelpers.h"
@@ -152,9 +153,9 @@ struct GatherOfTranspose : public OpRewritePattern<GatherOp> {
       if (p - (p > source ? 1 : 0) != expected++)
         return failure();
     }
-    rewriter.replaceOpWithNewOp<GatherOp>(
-        op, op.getType(), transpose.getData(), op.getIndices(),
-        rewriter.getI64IntegerAttr(source));
+    rewriter.replaceOpWithNewOp<GatherOp>(op, op.getType(), transpose.getData(),
+                                          op.getIndices(),
+                                          rewriter.getI64IntegerAttr(source));
     return success();
   }
 };
@@ -227,20 +228,9 @@ struct ConstantReshapeTarget : public OpRewritePattern<ReshapeOp> {
 };
 
 struct ONNXFoldTransposeReshapePass
-    : public onnxc::impl::ONNXFoldTransposeReshapePassBase<
-          ONNXFoldTransposeReshapePass> {
-  LogicalResult initialize(MLIRContext *context) override {
-    RewritePatternSet set(context);
-    populateONNXFoldTransposeReshapePatterns(set);
-    patterns = FrozenRewritePatternSet(std::move(set));
-    return success();
-  }
-  void runOnOperation() override {
-    if (failed(applyPatternsAndFoldGreedily(getOperation(), patterns)))
-      signalPassFailure();
-  }
-  FrozenRewritePatternSet patterns;
-};
+    : GreedyPatternPass<ONNXFoldTransposeReshapePass,
+                        onnxc::impl::ONNXFoldTransposeReshapePassBase,
+                        populateONNXFoldTransposeReshapePatterns> {};
 
 } // namespace
 

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Transforms/ConstantTensor.h"
+#include "passes/Transforms/GreedyPatternPass.h"
 #include "passes/Transforms/Passes.h"
 
 #include "dialects/Fused/IR/FusedOps.h"
@@ -231,20 +232,9 @@ struct FuseAttention : public OpRewritePattern<MatMulOp> {
 };
 
 struct ONNXFuseAttentionPass
-    : public onnxc::impl::ONNXFuseAttentionPassBase<ONNXFuseAttentionPass> {
-  using Base::Base;
-  LogicalResult initialize(MLIRContext *context) override {
-    RewritePatternSet set(context);
-    populateONNXFuseAttentionPatterns(set);
-    patterns = FrozenRewritePatternSet(std::move(set));
-    return success();
-  }
-  void runOnOperation() override {
-    if (failed(applyPatternsAndFoldGreedily(getOperation(), patterns)))
-      signalPassFailure();
-  }
-  FrozenRewritePatternSet patterns;
-};
+    : GreedyPatternPass<ONNXFuseAttentionPass,
+                        onnxc::impl::ONNXFuseAttentionPassBase,
+                        populateONNXFuseAttentionPatterns> {};
 
 } // namespace
 

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Transforms/ConstantTensor.h"
+#include "passes/Transforms/GreedyPatternPass.h"
 #include "passes/Transforms/Passes.h"
 
 #include "dialects/ONNX/IR/ShapeHelpers.h"
@@ -171,19 +172,8 @@ struct FuseConvChannelOp : public OpRewritePattern<OpT> {
 };
 
 struct ONNXFuseConvBNPass
-    : public onnxc::impl::ONNXFuseConvBNPassBase<ONNXFuseConvBNPass> {
-  LogicalResult initialize(MLIRContext *context) override {
-    RewritePatternSet set(context);
-    populateONNXFuseConvBNPatterns(set);
-    patterns = FrozenRewritePatternSet(std::move(set));
-    return success();
-  }
-  void runOnOperation() override {
-    if (failed(applyPatternsAndFoldGreedily(getOperation(), patterns)))
-      signalPassFailure();
-  }
-  FrozenRewritePatternSet patterns;
-};
+    : GreedyPatternPass<ONNXFuseConvBNPass, onnxc::impl::ONNXFuseConvBNPassBase,
+                        populateONNXFuseConvBNPatterns> {};
 
 } // namespace
 

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Transforms/GreedyPatternPass.h"
 #include "passes/Transforms/Passes.h"
 
 #include "dialects/ONNX/IR/ONNXOps.h"
@@ -69,19 +70,9 @@ struct FuseMatMulAdd : public OpRewritePattern<AddOp> {
 };
 
 struct ONNXFuseMatMulAddPass
-    : public onnxc::impl::ONNXFuseMatMulAddPassBase<ONNXFuseMatMulAddPass> {
-  LogicalResult initialize(MLIRContext *context) override {
-    RewritePatternSet set(context);
-    populateONNXFuseMatMulAddPatterns(set);
-    patterns = FrozenRewritePatternSet(std::move(set));
-    return success();
-  }
-  void runOnOperation() override {
-    if (failed(applyPatternsAndFoldGreedily(getOperation(), patterns)))
-      signalPassFailure();
-  }
-  FrozenRewritePatternSet patterns;
-};
+    : GreedyPatternPass<ONNXFuseMatMulAddPass,
+                        onnxc::impl::ONNXFuseMatMulAddPassBase,
+                        populateONNXFuseMatMulAddPatterns> {};
 
 } // namespace
 

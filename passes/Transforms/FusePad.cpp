@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Transforms/ConstantTensor.h"
+#include "passes/Transforms/GreedyPatternPass.h"
 #include "passes/Transforms/Passes.h"
 
 #include "dialects/ONNX/IR/ShapeHelpers.h"
@@ -117,19 +118,8 @@ template <typename OpT> struct FusePadInto : public OpRewritePattern<OpT> {
 };
 
 struct ONNXFusePadPass
-    : public onnxc::impl::ONNXFusePadPassBase<ONNXFusePadPass> {
-  LogicalResult initialize(MLIRContext *context) override {
-    RewritePatternSet set(context);
-    populateONNXFusePadPatterns(set);
-    patterns = FrozenRewritePatternSet(std::move(set));
-    return success();
-  }
-  void runOnOperation() override {
-    if (failed(applyPatternsAndFoldGreedily(getOperation(), patterns)))
-      signalPassFailure();
-  }
-  FrozenRewritePatternSet patterns;
-};
+    : GreedyPatternPass<ONNXFusePadPass, onnxc::impl::ONNXFusePadPassBase,
+                        populateONNXFusePadPatterns> {};
 
 } // namespace
 
