@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Conversion/LinalgToKernelCalls/KernelCalls.h"
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/KernelCall.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
@@ -76,7 +77,7 @@ struct AttentionToKernelCall : public OpConversionPattern<fused::AttentionOp> {
     if (!hasMask) {
       // Never read: the flags say there is no mask.
       auto unit = MemRefType::get({1, 1, 1, 1}, rewriter.getF32Type());
-      args.push_back(toDynamicLayout(
+      args.push_back(castToDynamic(
           rewriter, loc, rewriter.create<memref::AllocaOp>(loc, unit)));
     }
 
@@ -88,7 +89,7 @@ struct AttentionToKernelCall : public OpConversionPattern<fused::AttentionOp> {
         dynamicSizes.push_back(
             rewriter.create<tensor::DimOp>(loc, from, int64_t(i)));
     Value result = allocBuffer(rewriter, loc, resultType, dynamicSizes);
-    args.push_back(toDynamicLayout(rewriter, loc, result));
+    args.push_back(castToDynamic(rewriter, loc, result));
     args.push_back(
         rewriter.create<arith::ConstantIntOp>(loc, op.getNumHeads(), 64));
     args.push_back(rewriter.create<arith::ConstantFloatOp>(

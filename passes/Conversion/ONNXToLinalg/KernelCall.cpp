@@ -1,6 +1,7 @@
 //===- KernelCall.cpp - Runtime kernel calls on tensors -------------------===//
 
 #include "passes/Conversion/ONNXToLinalg/KernelCall.h"
+#include "passes/Conversion/LinalgToKernelCalls/KernelCalls.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -8,22 +9,12 @@
 
 using namespace mlir;
 
-Value onnxc::tolinalg::toDynamicLayout(OpBuilder &b, Location loc,
-                                       Value buffer) {
-  auto type = cast<MemRefType>(buffer.getType());
-  SmallVector<int64_t> dynamic(type.getRank(), ShapedType::kDynamic);
-  auto layout =
-      StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, dynamic);
-  return b.create<memref::CastOp>(
-      loc, MemRefType::get(dynamic, type.getElementType(), layout), buffer);
-}
-
 Value onnxc::tolinalg::readBuffer(OpBuilder &b, Location loc, Value tensor) {
   auto type = cast<RankedTensorType>(tensor.getType());
   auto memref = MemRefType::get(type.getShape(), type.getElementType());
   Value buffer = b.create<bufferization::ToMemrefOp>(loc, memref, tensor,
                                                      /*read_only=*/true);
-  return toDynamicLayout(b, loc, buffer);
+  return castToDynamic(b, loc, buffer);
 }
 
 Value onnxc::tolinalg::allocBuffer(OpBuilder &b, Location loc,

@@ -3,7 +3,8 @@
 // What the lowerings that call a runtime kernel before bufferization share:
 // operands as read-only buffers, a new result buffer that the call fills,
 // all passed as memrefs of dynamic layout (the kernels receive expanded
-// descriptors), and the kernel's declaration.
+// descriptors; onnxc::castToDynamic of LinalgToKernelCalls/KernelCalls.h
+// makes them), and the kernel's declaration.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,10 +15,6 @@
 #include "mlir/IR/BuiltinTypes.h"
 
 namespace onnxc::tolinalg {
-
-/// `buffer` cast to a memref with dynamic sizes, strides and offset.
-mlir::Value toDynamicLayout(mlir::OpBuilder &b, mlir::Location loc,
-                            mlir::Value buffer);
 
 /// A read-only buffer of the ranked `tensor`, of dynamic layout.
 mlir::Value readBuffer(mlir::OpBuilder &b, mlir::Location loc,

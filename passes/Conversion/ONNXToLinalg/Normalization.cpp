@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Conversion/ONNXToLinalg/Common.h"
+#include "passes/Conversion/LinalgToKernelCalls/KernelCalls.h"
 #include "passes/Conversion/ONNXToLinalg/KernelCall.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 
@@ -476,7 +477,7 @@ lowerLayerNormToKernel(onnx::LayerNormalizationOp op, Value x, Value scale,
   SmallVector<Value> args = {readBuffer(rewriter, loc, rows),
                              readBuffer(rewriter, loc, scale),
                              readBuffer(rewriter, loc, bias ? bias : scale),
-                             toDynamicLayout(rewriter, loc, result)};
+                             castToDynamic(rewriter, loc, result)};
   args.push_back(rewriter.create<arith::ConstantFloatOp>(
       loc, op.getEpsilonAttr().getValue(), rewriter.getF32Type()));
   // Bit 0: there is a bias.
