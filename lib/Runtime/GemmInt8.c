@@ -769,9 +769,10 @@ void onnxcQGemm(const OnnxcQGemm *g) {
   t.epilogue =
       (QEpilogue){g,  corr, scale,      NULL, wZero, needRowSums ? xSums : NULL,
                   lo, hi,   unitColumns};
+  float *biasF32 = NULL;
   if (g->out == ONNXC_QOUT_F32 && g->biasF32) {
     /* Per-channel f32 biases, expanded like the scales. */
-    float *biasF32 = malloc(sizeof(float) * (size_t)channels);
+    biasF32 = malloc(sizeof(float) * (size_t)channels);
     if (!biasF32) {
       free(scratch);
       return;
@@ -798,7 +799,7 @@ void onnxcQGemm(const OnnxcQGemm *g) {
     runQTasks(&t, 0, 1);
   else
     onnxc_parallel_for(pool, tasks, runQTasks, &t);
-  free((void *)t.epilogue.biasF32);
+  free(biasF32);
   free(scratch);
 }
 
@@ -886,21 +887,33 @@ static void fillSteps(int64_t *table, int64_t n, int64_t stride) {
     table[i] = i * stride;
 }
 
+/// The offset tables of a call, writable while they are filled.
+typedef struct {
+  int64_t *aRow, *aCol, *bRow, *bCol, *cRow, *cCol;
+} QTables;
+
 /// The offset tables of an m x k by k x n product, in one allocation that
-/// `g->aRow` owns; 0 when out of memory.
-static int allocTables(OnnxcQGemm *g, int64_t m, int64_t k, int64_t n) {
-  int64_t *t = malloc(sizeof(int64_t) * (size_t)(2 * m + 2 * k + 2 * n + 1));
-  if (!t)
+/// `t->aRow` owns, set in `g` too; 0 when out of memory.
+static int allocTables(OnnxcQGemm *g, QTables *t, int64_t m, int64_t k,
+                       int64_t n) {
+  int64_t *all = malloc(sizeof(int64_t) * (size_t)(2 * m + 2 * k + 2 * n + 1));
+  if (!all)
     return 0;
+  *t = (QTables){all,
+                 all + m,
+                 all + m + k,
+                 all + m + 2 * k,
+                 all + m + 2 * k + n,
+                 all + 2 * m + 2 * k + n};
   g->m = m;
   g->k = k;
   g->n = n;
-  g->aRow = t;
-  g->aCol = t + m;
-  g->bRow = t + m + k;
-  g->bCol = t + m + 2 * k;
-  g->cRow = t + m + 2 * k + n;
-  g->cCol = t + 2 * m + 2 * k + n;
+  g->aRow = t->aRow;
+  g->aCol = t->aCol;
+  g->bRow = t->bRow;
+  g->bCol = t->bCol;
+  g->cRow = t->cRow;
+  g->cCol = t->cCol;
   return 1;
 }
 
@@ -917,13 +930,13 @@ void onnxc_kernel_qmatmul(ONNXC_QMEMREF2(x), ONNXC_QMEMREF2(w), ONNXC_QPARAMS,
   }
   OnnxcQGemm g;
   memset(&g, 0, sizeof(g));
-  if (!allocTables(&g, xSize0, xSize1, wSize1)) {
+  QTables tables;
+  if (!allocTables(&g, &tables, xSize0, xSize1, wSize1)) {
     freeParams(&p);
     return;
   }
-  int64_t *aRow = (int64_t *)g.aRow, *aCol = (int64_t *)g.aCol,
-          *bRow = (int64_t *)g.bRow, *bCol = (int64_t *)g.bCol,
-          *cRow = (int64_t *)g.cRow, *cCol = (int64_t *)g.cCol;
+  int64_t *aRow = tables.aRow, *aCol = tables.aCol, *bRow = tables.bRow,
+          *bCol = tables.bCol, *cRow = tables.cRow, *cCol = tables.cCol;
   fillSteps(aRow, g.m, xStride0);
   fillSteps(aCol, g.k, xStride1);
   fillSteps(bRow, g.k, wStride0);
@@ -956,13 +969,13 @@ void onnxc_kernel_qconv2d(ONNXC_QMEMREF4(x), ONNXC_QMEMREF4(w), ONNXC_QPARAMS,
   int64_t channels = wSize1, kh = wSize2, kw = wSize3, oh = ySize2, ow = ySize3;
   OnnxcQGemm g;
   memset(&g, 0, sizeof(g));
-  if (!allocTables(&g, wSize0, channels * kh * kw, oh * ow)) {
+  QTables tables;
+  if (!allocTables(&g, &tables, wSize0, channels * kh * kw, oh * ow)) {
     freeParams(&p);
     return;
   }
-  int64_t *aRow = (int64_t *)g.aRow, *aCol = (int64_t *)g.aCol,
-          *bRow = (int64_t *)g.bRow, *bCol = (int64_t *)g.bCol,
-          *cRow = (int64_t *)g.cRow, *cCol = (int64_t *)g.cCol;
+  int64_t *aRow = tables.aRow, *aCol = tables.aCol, *bRow = tables.bRow,
+          *bCol = tables.bCol, *cRow = tables.cRow, *cCol = tables.cCol;
   // A: the filters as [F, C * kH * kW]; B: the implicit im2col matrix of
   // one image; C: that image's [F, OH * OW].
   fillSteps(aRow, g.m, wStride0);

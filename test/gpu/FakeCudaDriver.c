@@ -67,13 +67,13 @@ CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned n,
   (void)n, (void)options, (void)values;
   if (fails("cuModuleLoadDataEx") || !strstr(image, ".visible .entry"))
     return 218; /* CUDA_ERROR_INVALID_PTX */
-  *module = (void *)image;
+  *module = (void *)(uintptr_t)image; /* an opaque handle: never written */
   return 0;
 }
 CUresult cuModuleGetFunction(void **function, void *module, const char *name) {
   if (!strstr(module, name))
     return 500; /* CUDA_ERROR_NOT_FOUND */
-  *function = (void *)name;
+  *function = (void *)(uintptr_t)name; /* an opaque handle: never written */
   return 0;
 }
 CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
