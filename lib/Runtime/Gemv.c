@@ -65,8 +65,8 @@ static inline const float *rowOf(const GemvB *b, int64_t p, int64_t j0) {
 
 enum { GenericWidth = 16 };
 
-static void gemvGeneric(int m, int64_t k, const float *const *a,
-                          const GemvB *b, int64_t j0, int cols, float *sums) {
+static void gemvGeneric(int m, int64_t k, const float *const *a, const GemvB *b,
+                        int64_t j0, int cols, float *sums) {
   for (int i = 0; i < m; ++i) {
     float acc[GenericWidth] = {0};
     for (int64_t p = 0; p < k; ++p) {
@@ -112,9 +112,8 @@ tileAvx512(int M, int V, int64_t k, const float *const *a, const GemvB *b,
 
 /// Blocks of 64 columns (4 vectors): up to 16 accumulators and 4 of B.
 ONNXC_GEMV_AVX512 static void gemvAvx512(int m, int64_t k,
-                                           const float *const *a,
-                                           const GemvB *b, int64_t j0,
-                                           int cols, float *sums) {
+                                         const float *const *a, const GemvB *b,
+                                         int64_t j0, int cols, float *sums) {
   int vectors = (cols + 15) / 16;
   int tail = cols - 16 * (vectors - 1);
   __mmask16 last = (__mmask16)(tail == 16 ? 0xffff : (1u << tail) - 1);
@@ -162,8 +161,8 @@ tileAvx2(int M, int V, int64_t k, const float *const *a, const GemvB *b,
 /// Blocks of 32 columns (4 vectors), at most 3 rows at a time so that the
 /// 12 accumulators and B's vectors fit the 16 registers.
 ONNXC_GEMV_AVX2 static void gemvAvx2(int m, int64_t k, const float *const *a,
-                                       const GemvB *b, int64_t j0, int cols,
-                                       float *sums) {
+                                     const GemvB *b, int64_t j0, int cols,
+                                     float *sums) {
   int vectors = (cols + 7) / 8;
   int tail = cols - 8 * (vectors - 1);
   __m256i last = _mm256_cmpgt_epi32(_mm256_set1_epi32(tail),
@@ -259,13 +258,21 @@ int onnxcGemvSelectKernel(const char *name) {
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
-/// The step of offsets[0, n) when they are i * step, else -1.
+/// The step of offsets[0, n) when they are i * step, else -1. (The checks
+/// here run on every call: loops without early exits, which vectorize.)
 static int64_t regularStep(const int64_t *offsets, int64_t n) {
-  int64_t step = n > 1 ? offsets[1] - offsets[0] : 0;
+  int64_t step = n > 1 ? offsets[1] - offsets[0] : 0, bad = 0;
   for (int64_t i = 0; i < n; ++i)
-    if (offsets[i] != i * step)
-      return -1;
-  return step;
+    bad |= offsets[i] ^ (i * step);
+  return bad ? -1 : step;
+}
+
+/// True when offsets[0, n) are offsets[0] + 0, 1, ..., n - 1.
+static int isUnitRun(const int64_t *offsets, int64_t n) {
+  int64_t bad = 0;
+  for (int64_t i = 0; i < n; ++i)
+    bad |= offsets[i] ^ (offsets[0] + i);
+  return !bad;
 }
 
 typedef struct PackedB {
@@ -283,8 +290,10 @@ static PackedB *packedList;
 /// j0 * k), from the cache or packed now; NULL when its offset tables are
 /// not regular or memory runs out.
 static const float *packB(const OnnxcGemm *g, int width) {
-  int64_t rowStep = regularStep(g->bRow, g->k);
-  int64_t colStep = regularStep(g->bCol, g->n);
+  int64_t rowStep =
+      g->strided ? (g->k > 1 ? g->bRow[1] : 0) : regularStep(g->bRow, g->k);
+  int64_t colStep =
+      g->strided ? (g->n > 1 ? g->bCol[1] : 0) : regularStep(g->bCol, g->n);
   if (rowStep < 0 || colStep < 0)
     return NULL;
   pthread_mutex_lock(&packedMutex);
@@ -315,8 +324,8 @@ static const float *packB(const OnnxcGemm *g, int width) {
           dst[j] = 0.0f;
       }
     }
-    *e = (PackedB){packedList, g->b, g->k, g->n, rowStep, colStep, width,
-                   packed};
+    *e = (PackedB){packedList, g->b,    g->k,  g->n,
+                   rowStep,    colStep, width, packed};
     packedList = e;
   }
   pthread_mutex_unlock(&packedMutex);
@@ -332,20 +341,37 @@ typedef struct {
   const OnnxcGemm *g;
   const float *const *a;
   const float *packed;
+  int unitC; // C's columns are consecutive
 } GemvTask;
 
-/// The epilogue on the sums of rows [0, m) and columns [j0, j0 + cols).
-static void finish(const OnnxcGemm *g, const float *sums, int64_t j0,
+/// The epilogue on the sums of rows [0, m) and columns [j0, j0 + cols);
+/// C's columns at the offsets of its table, or consecutive with `unitC`.
+static void finish(const OnnxcGemm *g, int unitC, const float *sums, int64_t j0,
                    int64_t cols) {
   for (int64_t i = 0; i < g->m; ++i) {
     const float *s = sums + i * MaxWidth;
-    float *c = g->c + g->cRow[i];
-    const float *res = g->res ? g->res + g->cRow[i] : NULL;
-    const int64_t *col = g->cCol + j0;
+    int64_t at = g->cRow[i] + g->cCol[j0];
+    float *c = g->c + at;
+    const float *res = g->res ? g->res + at : NULL;
     float v[MaxWidth];
+    if (!unitC) {
+      // Through the table (rare: a transposed or gathered C).
+      const int64_t *col = g->cCol + j0;
+      for (int64_t j = 0; j < cols; ++j) {
+        int64_t d = col[j] - col[0];
+        float x = g->bias ? g->bias[g->biasColumns ? j0 + j : i] : c[d];
+        x += s[j];
+        if (res)
+          x += res[d];
+        if (g->clamp)
+          x = x < g->lo ? g->lo : x > g->hi ? g->hi : x;
+        c[d] = x;
+      }
+      continue;
+    }
     if (!g->bias)
       for (int64_t j = 0; j < cols; ++j)
-        v[j] = c[col[j]] + s[j];
+        v[j] = c[j] + s[j];
     else if (g->biasColumns)
       for (int64_t j = 0; j < cols; ++j)
         v[j] = g->bias[j0 + j] + s[j];
@@ -354,12 +380,11 @@ static void finish(const OnnxcGemm *g, const float *sums, int64_t j0,
         v[j] = g->bias[i] + s[j];
     if (res)
       for (int64_t j = 0; j < cols; ++j)
-        v[j] += res[col[j]];
+        v[j] += res[j];
     if (g->clamp)
       for (int64_t j = 0; j < cols; ++j)
         v[j] = v[j] < g->lo ? g->lo : v[j] > g->hi ? g->hi : v[j];
-    for (int64_t j = 0; j < cols; ++j)
-      c[col[j]] = v[j];
+    memcpy(c, v, sizeof(float) * (size_t)cols);
   }
 }
 
@@ -382,7 +407,7 @@ static void runBlocks(void *ctx, int64_t begin, int64_t end) {
       b.base = g->b + g->bCol[0];
       t->arch->kernel((int)g->m, g->k, t->a, &b, j0, cols, sums);
     }
-    finish(g, sums, j0, cols);
+    finish(g, t->unitC, sums, j0, cols);
   }
 }
 
@@ -394,34 +419,35 @@ int onnxcGemv(const OnnxcGemm *g) {
     return 0;
   // B: packed once when constant, else read in place along its rows.
   const float *packed = g->constB ? packB(g, arch->width) : NULL;
-  if (!packed)
-    for (int64_t j = 1; j < g->n; ++j)
-      if (g->bCol[j] != g->bCol[0] + j)
-        return 0;
+  // (A strided table of n > 1 offsets is unit when its second one is 1.)
+  if (!packed &&
+      (g->strided ? g->n > 1 && g->bCol[1] != 1 : !isUnitRun(g->bCol, g->n)))
+    return 0;
   // A's rows as contiguous vectors, gathered when strided.
   const float *a[MaxRows];
   float stackRows[StackK * MaxRows];
   float *gathered = NULL;
+  int unitA =
+      g->strided ? g->k == 1 || g->aCol[1] == 1 : isUnitRun(g->aCol, g->k);
+  if (!unitA) {
+    gathered = g->k <= StackK ? stackRows
+                              : malloc(sizeof(float) * (size_t)(g->k * g->m));
+    if (!gathered)
+      return 0;
+  }
   for (int64_t i = 0; i < g->m; ++i) {
-    int unit = 1;
-    for (int64_t p = 1; p < g->k && unit; ++p)
-      unit = g->aCol[p] == g->aCol[0] + p;
-    if (unit) {
+    if (unitA) {
       a[i] = g->a + g->aRow[i] + g->aCol[0];
       continue;
-    }
-    if (!gathered) {
-      gathered = g->k <= StackK ? stackRows
-                                : malloc(sizeof(float) * (size_t)(g->k * g->m));
-      if (!gathered)
-        return 0;
     }
     float *row = gathered + i * g->k;
     for (int64_t p = 0; p < g->k; ++p)
       row[p] = g->a[g->aRow[i] + g->aCol[p]];
     a[i] = row;
   }
-  GemvTask t = {arch, g, a, packed};
+  int unitC =
+      g->strided ? g->n == 1 || g->cCol[1] == 1 : isUnitRun(g->cCol, g->n);
+  GemvTask t = {arch, g, a, packed, unitC};
   int64_t blocks = (g->n + arch->width - 1) / arch->width;
   onnxc_threadpool *pool = onnxc_current_threadpool();
   // A second thread pays off from about a quarter million multiply-adds

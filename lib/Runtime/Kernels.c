@@ -67,7 +67,8 @@ static OnnxcGemm stridedGemm(int64_t *t, int64_t m, int64_t n, int64_t k,
                      .lo = 0.0f,
                      .hi = INFINITY,
                      .constA = (flags & FlagConstFirst) != 0,
-                     .constB = (flags & FlagConstSecond) != 0};
+                     .constB = (flags & FlagConstSecond) != 0,
+                     .strided = 1};
 }
 
 void onnxc_kernel_matmul_f32(ONNXC_MEMREF2(a), ONNXC_MEMREF2(b),
@@ -75,14 +76,18 @@ void onnxc_kernel_matmul_f32(ONNXC_MEMREF2(a), ONNXC_MEMREF2(b),
   (void)aAlloc, (void)bAlloc, (void)cAlloc, (void)bSize0, (void)cSize0,
       (void)cSize1;
   int64_t m = aSize0, k = aSize1, n = bSize1;
-  int64_t *t = allocOffsets(2 * m + 2 * k + 2 * n);
+  // Small products (a recurrent op's steps) keep their tables on the stack.
+  int64_t small[2048];
+  int64_t count = 2 * m + 2 * k + 2 * n;
+  int64_t *t = count <= 2048 ? small : allocOffsets(count);
   if (!t)
     return;
   OnnxcGemm g =
       stridedGemm(t, m, n, k, a + aOff, aStride0, aStride1, b + bOff, bStride0,
                   bStride1, c + cOff, cStride0, cStride1, flags);
   onnxcGemm(&g);
-  free(t);
+  if (t != small)
+    free(t);
 }
 
 typedef struct {

@@ -24,7 +24,8 @@ extern "C" {
 /// Epilogue: with `bias` (m values, one per row; with `biasColumns` n, one
 /// per column), C is not read but set to bias + (A B)(i, j); `res` (NULL or
 /// an addend at C's offsets) is added; then with `clamp` the result is
-/// clamped to [lo, hi].
+/// clamped to [lo, hi]. `strided`: every offset table is i * (its second
+/// entry), as the caller built it (spares the few-row path checking them).
 typedef struct OnnxcGemm {
   int64_t m, n, k;
   const float *a;
@@ -37,6 +38,7 @@ typedef struct OnnxcGemm {
   int biasColumns, clamp;
   float lo, hi;
   int constA, constB;
+  int strided;
 } OnnxcGemm;
 
 /// Runs `g` on the current session's thread pool (serially without one).

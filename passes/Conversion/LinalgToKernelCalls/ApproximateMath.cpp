@@ -102,9 +102,9 @@ struct F32Builder {
     // ln(2) as 0.693359375 (exact in few bits) - 2.12194440e-4.
     Value r = fma(n, constant(-0.693359375), clamped);
     r = fma(n, constant(2.12194440e-4), r);
-    Value p = polynomial(r, {1.9875691500e-4, 1.3981999507e-3, 8.3334519073e-3,
-                             4.1665795894e-2, 1.6666665459e-1,
-                             5.0000001201e-1});
+    Value p =
+        polynomial(r, {1.9875691500e-4, 1.3981999507e-3, 8.3334519073e-3,
+                       4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1});
     Value y = add(fma(p, mul(r, r), r), constant(1.0));
     Value ni = b.create<arith::FPToSIOp>(loc, intType(), n);
     Value half = b.create<arith::ShRSIOp>(loc, ni, intConstant(1));
@@ -121,16 +121,15 @@ struct F32Builder {
   /// 1 - 2 / (e^2|x| + 1) with x's sign above.
   Value tanh(Value x) const {
     Value s = mul(x, x);
-    Value p = polynomial(s, {-5.70498872745e-3, 2.06390887954e-2,
-                             -5.37397155531e-2, 1.33314422036e-1,
-                             -3.33332819422e-1});
+    Value p =
+        polynomial(s, {-5.70498872745e-3, 2.06390887954e-2, -5.37397155531e-2,
+                       1.33314422036e-1, -3.33332819422e-1});
     Value small = fma(mul(p, s), x, x);
     Value magnitude = b.create<math::AbsFOp>(loc, x);
     Value e = exp(add(magnitude, magnitude));
     Value one = constant(1.0);
     Value large = b.create<arith::SubFOp>(
-        loc, one,
-        b.create<arith::DivFOp>(loc, constant(2.0), add(e, one)));
+        loc, one, b.create<arith::DivFOp>(loc, constant(2.0), add(e, one)));
     large = b.create<math::CopySignOp>(loc, large, x);
     return select(cmp(arith::CmpFPredicate::OLT, magnitude, constant(0.625)),
                   small, large);
@@ -144,8 +143,7 @@ bool isF32Like(Type type) {
   return type.isF32();
 }
 
-template <typename OpT>
-struct ExpandF32 : public OpRewritePattern<OpT> {
+template <typename OpT> struct ExpandF32 : public OpRewritePattern<OpT> {
   using OpRewritePattern<OpT>::OpRewritePattern;
 
   LogicalResult matchAndRewrite(OpT op,
