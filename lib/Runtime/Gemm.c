@@ -1009,6 +1009,8 @@ void onnxcSplitGemmTasks(int64_t threads, int64_t mBlocks, int64_t nBlocks,
 void onnxcGemm(const OnnxcGemm *g) {
   if (g->m <= 0 || g->n <= 0)
     return;
+  if (onnxcGemv(g))
+    return;
   const GemmArch *arch = getArch();
   onnxc_threadpool *pool = onnxc_current_threadpool();
   int64_t threads = onnxc_threadpool_size(pool);

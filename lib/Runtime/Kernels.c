@@ -31,9 +31,26 @@ static int64_t *allocOffsets(int64_t count) {
   return malloc(sizeof(int64_t) * (size_t)(count > 0 ? count : 1));
 }
 
+#define ONNXC_FILL_STRIDED(NAME, ATTR)                                         \
+  ATTR static void NAME(int64_t *table, int64_t n, int64_t stride) {           \
+    for (int64_t i = 0; i < n; ++i)                                            \
+      table[i] = i * stride;                                                   \
+  }
+ONNXC_FILL_STRIDED(fillStridedPortable, )
+#if defined(__x86_64__)
+// In AVX2 vectors: a small matmul (a recurrent step) spends a noticeable
+// part of its call filling over a thousand entries.
+ONNXC_FILL_STRIDED(fillStridedAvx2, __attribute__((target("avx2"))))
+#endif
+
 static void fillStrided(int64_t *table, int64_t n, int64_t stride) {
-  for (int64_t i = 0; i < n; ++i)
-    table[i] = i * stride;
+#if defined(__x86_64__)
+  if (__builtin_cpu_supports("avx2")) {
+    fillStridedAvx2(table, n, stride);
+    return;
+  }
+#endif
+  fillStridedPortable(table, n, stride);
 }
 
 /// The GEMM of strided matrices (row and column strides), its offset tables
@@ -67,7 +84,8 @@ static OnnxcGemm stridedGemm(int64_t *t, int64_t m, int64_t n, int64_t k,
                      .lo = 0.0f,
                      .hi = INFINITY,
                      .constA = (flags & FlagConstFirst) != 0,
-                     .constB = (flags & FlagConstSecond) != 0};
+                     .constB = (flags & FlagConstSecond) != 0,
+                     .strided = 1};
 }
 
 void onnxc_kernel_matmul_f32(ONNXC_MEMREF2(a), ONNXC_MEMREF2(b),
@@ -75,14 +93,18 @@ void onnxc_kernel_matmul_f32(ONNXC_MEMREF2(a), ONNXC_MEMREF2(b),
   (void)aAlloc, (void)bAlloc, (void)cAlloc, (void)bSize0, (void)cSize0,
       (void)cSize1;
   int64_t m = aSize0, k = aSize1, n = bSize1;
-  int64_t *t = allocOffsets(2 * m + 2 * k + 2 * n);
+  // Small products (a recurrent op's steps) keep their tables on the stack.
+  int64_t small[2048];
+  int64_t count = 2 * m + 2 * k + 2 * n;
+  int64_t *t = count <= 2048 ? small : allocOffsets(count);
   if (!t)
     return;
   OnnxcGemm g =
       stridedGemm(t, m, n, k, a + aOff, aStride0, aStride1, b + bOff, bStride0,
                   bStride1, c + cOff, cStride0, cStride1, flags);
   onnxcGemm(&g);
-  free(t);
+  if (t != small)
+    free(t);
 }
 
 typedef struct {

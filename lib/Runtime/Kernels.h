@@ -24,7 +24,8 @@ extern "C" {
 /// Epilogue: with `bias` (m values, one per row; with `biasColumns` n, one
 /// per column), C is not read but set to bias + (A B)(i, j); `res` (NULL or
 /// an addend at C's offsets) is added; then with `clamp` the result is
-/// clamped to [lo, hi].
+/// clamped to [lo, hi]. `strided`: every offset table is i * (its second
+/// entry), as the caller built it (spares the few-row path checking them).
 typedef struct OnnxcGemm {
   int64_t m, n, k;
   const float *a;
@@ -37,10 +38,27 @@ typedef struct OnnxcGemm {
   int biasColumns, clamp;
   float lo, hi;
   int constA, constB;
+  int strided;
 } OnnxcGemm;
 
 /// Runs `g` on the current session's thread pool (serially without one).
 void onnxcGemm(const OnnxcGemm *g);
+
+/// The most rows of A that onnxcGemv takes.
+#define ONNXC_GEMV_MAX_ROWS 4
+
+/// `g` for an A of 1 to ONNXC_GEMV_MAX_ROWS rows (batch-1 fully connected
+/// layers, recurrent time steps) in one pass over B per block of columns
+/// (Gemv.c): a constant B is packed once, another B must have consecutive
+/// columns. Returns 1 when done, 0 (nothing done) when `g` is not such a
+/// product; onnxcGemm tries it first.
+int onnxcGemv(const OnnxcGemm *g);
+
+/// Switches onnxcGemv to the kernel `name` ("avx512", "avx2", "generic";
+/// "off": leave every product to the GEMM; NULL: the best one); returns 0
+/// when this CPU lacks it. The environment variable ONNXC_GEMV_KERNEL
+/// chooses likewise at start (by default the GEMM's kernel family).
+int onnxcGemvSelectKernel(const char *name);
 
 /// How a GEMM of mBlocks x nBlocks micro-tiles is cut into mTasks x nTasks
 /// tasks for `threads` threads (1 x 1 for one thread).

@@ -31,6 +31,11 @@ namespace onnxc {
 /// convert-linalg-to-kernel-calls and onnx-gpu-gemm-kernels replace.
 bool isF32OnBuffers(mlir::linalg::LinalgOp op);
 
+/// f32 (and f32 vector) math.exp and math.tanh as arithmetic that vectorizes
+/// (Cephes' expf and tanhf, about 1e-7 relative error): the patterns of
+/// onnxc-approximate-math besides MLIR's erf.
+void populateApproximateExpTanhPatterns(mlir::RewritePatternSet &patterns);
+
 } // namespace onnxc
 
 #endif // ONNXC_PASSES_CONVERSION_PASSES_H

@@ -142,16 +142,21 @@ def FlattenMemRefGlobalsPass
 //===----------------------------------------------------------------------===//
 
 def ApproximateMathPass : Pass<"onnxc-approximate-math", "mlir::ModuleOp"> {
-  let summary = "f32 erf as a polynomial approximation instead of a libm call";
+  let summary = "f32 erf, exp and tanh as arithmetic instead of libm calls";
   let description = [{
-    Rewrites f32 `math.erf` into MLIR's polynomial approximation (about 1e-7
-    absolute error), arithmetic that LLVM vectorizes along with the loop
-    around it, where `convert-math-to-libm` would call `erff` once per
-    element. Run by the CPU pipeline before the math ops reach LLVM.
+    Rewrites f32 (scalar or vector) `math.erf` into MLIR's polynomial
+    approximation (about 1e-7 absolute error), and `math.exp` and
+    `math.tanh` into Cephes' expf and tanhf (about 1e-7 relative error;
+    exp keeps +inf past ln(FLT_MAX), 0 below ln of the least denormal, and
+    NaN): arithmetic that LLVM vectorizes along with the loop around it,
+    where `convert-math-to-libm` would call `erff`, `expf` or `tanhf` once
+    per element (softmax, sigmoid and tanh activations, the gates of LSTM
+    and GRU). Run by the CPU pipeline before the math ops reach LLVM.
 
     ```mlir
-    %y = math.erf %x : f32
-    // becomes arith ops and selects on %x (no call)
+    %y = math.tanh %x : f32
+    // becomes arith ops, math.fma / floor / absf / copysign and selects on
+    // %x (no call)
     ```
   }];
   let dependentDialects = [

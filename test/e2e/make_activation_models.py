@@ -1,4 +1,4 @@
-"""make_activation_models.py - models for ops without an ONNX 1.12 node test (Gelu, Mish), an opset 6 broadcast and unsigned integer arithmetic, with inputs and numpy references."""
+"""make_activation_models.py - models for ops without an ONNX 1.12 node test (Gelu, Mish), Exp/Tanh/Sigmoid on a dense grid, an opset 6 broadcast and unsigned integer arithmetic, with inputs and numpy references."""
 import argparse
 import math
 import os
@@ -42,6 +42,25 @@ def main():
     inner = math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)
     save(out("gelu_tanh.pb"), (0.5 * x * (1 + np.tanh(inner))).astype(np.float32), "gelu_tanh")
     save(out("mish.pb"), (x * np.tanh(np.log1p(np.exp(x)))).astype(np.float32), "mish")
+
+    # Exp, Tanh and Sigmoid (onnxc-approximate-math's expansions) on a dense
+    # grid, over exp's whole range and at its special values; references in
+    # float64 rounded once.
+    onnx.save(model([helper.make_node("Exp", ["t"], ["exp"]),
+                     helper.make_node("Tanh", ["t"], ["tanh"]),
+                     helper.make_node("Sigmoid", ["t"], ["sigmoid"])],
+                    [("t", f32, ["n"])], [("exp", f32), ("tanh", f32), ("sigmoid", f32)],
+                    13), out("transcendental.onnx"))
+    special = [0.0, -0.0, 1e-30, -1e-30, 1e-8, -1e-8, 0.625, -0.625, 88.72, 88.7228, 88.73,
+               -87.33, -103.9, -104.0, -120.0, 200.0, np.inf, -np.inf, np.nan]
+    t = np.concatenate([np.linspace(-20, 20, 1 << 20), np.linspace(-110, 100, 1 << 16),
+                        special]).astype(np.float32)
+    t64 = t.astype(np.float64)
+    save(out("t.pb"), t, "t")
+    with np.errstate(over="ignore"):
+        save(out("exp.pb"), np.exp(t64).astype(np.float32), "exp")
+        save(out("tanh.pb"), np.tanh(t64).astype(np.float32), "tanh")
+        save(out("sigmoid.pb"), (1 / (1 + np.exp(-t64))).astype(np.float32), "sigmoid")
 
     # Opset 6: B of Add matches A's dims 1 and 2 (`broadcast = 1`, `axis = 1`).
     onnx.save(model([helper.make_node("Add", ["a", "b"], ["sum"], broadcast=1, axis=1)],

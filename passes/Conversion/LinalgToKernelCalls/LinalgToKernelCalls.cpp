@@ -168,9 +168,17 @@ bool onnxc::isConstantBuffer(Value value) {
           module, global.getNameAttr());
       return op && op.getConstant();
     }
-    if (!isa<memref::CastOp, memref::CollapseShapeOp, memref::ExpandShapeOp,
-             memref::TransposeOp, memref::ViewOp>(def))
+    // A subview at static offsets (a recurrent op's weights of one
+    // direction) is one fixed part of the global; at dynamic ones it may be
+    // a different part on every call, which is not worth keeping packed.
+    if (auto subview = dyn_cast<memref::SubViewOp>(def)) {
+      if (!subview.getOffsets().empty())
+        return false;
+    } else if (!isa<memref::CastOp, memref::CollapseShapeOp,
+                    memref::ExpandShapeOp, memref::TransposeOp,
+                    memref::ViewOp>(def)) {
       return false;
+    }
     value = def->getOperand(0);
   }
   return false;

@@ -1,11 +1,14 @@
 //===- RNN.cpp - onnx LSTM, GRU and RNN to linalg -------------------------===//
 //
 // Each direction is an scf.for over the time steps carrying the states
-// (H, and C for LSTM) and its part of Y. The input projection of all steps
-// is one linalg.matmul_transpose_b ([seq * batch, input] x [gates * hidden,
-// input]', onto the W bias) before the loop; a step adds the recurrent one
-// (H R', onto the R bias) and computes the gates in one elementwise
-// generic. With `sequence_lens`, steps past a batch entry's length keep its
+// (H, and C for LSTM), its part of Y and the input projection of all steps:
+// one linalg.matmul_transpose_b ([seq * batch, input] x [gates * hidden,
+// input]', onto the W and R biases) before the loop. A step accumulates its
+// recurrent product (H R') onto its own rows of the projection, in place,
+// and computes the gates in one elementwise generic. (GRU with
+// linear_before_reset, as PyTorch exports it: the reset gate scales the h
+// gate's product and R bias, so one product of the three gates goes onto the
+// R bias apart, and the projection is only read.) With `sequence_lens`, steps past a batch entry's length keep its
 // state and give zeros in Y; a reverse direction then reads its input (and
 // writes Y) reversed within each entry's own length, through a gather.
 // Layout 1 (batch first) transposes the input and initial states in and
@@ -314,10 +317,9 @@ struct DirectionOperands {
   Value wBias, rBias; // [gates * hidden] or null
   Value p;            // [3 * hidden] or null
   Value h0, c0;       // [batch, hidden]
-  /// The R bias broadcast over the batch, the init of a step's recurrent
-  /// product: [batch, gates * hidden] (GRU: the z and r gates', and the h
-  /// gate's apart).
-  Value rInit, rInitH;
+  /// GRU with linear_before_reset: the R bias broadcast over the batch, the
+  /// init of a step's recurrent product [batch, 3 * hidden].
+  Value rInit;
 };
 
 /// Lowers one direction of a recurrent op; returns its Y part [seq, batch,
@@ -338,8 +340,9 @@ struct DirectionLowering {
   Result lower(const DirectionOperands &ops, bool reverse, int64_t direction);
 
 private:
-  /// One step: the new H (and C) and Y's row from the projected input
-  /// `xw` [batch, gates * hidden] and the states.
+  /// One step: the new H (and C), Y's row, and last `xw` with the
+  /// recurrent products added, from the projected input `xw` [batch, gates
+  /// * hidden] (with the biases) and the states.
   SmallVector<Value> step(const DirectionOperands &ops, Value xw, Value h,
                           Value c, Value t, ArrayRef<Activation> acts,
                           ArrayRef<OpFoldResult> stateSizes);
@@ -359,7 +362,8 @@ DirectionLowering::lower(const DirectionOperands &ops, bool reverse,
           .slice(direction * cell.activationsPerDirection,
                  cell.activationsPerDirection);
 
-  // The input projection of every step: [seq * batch, input] x W' + Wb.
+  // The input projection of every step: [seq * batch, input] x W' + Wb +
+  // Rb (the part of Rb that is simply added).
   Value in = reverse && lens ? reverseWithinLengths(b, loc, x, lens) : x;
   int64_t rows = xType.isDynamicDim(0) || xType.isDynamicDim(1)
                      ? ShapedType::kDynamic
@@ -369,9 +373,32 @@ DirectionLowering::lower(const DirectionOperands &ops, bool reverse,
       ArrayRef<ReassociationIndices>{{0, 1}, {2}});
   OpFoldResult rowCount = getDimSize(b, loc, flat, 0);
   auto projType = RankedTensorType::get({rows, gateRows}, element);
+  bool apartR = cell.kind == CellKind::GRU && cell.linearBeforeReset;
+  Value projBias = ops.wBias;
+  if (ops.rBias && !apartR) {
+    projBias = ops.rBias;
+    if (ops.wBias) {
+      Value init = createEmpty(
+          b, loc, RankedTensorType::get({gateRows}, element),
+          {b.getIndexAttr(gateRows)});
+      projBias =
+          b.create<linalg::GenericOp>(
+               loc, TypeRange{init.getType()},
+               ValueRange{ops.wBias, ops.rBias},
+               ValueRange{init},
+               SmallVector<AffineMap>(3, b.getMultiDimIdentityMap(1)),
+               getParallel(1),
+               [](OpBuilder &nb, Location l, ValueRange args) {
+                 nb.create<linalg::YieldOp>(
+                     l, ValueRange{
+                            nb.create<arith::AddFOp>(l, args[0], args[1])});
+               })
+              .getResult(0);
+    }
+  }
   Value proj = createMatMulTransposeB(
       b, loc, flat, ops.w,
-      createRows(b, loc, ops.wBias, projType,
+      createRows(b, loc, projBias, projType,
                  {rowCount, b.getIndexAttr(gateRows)}));
   auto projected3Type = RankedTensorType::get(
       {xType.getDimSize(0), xType.getDimSize(1), gateRows}, element);
@@ -386,27 +413,17 @@ DirectionLowering::lower(const DirectionOperands &ops, bool reverse,
       {xType.getDimSize(0), xType.getDimSize(1), hidden}, element);
   SmallVector<OpFoldResult> ySizes{seq, batch, b.getIndexAttr(hidden)};
   // Every step writes its row of Y (zeros past a length).
+  unsigned yIndex = iterArgs.size();
   if (needY)
     iterArgs.push_back(createEmpty(b, loc, yType, ySizes));
-  // The inits of the steps' recurrent products, computed once.
+  // Every step adds its recurrent products to its rows of the projection.
+  iterArgs.push_back(projected);
   DirectionOperands stepOps = ops;
-  int64_t recurrentGates = cell.kind == CellKind::GRU ? 2 : cell.gates;
-  auto biasSlice = [&](int64_t begin, int64_t count) -> Value {
-    if (!ops.rBias || (begin == 0 && count == cell.gates))
-      return ops.rBias;
-    return createSlice(b, loc, ops.rBias, {b.getIndexAttr(begin * hidden)},
-                       {b.getIndexAttr(count * hidden)}, {});
-  };
-  stepOps.rInit = createRows(
-      b, loc, biasSlice(0, recurrentGates),
-      RankedTensorType::get({xType.getDimSize(1), recurrentGates * hidden},
-                            element),
-      {batch, b.getIndexAttr(recurrentGates * hidden)});
-  if (cell.kind == CellKind::GRU)
-    stepOps.rInitH = createRows(
-        b, loc, biasSlice(2, 1),
-        RankedTensorType::get({xType.getDimSize(1), hidden}, element),
-        stateSizes);
+  if (apartR)
+    stepOps.rInit = createRows(
+        b, loc, ops.rBias,
+        RankedTensorType::get({xType.getDimSize(1), gateRows}, element),
+        {batch, b.getIndexAttr(gateRows)});
   Value zero = createIndex(b, loc, 0), one = createIndex(b, loc, 1);
   Value seqValue = toValue(b, loc, seq);
   auto loop = b.create<scf::ForOp>(
@@ -417,7 +434,7 @@ DirectionLowering::lower(const DirectionOperands &ops, bool reverse,
         if (reverse && !lens)
           time = nested.create<arith::SubIOp>(
               l, nested.create<arith::SubIOp>(l, seqValue, one), t);
-        Value xw = createSlice(nested, l, projected,
+        Value xw = createSlice(nested, l, state.back(),
                                {time, nested.getIndexAttr(0),
                                 nested.getIndexAttr(0)},
                                {nested.getIndexAttr(1), batch,
@@ -428,14 +445,19 @@ DirectionLowering::lower(const DirectionOperands &ops, bool reverse,
         DirectionLowering inner{nested, l, cell, element, x, lens, needY};
         SmallVector<Value> next =
             inner.step(stepOps, xw, h, c, t, acts, stateSizes);
+        Value xwNext = next.pop_back_val();
         SmallVector<Value> yields{next[0]};
         if (cell.kind == CellKind::LSTM)
           yields.push_back(next[1]);
         if (needY)
           yields.push_back(createInsert(
-              nested, l, lens ? next.back() : next[0], state.back(),
+              nested, l, lens ? next.back() : next[0], state[yIndex],
               {time, nested.getIndexAttr(0), nested.getIndexAttr(0)},
               {nested.getIndexAttr(1), batch, nested.getIndexAttr(hidden)}));
+        yields.push_back(createInsert(
+            nested, l, xwNext, state.back(),
+            {time, nested.getIndexAttr(0), nested.getIndexAttr(0)},
+            {nested.getIndexAttr(1), batch, nested.getIndexAttr(gateRows)}));
         nested.create<scf::YieldOp>(l, yields);
       });
   Result result;
@@ -443,7 +465,7 @@ DirectionLowering::lower(const DirectionOperands &ops, bool reverse,
   if (cell.kind == CellKind::LSTM)
     result.c = loop.getResult(1);
   if (needY) {
-    result.y = loop.getResults().back();
+    result.y = loop.getResult(yIndex);
     if (reverse && lens)
       result.y = reverseWithinLengths(b, loc, result.y, lens);
   }
@@ -490,37 +512,39 @@ SmallVector<Value> DirectionLowering::step(const DirectionOperands &ops,
   unsigned numOutputs =
       (cell.kind == CellKind::LSTM ? 2 : 1) + (needY && lens ? 1 : 0);
 
+  // The results and the projection with the recurrent products added.
+  auto withProducts = [](SmallVector<Value> results, Value products) {
+    results.push_back(products);
+    return results;
+  };
   if (cell.kind == CellKind::RNN) {
-    Value hr = createMatMulTransposeB(b, loc, h, ops.r, ops.rInit);
-    int64_t xPos = addInput(xw, 0), hrPos = addInput(hr, 0);
-    return createCellGeneric(
-        b, loc, inputs, numOutputs, stateType, stateSizes, hidden,
-        [&](OpBuilder &nb, Location l, ValueRange args) {
-          Value pre = nb.create<arith::AddFOp>(l, args[xPos], args[hrPos]);
-          Value next = applyActivation(nb, l, acts[0], applyClip(nb, l, cell, pre));
-          return finish(nb, l, args, {next}, {args[hPos]});
-        });
+    Value hr = createMatMulTransposeB(b, loc, h, ops.r, xw);
+    int64_t hrPos = addInput(hr, 0);
+    return withProducts(
+        createCellGeneric(
+            b, loc, inputs, numOutputs, stateType, stateSizes, hidden,
+            [&](OpBuilder &nb, Location l, ValueRange args) {
+              Value next = applyActivation(
+                  nb, l, acts[0], applyClip(nb, l, cell, args[hrPos]));
+              return finish(nb, l, args, {next}, {args[hPos]});
+            }),
+        hr);
   }
 
   if (cell.kind == CellKind::LSTM) {
-    Value hr = createMatMulTransposeB(b, loc, h, ops.r, ops.rInit);
+    Value hr = createMatMulTransposeB(b, loc, h, ops.r, xw);
     int64_t cPos = addInput(c, 0);
     // Gates i, o, f, c; peepholes i, o, f.
-    int64_t xPos[4], hrPos[4], pPos[3];
-    for (int64_t k = 0; k < 4; ++k) {
-      xPos[k] = addInput(xw, k);
+    int64_t hrPos[4], pPos[3];
+    for (int64_t k = 0; k < 4; ++k)
       hrPos[k] = addInput(hr, k);
-    }
     if (ops.p)
       for (int64_t k = 0; k < 3; ++k)
         pPos[k] = addInput(ops.p, -2 - k);
-    return createCellGeneric(
+    SmallVector<Value> results = createCellGeneric(
         b, loc, inputs, numOutputs, stateType, stateSizes, hidden,
         [&](OpBuilder &nb, Location l, ValueRange args) {
-          auto pre = [&](int64_t k) {
-            return nb.create<arith::AddFOp>(l, args[xPos[k]], args[hrPos[k]])
-                .getResult();
-          };
+          auto pre = [&](int64_t k) { return args[hrPos[k]]; };
           auto peep = [&](Value v, int64_t k, Value state) {
             if (!ops.p)
               return v;
@@ -549,62 +573,98 @@ SmallVector<Value> DirectionLowering::step(const DirectionOperands &ops,
               l, o, applyActivation(nb, l, acts[2], cNext));
           return finish(nb, l, args, {hNext, cNext}, {args[hPos], cPrev});
         });
+    return withProducts(results, hr);
   }
 
-  // GRU: gates z, r, h. The z and r gates first.
+  // GRU: gates z, r, h.
+  auto gateOf = [&](OpBuilder &nb, Location l, const Activation &act,
+                    Value v) {
+    return applyActivation(nb, l, act, applyClip(nb, l, cell, v));
+  };
+  /// The new H from z, the candidate and the previous H.
+  auto update = [&](OpBuilder &nb, Location l, Value z, Value candidate,
+                    Value hPrev) {
+    // (1 - z) * candidate + z * H
+    Value keep =
+        nb.create<arith::SubFOp>(l, createScalar(nb, l, element, 1), z);
+    return nb
+        .create<arith::AddFOp>(l, nb.create<arith::MulFOp>(l, keep, candidate),
+                               nb.create<arith::MulFOp>(l, z, hPrev))
+        .getResult();
+  };
+  if (cell.linearBeforeReset) {
+    // One product for the three gates, onto the R bias: candidate =
+    // act(Xh + Wbh + r * (H Rh' + Rbh)).
+    Value hr = createMatMulTransposeB(b, loc, h, ops.r, ops.rInit);
+    int64_t xPos[3], hrPos[3];
+    for (int64_t k = 0; k < 3; ++k) {
+      xPos[k] = addInput(xw, k);
+      hrPos[k] = addInput(hr, k);
+    }
+    SmallVector<Value> results = createCellGeneric(
+        b, loc, inputs, numOutputs, stateType, stateSizes, hidden,
+        [&](OpBuilder &nb, Location l, ValueRange args) {
+          auto sum = [&](int64_t k) {
+            return nb.create<arith::AddFOp>(l, args[xPos[k]], args[hrPos[k]])
+                .getResult();
+          };
+          Value z = gateOf(nb, l, acts[0], sum(0));
+          Value r = gateOf(nb, l, acts[0], sum(1));
+          Value v = nb.create<arith::AddFOp>(
+              l, args[xPos[2]],
+              nb.create<arith::MulFOp>(l, r, args[hrPos[2]]));
+          Value hPrev = args[hPos];
+          return finish(nb, l, args,
+                        {update(nb, l, z, gateOf(nb, l, acts[1], v), hPrev)},
+                        {hPrev});
+        });
+    return withProducts(results, xw);
+  }
+
+  // The z and r gates onto their projection first, then the h gate's
+  // product of r * H onto its own.
   auto slice = [&](Value v, int64_t begin, int64_t count) -> Value {
-    if (!v)
-      return v;
-    auto type = cast<RankedTensorType>(v.getType());
-    if (type.getRank() == 1)
-      return createSlice(b, loc, v, {b.getIndexAttr(begin * hidden)},
-                         {b.getIndexAttr(count * hidden)}, {});
     return createSlice(b, loc, v,
                        {b.getIndexAttr(begin * hidden), b.getIndexAttr(0)},
                        {b.getIndexAttr(count * hidden), b.getIndexAttr(hidden)},
                        {});
   };
   Value rZR = slice(ops.r, 0, 2), rH = slice(ops.r, 2, 1);
-  Value hrZR = createMatMulTransposeB(b, loc, h, rZR, ops.rInit);
+  // The columns of `xw` from gate `begin` on, `count` gates wide.
+  auto gateColumns = [&](int64_t begin, int64_t count) {
+    return std::pair<SmallVector<OpFoldResult>, SmallVector<OpFoldResult>>{
+        {b.getIndexAttr(0), b.getIndexAttr(begin * hidden)},
+        {stateSizes[0], b.getIndexAttr(count * hidden)}};
+  };
+  auto [zrOffsets, zrSizes] = gateColumns(0, 2);
+  Value hrZR = createMatMulTransposeB(
+      b, loc, h, rZR, createSlice(b, loc, xw, zrOffsets, zrSizes, {}));
   SmallVector<std::pair<Value, int64_t>> zrInputs{
-      {xw, 0}, {xw, 1}, {hrZR, 0}, {hrZR, 1}, {h, 0}};
+      {hrZR, 0}, {hrZR, 1}, {h, 0}};
   SmallVector<Value> zr = createCellGeneric(
       b, loc, zrInputs, 2, stateType, stateSizes, hidden,
       [&](OpBuilder &nb, Location l, ValueRange args) {
-        auto gate = [&](Value x, Value hr) {
-          Value v = nb.create<arith::AddFOp>(l, x, hr);
-          return applyActivation(nb, l, acts[0], applyClip(nb, l, cell, v));
-        };
-        Value z = gate(args[0], args[2]);
-        Value r = gate(args[1], args[3]);
-        // Before the reset: r * H enters the h gate's product.
-        if (!cell.linearBeforeReset)
-          r = nb.create<arith::MulFOp>(l, r, args[4]);
-        return SmallVector<Value>{z, r};
+        Value z = gateOf(nb, l, acts[0], args[0]);
+        Value r = gateOf(nb, l, acts[0], args[1]);
+        return SmallVector<Value>{z, nb.create<arith::MulFOp>(l, r, args[2])};
       });
+  auto [hOffsets, hSizes] = gateColumns(2, 1);
   Value hh = createMatMulTransposeB(
-      b, loc, cell.linearBeforeReset ? h : zr[1], rH, ops.rInitH);
-  int64_t xPos = addInput(xw, 2), hhPos = addInput(hh, 0),
-          zPos = addInput(zr[0], 0);
-  int64_t rPos = cell.linearBeforeReset ? addInput(zr[1], 0) : -1;
-  return createCellGeneric(
+      b, loc, zr[1], rH, createSlice(b, loc, xw, hOffsets, hSizes, {}));
+  int64_t hhPos = addInput(hh, 0), zPos = addInput(zr[0], 0);
+  SmallVector<Value> results = createCellGeneric(
       b, loc, inputs, numOutputs, stateType, stateSizes, hidden,
       [&](OpBuilder &nb, Location l, ValueRange args) {
-        Value recurrent = args[hhPos];
-        if (cell.linearBeforeReset)
-          recurrent = nb.create<arith::MulFOp>(l, args[rPos], recurrent);
-        Value v = nb.create<arith::AddFOp>(l, args[xPos], recurrent);
-        Value candidate =
-            applyActivation(nb, l, acts[1], applyClip(nb, l, cell, v));
-        Value z = args[zPos], hPrev = args[hPos];
-        // (1 - z) * candidate + z * H
-        Value keep = nb.create<arith::SubFOp>(
-            l, createScalar(nb, l, element, 1), z);
-        Value hNext = nb.create<arith::AddFOp>(
-            l, nb.create<arith::MulFOp>(l, keep, candidate),
-            nb.create<arith::MulFOp>(l, z, hPrev));
-        return finish(nb, l, args, {hNext}, {hPrev});
+        Value candidate = gateOf(nb, l, acts[1], args[hhPos]);
+        Value hPrev = args[hPos];
+        return finish(nb, l, args,
+                      {update(nb, l, args[zPos], candidate, hPrev)}, {hPrev});
       });
+  // The products back into the projection last, after their reads, so that
+  // the bufferization can compute them in place.
+  Value products = createInsert(b, loc, hrZR, xw, zrOffsets, zrSizes);
+  products = createInsert(b, loc, hh, products, hOffsets, hSizes);
+  return withProducts(results, products);
 }
 
 /// Lowers a recurrent op whose operands are `x`, `w`, `r`, `bias`, `lens`,

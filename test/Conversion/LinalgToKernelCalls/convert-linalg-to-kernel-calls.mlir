@@ -92,6 +92,39 @@ func.func @constant_weight(%a: memref<4x8xf32>, %c: memref<4x16xf32>) {
 
 // -----
 
+// A part of a constant at static offsets (one direction of a recurrent op's
+// weights) is constant too, transposed or not, also inside a loop.
+// CHECK-LABEL: func.func @constant_subview
+// CHECK: scf.for
+// CHECK: %[[FLAGS:.+]] = arith.constant 4 : i64
+// CHECK: call @onnxc_kernel_matmul_f32(%{{.+}}, %{{.+}}, %{{.+}}, %[[FLAGS]])
+memref.global "private" constant @weights : memref<2x16x8xf32> = dense<1.0>
+func.func @constant_subview(%a: memref<4x8xf32>, %c: memref<4x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %w = memref.get_global @weights : memref<2x16x8xf32>
+  %r = memref.subview %w[1, 0, 0] [1, 16, 8] [1, 1, 1] : memref<2x16x8xf32> to memref<16x8xf32, strided<[8, 1], offset: 128>>
+  scf.for %i = %c0 to %c3 step %c1 {
+    linalg.matmul_transpose_b ins(%a, %r : memref<4x8xf32>, memref<16x8xf32, strided<[8, 1], offset: 128>>) outs(%c : memref<4x16xf32>)
+  }
+  return
+}
+
+// -----
+
+// At a dynamic offset the part may differ from call to call: not constant.
+// CHECK-LABEL: func.func @dynamic_subview
+// CHECK: %[[FLAGS:.+]] = arith.constant 0 : i64
+// CHECK: call @onnxc_kernel_matmul_f32(%{{.+}}, %{{.+}}, %{{.+}}, %[[FLAGS]])
+memref.global "private" constant @table : memref<2x8x16xf32> = dense<1.0>
+func.func @dynamic_subview(%a: memref<4x8xf32>, %c: memref<4x16xf32>, %i: index) {
+  %w = memref.get_global @table : memref<2x8x16xf32>
+  %b = memref.subview %w[%i, 0, 0] [1, 8, 16] [1, 1, 1] : memref<2x8x16xf32> to memref<8x16xf32, strided<[16, 1], offset: ?>>
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32, strided<[16, 1], offset: ?>>) outs(%c : memref<4x16xf32>)
+  return
+}
+
 // The bias broadcast before and the in-place Clip after go into the call:
 // flags 8 (bias) | 1 (clamp), the bounds last.
 #bias = affine_map<(d0, d1, d2, d3) -> (d1)>
