@@ -21,7 +21,8 @@ enum {
   FlagConstFirst = 2,
   FlagConstSecond = 4,
   FlagBias = 8,
-  FlagResidual = 16
+  FlagResidual = 16,
+  FlagHardSwish = 32
 };
 
 /// Offset tables live in one allocation; a failed allocation leaves the
@@ -138,11 +139,99 @@ void onnxc_kernel_batch_matmul_f32(ONNXC_MEMREF3(a), ONNXC_MEMREF3(b),
                      aStride0, bStride0, cStride0};
   // Small products: one per thread; large ones: each over the whole pool.
   if ((double)m * (double)n * (double)k < 1e6)
-    onnxc_parallel_for(onnxc_current_threadpool(), batches, runBatches,
-                       &batch);
+    onnxc_parallel_for(onnxc_current_threadpool(), batches, runBatches, &batch);
   else
     runBatches(&batch, 0, batches);
   free(t);
+}
+
+/// fn over the planes [0, planes) on the session's thread pool, or serially
+/// when the `work` (in elements or multiply-adds) is too small to share.
+static void runPlanes(onnxc_range_fn fn, void *ctx, int64_t planes,
+                      double work) {
+  if (work < 1e5)
+    fn(ctx, 0, planes);
+  else
+    onnxc_parallel_for(onnxc_current_threadpool(), planes, fn, ctx);
+}
+
+/// The GEMM of one image's convolution (of one group's slice of it): A the
+/// filters [F, C * kH * kW], B the implicit im2col matrix [C * kH * kW,
+/// OH * OW], C the output [F, OH * OW]; or, where fewer pixels (or filters)
+/// pad the micro-tiles less that way, C' = [OH * OW, F] = im2col' filters',
+/// the filters along the vectors. The offset tables in `t` (2 (m + k + n)
+/// values) hold for every image and group; runConvGemm sets the operands.
+typedef struct {
+  OnnxcGemm g;
+  int transposed;
+} ConvGemm;
+
+/// Strides: `xs` of the input's (channel, row, column), `ws` of the
+/// filters' (filter, channel, row, column), `ys` of the output's (filter,
+/// row, column).
+static ConvGemm convGemm(int64_t *t, int64_t filters, int64_t channels,
+                         int64_t kh, int64_t kw, int64_t oh, int64_t ow,
+                         const int64_t xs[3], const int64_t ws[4],
+                         const int64_t ys[3], int64_t strideH, int64_t strideW,
+                         int64_t dilationH, int64_t dilationW, int64_t flags,
+                         float lo, float hi) {
+  int64_t m = filters, k = channels * kh * kw, n = oh * ow;
+  int64_t *aRow = t, *aCol = aRow + m, *bRow = aCol + k, *bCol = bRow + k,
+          *cRow = bCol + n, *cCol = cRow + m;
+  fillStrided(aRow, m, ws[0]);
+  fillStrided(cRow, m, ys[0]);
+  for (int64_t c = 0, p = 0; c < channels; ++c)
+    for (int64_t i = 0; i < kh; ++i)
+      for (int64_t j = 0; j < kw; ++j, ++p) {
+        aCol[p] = c * ws[1] + i * ws[2] + j * ws[3];
+        bRow[p] = c * xs[0] + i * dilationH * xs[1] + j * dilationW * xs[2];
+      }
+  for (int64_t i = 0, q = 0; i < oh; ++i)
+    for (int64_t j = 0; j < ow; ++j, ++q) {
+      bCol[q] = i * strideH * xs[1] + j * strideW * xs[2];
+      cCol[q] = i * ys[1] + j * ys[2];
+    }
+  OnnxcGemm g = {.m = m,
+                 .n = n,
+                 .k = k,
+                 .aRow = aRow,
+                 .aCol = aCol,
+                 .bRow = bRow,
+                 .bCol = bCol,
+                 .cRow = cRow,
+                 .cCol = cCol,
+                 .clamp = (flags & FlagRelu) != 0,
+                 .lo = lo,
+                 .hi = hi,
+                 .constA = (flags & FlagConstSecond) != 0};
+  if (!onnxcGemmPrefersTransposed(m, n))
+    return (ConvGemm){g, 0};
+  OnnxcGemm gt = g;
+  gt.m = n;
+  gt.n = m;
+  gt.aRow = bCol;
+  gt.aCol = bRow;
+  gt.bRow = aCol;
+  gt.bCol = aRow;
+  gt.cRow = cCol;
+  gt.cCol = cRow;
+  gt.biasColumns = 1;
+  gt.constA = 0;
+  gt.constB = g.constA;
+  return (ConvGemm){gt, 1};
+}
+
+/// Runs `cg` on filters `w`, input `x` and output `y`, with the `bias` and
+/// `res` of the flags (NULL when absent).
+static void runConvGemm(const ConvGemm *cg, const float *w, const float *x,
+                        float *y, const float *bias, const float *res) {
+  OnnxcGemm g = cg->g;
+  g.a = cg->transposed ? x : w;
+  g.b = cg->transposed ? w : x;
+  g.c = y;
+  g.bias = bias;
+  g.res = res;
+  onnxcGemm(&g);
 }
 
 void onnxc_kernel_conv2d_nchw_fchw_f32(ONNXC_MEMREF4(x), ONNXC_MEMREF4(w),
@@ -159,98 +248,277 @@ void onnxc_kernel_conv2d_nchw_fchw_f32(ONNXC_MEMREF4(x), ONNXC_MEMREF4(w),
   // The bias is read with unit stride (the pass passes a contiguous one);
   // the residual shares the output's strides.
   (void)biasStride0;
-  int64_t batches = ySize0, filters = wSize0, channels = wSize1;
-  int64_t kh = wSize2, kw = wSize3, oh = ySize2, ow = ySize3;
-  int64_t m = filters, k = channels * kh * kw, n = oh * ow;
-  int64_t *t = allocOffsets(2 * m + 2 * k + 2 * n);
+  int64_t filters = wSize0, channels = wSize1, kh = wSize2, kw = wSize3;
+  int64_t *t =
+      allocOffsets(2 * (filters + channels * kh * kw + ySize2 * ySize3));
   if (!t)
     return;
-  int64_t *aRow = t, *aCol = aRow + m, *bRow = aCol + k, *bCol = bRow + k,
-          *cRow = bCol + n, *cCol = cRow + m;
-  // A: the filters as [F, C * kH * kW]; B: the implicit im2col matrix
-  // [C * kH * kW, OH * OW] of one image; C: that image's [F, OH * OW].
-  fillStrided(aRow, m, wStride0);
-  fillStrided(cRow, m, yStride1);
-  for (int64_t c = 0, p = 0; c < channels; ++c)
-    for (int64_t i = 0; i < kh; ++i)
-      for (int64_t j = 0; j < kw; ++j, ++p) {
-        aCol[p] = c * wStride1 + i * wStride2 + j * wStride3;
-        bRow[p] = c * xStride1 + i * dilationH * xStride2 +
-                  j * dilationW * xStride3;
-      }
-  for (int64_t i = 0, q = 0; i < oh; ++i)
-    for (int64_t j = 0; j < ow; ++j, ++q) {
-      bCol[q] = i * strideH * xStride2 + j * strideW * xStride3;
-      cCol[q] = i * yStride2 + j * yStride3;
-    }
-  // Few pixels (or few filters) pad the micro-tiles less the other way
-  // round: C' = [OH * OW, F] = im2col' filters', the filters along the
-  // vectors.
-  int transposed = onnxcGemmPrefersTransposed(m, n);
-  for (int64_t b = 0; b < batches; ++b) {
-    OnnxcGemm g = {.m = m,
-                   .n = n,
-                   .k = k,
-                   .a = w + wOff,
-                   .aRow = aRow,
-                   .aCol = aCol,
-                   .b = x + xOff + b * xStride0,
-                   .bRow = bRow,
-                   .bCol = bCol,
-                   .c = y + yOff + b * yStride0,
-                   .cRow = cRow,
-                   .cCol = cCol,
-                   .bias = flags & FlagBias ? bias + biasOff : NULL,
-                   .res = flags & FlagResidual ? res + resOff + b * resStride0
-                                               : NULL,
-                   .clamp = (flags & FlagRelu) != 0,
-                   .lo = lo,
-                   .hi = hi,
-                   .constA = (flags & FlagConstSecond) != 0};
-    if (transposed) {
-      OnnxcGemm gt = g;
-      gt.m = n;
-      gt.n = m;
-      gt.a = g.b;
-      gt.aRow = bCol;
-      gt.aCol = bRow;
-      gt.b = g.a;
-      gt.bRow = aCol;
-      gt.bCol = aRow;
-      gt.cRow = cCol;
-      gt.cCol = cRow;
-      gt.biasColumns = 1;
-      gt.constA = 0;
-      gt.constB = g.constA;
-      g = gt;
-    }
-    onnxcGemm(&g);
-  }
+  const int64_t xs[3] = {xStride1, xStride2, xStride3};
+  const int64_t ws[4] = {wStride0, wStride1, wStride2, wStride3};
+  const int64_t ys[3] = {yStride1, yStride2, yStride3};
+  ConvGemm cg =
+      convGemm(t, filters, channels, kh, kw, ySize2, ySize3, xs, ws, ys,
+               strideH, strideW, dilationH, dilationW, flags, lo, hi);
+  for (int64_t b = 0; b < ySize0; ++b)
+    runConvGemm(&cg, w + wOff, x + xOff + b * xStride0, y + yOff + b * yStride0,
+                flags & FlagBias ? bias + biasOff : NULL,
+                flags & FlagResidual ? res + resOff + b * resStride0 : NULL);
   free(t);
 }
 
-/// fn over the planes [0, planes) on the session's thread pool, or serially
-/// when the `work` (in elements or multiply-adds) is too small to share.
-static void runPlanes(onnxc_range_fn fn, void *ctx, int64_t planes,
-                      double work) {
-  if (work < 1e5)
-    fn(ctx, 0, planes);
-  else
-    onnxc_parallel_for(onnxc_current_threadpool(), planes, fn, ctx);
+typedef struct {
+  ConvGemm cg;
+  const float *x, *w, *bias, *res;
+  float *y;
+  int64_t groups, filters; // per group
+  int64_t xStride[2], wStride, yStride[2], resStride[2];
+} GroupedConv;
+
+/// The (image, group) pairs [begin, end) of a grouped convolution.
+static void runGroups(void *ctx, int64_t begin, int64_t end) {
+  const GroupedConv *c = ctx;
+  for (int64_t task = begin; task < end; ++task) {
+    int64_t b = task / c->groups, g = task % c->groups;
+    runConvGemm(&c->cg, c->w + g * c->wStride,
+                c->x + b * c->xStride[0] + g * c->xStride[1],
+                c->y + b * c->yStride[0] + g * c->yStride[1],
+                c->bias ? c->bias + g * c->filters : NULL,
+                c->res ? c->res + b * c->resStride[0] + g * c->resStride[1]
+                       : NULL);
+  }
 }
 
+#if defined(__x86_64__)
+/// A grouped convolution computed directly, for groups of few filters
+/// (ResNeXt's 4 .. 32) whose GEMMs would mostly compute the padding of the
+/// micro-tiles: each output row in chunks of 16 columns, four chunks (of
+/// one or more rows) times four filters of a group in registers, every tap
+/// a load (two and a permute at stride 2) and broadcast weights read in
+/// place. `tapIn` and `tapW` hold each tap's offset in the input and in a
+/// filter.
 typedef struct {
   const float *x, *w, *bias, *res;
   float *y;
-  int64_t channels, kh, kw, oh, ow;
-  int64_t xStride[4], wStride[3], yStride[4];
-  int64_t strideH, strideW, dilationH, dilationW;
+  int64_t groups, filters, channels, kh, kw, oh, ow;
+  int64_t xStride[5], wStride[5], yStride[5], resStride[2];
+  int64_t strideH, strideW;
   int clamp;
   float lo, hi;
+  const int64_t *tapIn, *tapW;
+} DirectConv;
+
+enum { DirectSlots = 4, DirectFilters = 4 };
+
+/// Image `b`, group `g` of `d`.
+__attribute__((target("avx512f,fma"))) static void
+directConvGroup(const DirectConv *d, int64_t b, int64_t g) {
+  const __m512i even = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12,
+                                        10, 8, 6, 4, 2, 0);
+  const float *x = d->x + b * d->xStride[0] + g * d->xStride[1];
+  const float *w = d->w + g * d->wStride[0];
+  float *y = d->y + b * d->yStride[0] + g * d->yStride[1];
+  const float *res =
+      d->res ? d->res + b * d->resStride[0] + g * d->resStride[1] : NULL;
+  const float *bias = d->bias ? d->bias + g * d->filters : NULL;
+  int64_t chunks = (d->ow + 15) / 16, slots = d->oh * chunks;
+  int64_t taps = d->channels * d->kh * d->kw, sw = d->strideW;
+  int64_t ws = d->wStride[1], ys = d->yStride[2];
+  __m512 lo = _mm512_set1_ps(d->lo), hi = _mm512_set1_ps(d->hi);
+  for (int64_t s0 = 0; s0 < slots; s0 += DirectSlots) {
+    // Slot q: row i, columns [j, j + n) (none past the last slot: it then
+    // reads and stores nothing).
+    const float *in[DirectSlots];
+    int64_t out[DirectSlots];
+    __mmask16 m0[DirectSlots], m1[DirectSlots], store[DirectSlots];
+    for (int q = 0; q < DirectSlots; ++q) {
+      int64_t s = s0 + q < slots ? s0 + q : s0;
+      int64_t i = s / chunks, j = s % chunks * 16;
+      int64_t n = s0 + q < slots ? (d->ow - j < 16 ? d->ow - j : 16) : 0;
+      int64_t span = n ? (n - 1) * sw + 1 : 0;
+      in[q] = x + i * d->strideH * d->xStride[3] + j * sw;
+      out[q] = i * d->yStride[3] + j;
+      store[q] = (__mmask16)((1u << n) - 1);
+      m0[q] = (__mmask16)(span >= 16 ? 0xffff : (1u << span) - 1);
+      m1[q] = (__mmask16)(span <= 16 ? 0 : (1u << (span - 16)) - 1);
+    }
+    for (int64_t f0 = 0; f0 < d->filters; f0 += DirectFilters) {
+      __m512 acc[DirectFilters][DirectSlots];
+      for (int f = 0; f < DirectFilters; ++f)
+        for (int q = 0; q < DirectSlots; ++q)
+          acc[f][q] = bias ? _mm512_set1_ps(bias[f0 + f])
+                           : _mm512_maskz_loadu_ps(store[q],
+                                                   y + (f0 + f) * ys + out[q]);
+      const float *wf = w + f0 * ws;
+      for (int64_t t = 0; t < taps; ++t) {
+        __m512 xv[DirectSlots];
+        for (int q = 0; q < DirectSlots; ++q) {
+          const float *at = in[q] + d->tapIn[t];
+          xv[q] = _mm512_maskz_loadu_ps(m0[q], at);
+          if (sw == 2)
+            xv[q] = _mm512_permutex2var_ps(
+                xv[q], even, _mm512_maskz_loadu_ps(m1[q], at + 16));
+        }
+        const float *wt = wf + d->tapW[t];
+        for (int f = 0; f < DirectFilters; ++f) {
+          __m512 wv = _mm512_set1_ps(wt[f * ws]);
+          for (int q = 0; q < DirectSlots; ++q)
+            acc[f][q] = _mm512_fmadd_ps(wv, xv[q], acc[f][q]);
+        }
+      }
+      for (int f = 0; f < DirectFilters; ++f)
+        for (int q = 0; q < DirectSlots; ++q) {
+          int64_t at = (f0 + f) * ys + out[q];
+          __m512 v = acc[f][q];
+          if (res)
+            v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(store[q], res + at));
+          if (d->clamp)
+            v = _mm512_min_ps(_mm512_max_ps(v, lo), hi);
+          _mm512_mask_storeu_ps(y + at, store[q], v);
+        }
+    }
+  }
+}
+
+static void runDirectGroups(void *ctx, int64_t begin, int64_t end) {
+  const DirectConv *d = ctx;
+  for (int64_t task = begin; task < end; ++task)
+    directConvGroup(d, task / d->groups, task % d->groups);
+}
+
+/// True when the direct kernel suits `d`: AVX-512, filters in fours, unit
+/// column strides, a window column stride of 1 or 2, and rows of at least
+/// 12 outputs (narrower ones leave most of each vector idle: their GEMM,
+/// pixels x filters, pads less).
+static int prefersDirectConv(const DirectConv *d, int64_t xColumnStride,
+                             int64_t yColumnStride) {
+  return __builtin_cpu_supports("avx512f") && d->filters % 4 == 0 &&
+         d->filters <= 64 && xColumnStride == 1 && yColumnStride == 1 &&
+         (d->strideW == 1 || d->strideW == 2) && d->ow >= 12;
+}
+#endif
+
+void onnxc_kernel_conv2d_ngchw_gfchw_f32(ONNXC_MEMREF5(x), ONNXC_MEMREF5(w),
+                                         ONNXC_MEMREF5(y), ONNXC_MEMREF1(bias),
+                                         ONNXC_MEMREF5(res), int64_t strideH,
+                                         int64_t strideW, int64_t dilationH,
+                                         int64_t dilationW, int64_t flags,
+                                         float lo, float hi) {
+  (void)xAlloc, (void)wAlloc, (void)yAlloc, (void)xSize0, (void)xSize1,
+      (void)xSize2, (void)xSize3, (void)xSize4, (void)wSize2, (void)ySize1,
+      (void)ySize2, (void)biasAlloc, (void)biasSize0, (void)biasStride0,
+      (void)resAlloc, (void)resSize0, (void)resSize1, (void)resSize2,
+      (void)resSize3, (void)resSize4, (void)resStride2, (void)resStride3,
+      (void)resStride4;
+  int64_t groups = wSize0, filters = wSize1, channels = wSize2;
+  int64_t kh = wSize3, kw = wSize4, n = ySize3 * ySize4;
+  int64_t tasks = ySize0 * groups;
+  double work = (double)filters * (double)(channels * kh * kw) * (double)n;
+#if defined(__x86_64__)
+  DirectConv d = {.x = x + xOff,
+                  .w = w + wOff,
+                  .bias = flags & FlagBias ? bias + biasOff : NULL,
+                  .res = flags & FlagResidual ? res + resOff : NULL,
+                  .y = y + yOff,
+                  .groups = groups,
+                  .filters = filters,
+                  .channels = channels,
+                  .kh = kh,
+                  .kw = kw,
+                  .oh = ySize3,
+                  .ow = ySize4,
+                  .xStride = {xStride0, xStride1, xStride2, xStride3, xStride4},
+                  .wStride = {wStride0, wStride1, wStride2, wStride3, wStride4},
+                  .yStride = {yStride0, yStride1, yStride2, yStride3, yStride4},
+                  .resStride = {resStride0, resStride1},
+                  .strideH = strideH,
+                  .strideW = strideW,
+                  .clamp = (flags & FlagRelu) != 0,
+                  .lo = lo,
+                  .hi = hi};
+  if (n > 0 && prefersDirectConv(&d, xStride4, yStride4)) {
+    int64_t taps = channels * kh * kw;
+    int64_t *tap = allocOffsets(2 * taps);
+    if (!tap)
+      return;
+    for (int64_t c = 0, p = 0; c < channels; ++c)
+      for (int64_t i = 0; i < kh; ++i)
+        for (int64_t j = 0; j < kw; ++j, ++p) {
+          tap[p] = c * xStride2 + i * dilationH * xStride3 + j * dilationW;
+          tap[taps + p] = c * wStride2 + i * wStride3 + j * wStride4;
+        }
+    d.tapIn = tap;
+    d.tapW = tap + taps;
+    runPlanes(runDirectGroups, &d, tasks, work * (double)tasks);
+    free(tap);
+    return;
+  }
+#endif
+  int64_t *t = allocOffsets(2 * (filters + channels * kh * kw + n));
+  if (!t)
+    return;
+  const int64_t xs[3] = {xStride2, xStride3, xStride4};
+  const int64_t ws[4] = {wStride1, wStride2, wStride3, wStride4};
+  const int64_t ys[3] = {yStride2, yStride3, yStride4};
+  GroupedConv c = {.cg = convGemm(t, filters, channels, kh, kw, ySize3, ySize4,
+                                  xs, ws, ys, strideH, strideW, dilationH,
+                                  dilationW, flags, lo, hi),
+                   .x = x + xOff,
+                   .w = w + wOff,
+                   .bias = flags & FlagBias ? bias + biasOff : NULL,
+                   .res = flags & FlagResidual ? res + resOff : NULL,
+                   .y = y + yOff,
+                   .groups = groups,
+                   .filters = filters,
+                   .xStride = {xStride0, xStride1},
+                   .wStride = wStride0,
+                   .yStride = {yStride0, yStride1},
+                   .resStride = {resStride0, resStride1}};
+  // One task per (image, group) when they share the pool evenly or are each
+  // too small for the GEMM to split (it runs nested tasks serially);
+  // otherwise one after the other, each GEMM over the whole pool.
+  int64_t threads = onnxc_threadpool_size(onnxc_current_threadpool());
+  if (tasks % threads == 0 || tasks >= 4 * threads || work < 1e6)
+    runPlanes(runGroups, &c, tasks, work * (double)tasks);
+  else
+    runGroups(&c, 0, tasks);
+  free(t);
+}
+
+/// A depthwise convolution whose input is read as if padded: `top` rows
+/// and `left` columns of zeros before its `height` x `width` pixels, and as
+/// many after them as the output needs.
+typedef struct {
+  const float *x, *w, *bias, *res;
+  float *y;
+  int64_t channels, kh, kw, oh, ow, height, width, top, left;
+  int64_t xStride[4], wStride[3], yStride[4];
+  int64_t strideH, strideW, dilationH, dilationW;
+  int clamp, hardSwish;
+  float lo, hi, alpha, beta;
 } Depthwise;
 
-/// out[0, n) (unit stride `ys` 1 or not) after its sums are in: + res, then
-/// the clamp.
+/// True when every window lies inside the input (no padding is read).
+static int windowsInside(const Depthwise *d) {
+  return d->top == 0 && d->left == 0 &&
+         (d->oh - 1) * d->strideH + (d->kh - 1) * d->dilationH < d->height &&
+         (d->ow - 1) * d->strideW + (d->kw - 1) * d->dilationW < d->width;
+}
+
+/// The first index i >= 0 with `start + i * step >= 0`, and one past the
+/// last (at most `count`) with `start + i * step < limit`: the outputs whose
+/// tap at `start` (for output 0) reads inside [0, limit).
+static void validRange(int64_t start, int64_t step, int64_t limit,
+                       int64_t count, int64_t *first, int64_t *last) {
+  int64_t lo = start >= 0 ? 0 : (-start + step - 1) / step;
+  int64_t hi = limit - start <= 0 ? 0 : (limit - start + step - 1) / step;
+  *first = lo < count ? lo : count;
+  *last = hi < count ? hi : count;
+  if (*last < *first)
+    *last = *first;
+}
+
+/// out[0, n) (unit stride `ys` 1 or not) after its sums are in: + res, the
+/// clamp, then HardSwish.
 static void finishDepthwiseRow(const Depthwise *d, float *out, const float *res,
                                int64_t ys) {
   for (int64_t j = 0; j < d->ow; ++j) {
@@ -259,12 +527,18 @@ static void finishDepthwiseRow(const Depthwise *d, float *out, const float *res,
       v += res[j * ys];
     if (d->clamp)
       v = v < d->lo ? d->lo : v > d->hi ? d->hi : v;
+    if (d->hardSwish) {
+      float gate = v * d->alpha + d->beta;
+      v *= gate < 0.0f ? 0.0f : gate > 1.0f ? 1.0f : gate;
+    }
     out[j * ys] = v;
   }
 }
 
 /// The planes of one (image, channel) each in [begin, end), compiled once
-/// per vector ISA (ATTR) so that the unit-stride row loop vectorizes.
+/// per vector ISA (ATTR) so that the unit-stride row loops vectorize. Each
+/// tap adds to the outputs whose input it reads inside the image (the
+/// padding adds nothing).
 #define ONNXC_DEPTHWISE_PLANES(NAME, ATTR)                                     \
   ATTR static void NAME(const Depthwise *d, int64_t begin, int64_t end,        \
                         float *wide) {                                         \
@@ -275,7 +549,7 @@ static void finishDepthwiseRow(const Depthwise *d, float *out, const float *res,
       int64_t yAt = b * d->yStride[0] + c * d->yStride[1];                     \
       float *y = d->y + yAt;                                                   \
       const float *res = d->res ? d->res + yAt : NULL;                         \
-      int64_t xs = d->strideW * d->xStride[3], ys = d->yStride[3];             \
+      int64_t sw = d->strideW, xs = d->xStride[3], ys = d->yStride[3];         \
       if (d->bias)                                                             \
         for (int64_t i = 0; i < d->oh; ++i)                                    \
           for (int64_t j = 0; j < d->ow; ++j)                                  \
@@ -305,17 +579,21 @@ static void finishDepthwiseRow(const Depthwise *d, float *out, const float *res,
       for (int64_t i = 0; i < d->oh; ++i) {                                    \
         float *out = y + i * d->yStride[2];                                    \
         for (int64_t u = 0; u < d->kh; ++u) {                                  \
-          const float *row =                                                   \
-              x + (i * d->strideH + u * d->dilationH) * d->xStride[2];         \
+          int64_t r = i * d->strideH + u * d->dilationH - d->top;              \
+          if (r < 0 || r >= d->height)                                         \
+            continue;                                                          \
           for (int64_t v = 0; v < d->kw; ++v) {                                \
             float weight = w[u * d->wStride[1] + v * d->wStride[2]];           \
-            const float *in = row + v * d->dilationW * d->xStride[3];          \
-            if (xs == 1 && ys == 1) {                                          \
-              for (int64_t j = 0; j < d->ow; ++j)                              \
-                out[j] += weight * in[j];                                      \
+            int64_t first, last, at = v * d->dilationW - d->left;              \
+            validRange(at, sw, d->width, d->ow, &first, &last);                \
+            const float *in = x + r * d->xStride[2] + (at + first * sw) * xs;  \
+            float *o = out + first * ys;                                       \
+            if (sw * xs == 1 && ys == 1) {                                     \
+              for (int64_t j = 0; j < last - first; ++j)                       \
+                o[j] += weight * in[j];                                        \
             } else {                                                           \
-              for (int64_t j = 0; j < d->ow; ++j)                              \
-                out[j * ys] += weight * in[j * xs];                            \
+              for (int64_t j = 0; j < last - first; ++j)                       \
+                o[j * ys] += weight * in[j * sw * xs];                         \
             }                                                                  \
           }                                                                    \
         }                                                                      \
@@ -328,81 +606,174 @@ ONNXC_DEPTHWISE_PLANES(depthwisePlanes, )
 #if defined(__x86_64__)
 ONNXC_DEPTHWISE_PLANES(depthwisePlanesAvx2, __attribute__((target("avx2,fma"))))
 
+#define ONNXC_AVX512_DW __attribute__((target("avx512f,fma")))
+enum { DepthwiseMaxTaps = 64, DepthwiseMaxChunks = 64 };
+
+/// What the AVX-512 depthwise kernel shares over all planes: for each
+/// output row, its first and last valid tap row; for each chunk of 16
+/// output columns and tap column, the lanes (stride 1) or the loaded
+/// elements (stride 2: two vectors of 16) that lie inside the image.
+typedef struct {
+  int64_t chunks;
+  int64_t *rowFirst, *rowLast;
+  __mmask16 mask[DepthwiseMaxChunks][16][2];
+} DepthwiseMasks;
+
+/// The sums of R output rows (at `in` + q * `rowStep`, q < R) of one chunk
+/// of 16 columns over the tap rows [u0, u1), then the epilogue stored at
+/// out + q * outStep. SW: the column stride, 1 or 2.
+#define ONNXC_DEPTHWISE_ROWS(NAME, R, SW)                                      \
+  ONNXC_AVX512_DW static inline void NAME(                                     \
+      const Depthwise *d, const __m512 *weight, const int64_t *offset,         \
+      const __mmask16(*mask)[2], __mmask16 store, const float *in,             \
+      int64_t rowStep, int64_t u0, int64_t u1, float *out, int64_t outStep,    \
+      const float *res, __m512 init) {                                         \
+    const __m512i even = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14,  \
+                                          12, 10, 8, 6, 4, 2, 0);              \
+    __m512 acc[R];                                                             \
+    for (int q = 0; q < R; ++q)                                                \
+      acc[q] =                                                                 \
+          d->bias ? init : _mm512_maskz_loadu_ps(store, out + q * outStep);    \
+    for (int64_t u = u0; u < u1; ++u)                                          \
+      for (int64_t v = 0; v < d->kw; ++v) {                                    \
+        int64_t t = u * d->kw + v;                                             \
+        __mmask16 m0 = mask[v][0];                                             \
+        for (int q = 0; q < R; ++q) {                                          \
+          const float *at = in + q * rowStep + offset[t];                      \
+          __m512 x = _mm512_maskz_loadu_ps(m0, at);                            \
+          if (SW == 2)                                                         \
+            x = _mm512_permutex2var_ps(                                        \
+                x, even, _mm512_maskz_loadu_ps(mask[v][1], at + 16));          \
+          acc[q] = _mm512_fmadd_ps(weight[t], x, acc[q]);                      \
+        }                                                                      \
+      }                                                                        \
+    __m512 lo = _mm512_set1_ps(d->lo), hi = _mm512_set1_ps(d->hi);             \
+    __m512 alpha = _mm512_set1_ps(d->alpha), beta = _mm512_set1_ps(d->beta);   \
+    __m512 zero = _mm512_setzero_ps(), one = _mm512_set1_ps(1.0f);             \
+    for (int q = 0; q < R; ++q) {                                              \
+      if (res)                                                                 \
+        acc[q] = _mm512_add_ps(                                                \
+            acc[q], _mm512_maskz_loadu_ps(store, res + q * outStep));          \
+      if (d->clamp)                                                            \
+        acc[q] = _mm512_min_ps(_mm512_max_ps(acc[q], lo), hi);                 \
+      if (d->hardSwish) {                                                      \
+        __m512 gate = _mm512_fmadd_ps(acc[q], alpha, beta);                    \
+        gate = _mm512_min_ps(_mm512_max_ps(gate, zero), one);                  \
+        acc[q] = _mm512_mul_ps(acc[q], gate);                                  \
+      }                                                                        \
+      _mm512_mask_storeu_ps(out + q * outStep, store, acc[q]);                 \
+    }                                                                          \
+  }
+
+ONNXC_DEPTHWISE_ROWS(depthwiseRows4S1, 4, 1)
+ONNXC_DEPTHWISE_ROWS(depthwiseRows1S1, 1, 1)
+ONNXC_DEPTHWISE_ROWS(depthwiseRows4S2, 4, 2)
+ONNXC_DEPTHWISE_ROWS(depthwiseRows1S2, 1, 2)
+
 /// AVX-512, for unit column strides of input and output and a column stride
-/// of the window of 1 or 2: each output row in vectors of 16 columns, the
-/// sums in registers from the bias (or the output) to the clamp.
-__attribute__((target("avx512f,fma"))) static void
-depthwisePlanesAvx512(const Depthwise *d, int64_t begin, int64_t end) {
-  enum { MaxTaps = 64 };
-  const __m512i even = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12,
-                                        10, 8, 6, 4, 2, 0);
-  int64_t taps = d->kh * d->kw, sw = d->strideW;
+/// of the window of 1 or 2: each output row in chunks of 16 columns, four
+/// rows at a time where their windows lie inside the image vertically, the
+/// sums in registers from the bias (or the output) to the clamp. Taps that
+/// read the padding load zeros (masked lanes are not read).
+ONNXC_AVX512_DW static void depthwisePlanesAvx512(const Depthwise *d,
+                                                  const DepthwiseMasks *dm,
+                                                  int64_t begin, int64_t end) {
+  int64_t sw = d->strideW, rowStep = d->strideH * d->xStride[2];
   for (int64_t plane = begin; plane < end; ++plane) {
     int64_t b = plane / d->channels, c = plane % d->channels;
     const float *x = d->x + b * d->xStride[0] + c * d->xStride[1];
     const float *w = d->w + c * d->wStride[0];
     int64_t yAt = b * d->yStride[0] + c * d->yStride[1];
-    __m512 weight[MaxTaps];
-    int64_t offset[MaxTaps];
+    __m512 weight[DepthwiseMaxTaps];
+    int64_t offset[DepthwiseMaxTaps];
     for (int64_t u = 0, t = 0; u < d->kh; ++u)
       for (int64_t v = 0; v < d->kw; ++v, ++t) {
         weight[t] = _mm512_set1_ps(w[u * d->wStride[1] + v * d->wStride[2]]);
         offset[t] = u * d->dilationH * d->xStride[2] + v * d->dilationW;
       }
-    __m512 lo = _mm512_set1_ps(d->lo), hi = _mm512_set1_ps(d->hi);
     __m512 init = _mm512_set1_ps(d->bias ? d->bias[c] : 0.0f);
-    for (int64_t i = 0; i < d->oh; ++i) {
-      const float *row = x + i * d->strideH * d->xStride[2];
-      float *out = d->y + yAt + i * d->yStride[2];
-      const float *res = d->res ? d->res + yAt + i * d->yStride[2] : NULL;
-      for (int64_t j = 0; j < d->ow; j += 16) {
-        int64_t n = d->ow - j < 16 ? d->ow - j : 16;
-        __mmask16 mask = (__mmask16)((1u << n) - 1);
-        __m512 acc = d->bias ? init : _mm512_maskz_loadu_ps(mask, out + j);
-        if (sw == 1) {
-          for (int64_t t = 0; t < taps; ++t)
-            acc = _mm512_fmadd_ps(
-                weight[t], _mm512_maskz_loadu_ps(mask, row + offset[t] + j),
-                acc);
-        } else {
-          // Columns 2j, 2j + 2, ...: the even lanes of two loads.
-          int64_t span = 2 * n - 1;
-          __mmask16 m0 = (__mmask16)(span >= 16 ? 0xffff : (1u << span) - 1);
-          __mmask16 m1 = (__mmask16)(span <= 16 ? 0 : (1u << (span - 16)) - 1);
-          for (int64_t t = 0; t < taps; ++t) {
-            const float *in = row + offset[t] + 2 * j;
-            __m512 v =
-                _mm512_permutex2var_ps(_mm512_maskz_loadu_ps(m0, in), even,
-                                       _mm512_maskz_loadu_ps(m1, in + 16));
-            acc = _mm512_fmadd_ps(weight[t], v, acc);
-          }
-        }
-        if (res)
-          acc = _mm512_add_ps(acc, _mm512_maskz_loadu_ps(mask, res + j));
-        if (d->clamp)
-          acc = _mm512_min_ps(_mm512_max_ps(acc, lo), hi);
-        _mm512_mask_storeu_ps(out + j, mask, acc);
+    for (int64_t i = 0; i < d->oh;) {
+      // Rows i .. i + 3 at once when all read every tap row.
+      int rows =
+          i + 4 <= d->oh && dm->rowFirst[i] == 0 && dm->rowLast[i + 3] == d->kh
+              ? 4
+              : 1;
+      int64_t u0 = dm->rowFirst[i], u1 = dm->rowLast[i];
+      if (rows == 4)
+        u1 = d->kh;
+      for (int64_t chunk = 0; chunk < dm->chunks; ++chunk) {
+        int64_t j = chunk * 16, n = d->ow - j < 16 ? d->ow - j : 16;
+        __mmask16 store = (__mmask16)((1u << n) - 1);
+        // The window of output (i, j) starts at input (i sh - top, j sw -
+        // left): maybe before the image, where only masked lanes lie.
+        const float *in =
+            x + (i * d->strideH - d->top) * d->xStride[2] + j * sw - d->left;
+        float *out = d->y + yAt + i * d->yStride[2] + j;
+        const float *res = d->res ? d->res + yAt + i * d->yStride[2] + j : NULL;
+        const __mmask16(*mask)[2] = dm->mask[chunk];
+        if (rows == 4 && sw == 1)
+          depthwiseRows4S1(d, weight, offset, mask, store, in, rowStep, u0, u1,
+                           out, d->yStride[2], res, init);
+        else if (rows == 4)
+          depthwiseRows4S2(d, weight, offset, mask, store, in, rowStep, u0, u1,
+                           out, d->yStride[2], res, init);
+        else if (sw == 1)
+          depthwiseRows1S1(d, weight, offset, mask, store, in, rowStep, u0, u1,
+                           out, d->yStride[2], res, init);
+        else
+          depthwiseRows1S2(d, weight, offset, mask, store, in, rowStep, u0, u1,
+                           out, d->yStride[2], res, init);
       }
+      i += rows;
     }
   }
+}
+
+/// The masks of dm for `d`; 0 when its shape does not fit them.
+static int initDepthwiseMasks(const Depthwise *d, DepthwiseMasks *dm) {
+  dm->chunks = (d->ow + 15) / 16;
+  if (dm->chunks > DepthwiseMaxChunks || d->kw > 16)
+    return 0;
+  for (int64_t chunk = 0; chunk < dm->chunks; ++chunk) {
+    int64_t j = chunk * 16, n = d->ow - j < 16 ? d->ow - j : 16;
+    // Loaded elements p of tap column v: input column j sw - left + v dw +
+    // p, for p < (n - 1) sw + 1.
+    int64_t span = (n - 1) * d->strideW + 1;
+    for (int64_t v = 0; v < d->kw; ++v) {
+      int64_t at = j * d->strideW - d->left + v * d->dilationW;
+      int64_t lo = at >= 0 ? 0 : -at;
+      int64_t hi = d->width - at < span ? d->width - at : span;
+      uint32_t bits = 0;
+      for (int64_t p = lo; p < hi; ++p)
+        bits |= 1u << p;
+      dm->mask[chunk][v][0] = (__mmask16)(bits & 0xffff);
+      dm->mask[chunk][v][1] = (__mmask16)(bits >> 16);
+    }
+  }
+  for (int64_t i = 0; i < d->oh; ++i)
+    validRange(i * d->strideH - d->top, d->dilationH, d->height, d->kh,
+               &dm->rowFirst[i], &dm->rowLast[i]);
+  return 1;
+}
+
+typedef struct {
+  const Depthwise *d;
+  const DepthwiseMasks *masks;
+} DepthwiseAvx512;
+
+static void runDepthwiseAvx512(void *ctx, int64_t begin, int64_t end) {
+  const DepthwiseAvx512 *k = ctx;
+  depthwisePlanesAvx512(k->d, k->masks, begin, end);
 }
 #endif
 
 static void runDepthwise(void *ctx, int64_t begin, int64_t end) {
   const Depthwise *d = ctx;
-#if defined(__x86_64__)
-  if (__builtin_cpu_supports("avx512f") && d->xStride[3] == 1 &&
-      d->yStride[3] == 1 && (d->strideW == 1 || d->strideW == 2) &&
-      d->kh * d->kw <= 64) {
-    depthwisePlanesAvx512(d, begin, end);
-    return;
-  }
-#endif
-  // Stride 1 over contiguous rows: the wide form (one plane of the input's
-  // width per call of this function).
+  // Stride 1 over contiguous rows without padding: the wide form (one plane
+  // of the input's width per call of this function).
   float *wide = NULL;
   if (d->strideH == 1 && d->strideW == 1 && d->xStride[3] == 1 &&
-      d->yStride[3] == 1 && d->xStride[2] >= d->ow)
+      d->yStride[3] == 1 && d->xStride[2] >= d->ow && windowsInside(d))
     wide = malloc(sizeof(float) * (size_t)(d->oh * d->xStride[2]));
 #if defined(__x86_64__)
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
@@ -416,12 +787,13 @@ static void runDepthwise(void *ctx, int64_t begin, int64_t end) {
 void onnxc_kernel_depthwise_conv2d_nchw_chw_f32(
     ONNXC_MEMREF4(x), ONNXC_MEMREF3(w), ONNXC_MEMREF4(y), ONNXC_MEMREF1(bias),
     ONNXC_MEMREF4(res), int64_t strideH, int64_t strideW, int64_t dilationH,
-    int64_t dilationW, int64_t flags, float lo, float hi) {
+    int64_t dilationW, int64_t padTop, int64_t padLeft, int64_t flags, float lo,
+    float hi, float alpha, float beta) {
   (void)xAlloc, (void)wAlloc, (void)yAlloc, (void)xSize0, (void)xSize1,
-      (void)xSize2, (void)xSize3, (void)wSize0, (void)ySize1, (void)biasAlloc,
-      (void)biasSize0, (void)biasStride0, (void)resAlloc, (void)resSize0,
-      (void)resSize1, (void)resSize2, (void)resSize3, (void)resStride0,
-      (void)resStride1, (void)resStride2, (void)resStride3;
+      (void)wSize0, (void)ySize1, (void)biasAlloc, (void)biasSize0,
+      (void)biasStride0, (void)resAlloc, (void)resSize0, (void)resSize1,
+      (void)resSize2, (void)resSize3, (void)resStride0, (void)resStride1,
+      (void)resStride2, (void)resStride3;
   Depthwise d = {.x = x + xOff,
                  .w = w + wOff,
                  .bias = flags & FlagBias ? bias + biasOff : NULL,
@@ -432,6 +804,10 @@ void onnxc_kernel_depthwise_conv2d_nchw_chw_f32(
                  .kw = wSize2,
                  .oh = ySize2,
                  .ow = ySize3,
+                 .height = xSize2,
+                 .width = xSize3,
+                 .top = padTop,
+                 .left = padLeft,
                  .xStride = {xStride0, xStride1, xStride2, xStride3},
                  .wStride = {wStride0, wStride1, wStride2},
                  .yStride = {yStride0, yStride1, yStride2, yStride3},
@@ -440,11 +816,36 @@ void onnxc_kernel_depthwise_conv2d_nchw_chw_f32(
                  .dilationH = dilationH,
                  .dilationW = dilationW,
                  .clamp = (flags & FlagRelu) != 0,
+                 .hardSwish = (flags & FlagHardSwish) != 0,
                  .lo = lo,
-                 .hi = hi};
+                 .hi = hi,
+                 .alpha = alpha,
+                 .beta = beta};
   int64_t planes = ySize0 * ySize1;
-  runPlanes(runDepthwise, &d, planes,
-            (double)planes * (double)(ySize2 * ySize3 * wSize1 * wSize2));
+  double work = (double)planes * (double)(ySize2 * ySize3 * wSize1 * wSize2);
+  if (planes <= 0 || ySize2 <= 0 || ySize3 <= 0)
+    return;
+#if defined(__x86_64__)
+  if (__builtin_cpu_supports("avx512f") && xStride3 == 1 && yStride3 == 1 &&
+      (strideW == 1 || strideW == 2) && wSize1 * wSize2 <= DepthwiseMaxTaps) {
+    DepthwiseMasks *masks = malloc(sizeof(DepthwiseMasks));
+    int64_t *rows = malloc(sizeof(int64_t) * 2 * (size_t)ySize2);
+    if (masks && rows) {
+      masks->rowFirst = rows;
+      masks->rowLast = rows + ySize2;
+    }
+    if (masks && rows && initDepthwiseMasks(&d, masks)) {
+      DepthwiseAvx512 k = {&d, masks};
+      runPlanes(runDepthwiseAvx512, &k, planes, work);
+      free(rows);
+      free(masks);
+      return;
+    }
+    free(rows);
+    free(masks);
+  }
+#endif
+  runPlanes(runDepthwise, &d, planes, work);
 }
 
 typedef struct {

@@ -92,9 +92,14 @@ const char *onnxcGemmKernelName(void);
       int64_t p##Stride1, int64_t p##Stride2
 #define ONNXC_MEMREF4(p)                                                       \
   float *p##Alloc, float *p, int64_t p##Off, int64_t p##Size0,                 \
-      int64_t p##Size1, int64_t p##Size2, int64_t p##Size3,                   \
+      int64_t p##Size1, int64_t p##Size2, int64_t p##Size3,                    \
       int64_t p##Stride0, int64_t p##Stride1, int64_t p##Stride2,              \
       int64_t p##Stride3
+#define ONNXC_MEMREF5(p)                                                       \
+  float *p##Alloc, float *p, int64_t p##Off, int64_t p##Size0,                 \
+      int64_t p##Size1, int64_t p##Size2, int64_t p##Size3, int64_t p##Size4,  \
+      int64_t p##Stride0, int64_t p##Stride1, int64_t p##Stride2,              \
+      int64_t p##Stride3, int64_t p##Stride4
 
 /// linalg.matmul (and its transposed forms, as strided views): C += A B.
 void onnxc_kernel_matmul_f32(ONNXC_MEMREF2(a), ONNXC_MEMREF2(b),
@@ -110,11 +115,26 @@ void onnxc_kernel_conv2d_nchw_fchw_f32(ONNXC_MEMREF4(x), ONNXC_MEMREF4(w),
                                        int64_t strideW, int64_t dilationH,
                                        int64_t dilationW, int64_t flags,
                                        float lo, float hi);
-/// linalg.depthwise_conv_2d_nchw_chw on an already padded input, likewise.
+/// linalg.conv_2d_ngchw_gfchw (a grouped convolution: X [N, G, C/G, H, W],
+/// W [G, M/G, C/G, kH, kW], Y [N, G, M/G, OH, OW]) on an already padded
+/// input, one GEMM per image and group; the bias has M values (group-major),
+/// the residual Y's shape and strides.
+void onnxc_kernel_conv2d_ngchw_gfchw_f32(ONNXC_MEMREF5(x), ONNXC_MEMREF5(w),
+                                         ONNXC_MEMREF5(y), ONNXC_MEMREF1(bias),
+                                         ONNXC_MEMREF5(res), int64_t strideH,
+                                         int64_t strideW, int64_t dilationH,
+                                         int64_t dilationW, int64_t flags,
+                                         float lo, float hi);
+/// linalg.depthwise_conv_2d_nchw_chw, likewise, on an input read as if
+/// padded with zeros: `padTop` rows and `padLeft` columns before it, and
+/// after it as many as the output's size needs (0, 0 for an already padded
+/// input). `flags` bit 5 (32): after the clamp, HardSwish v * clamp(alpha v
+/// + beta, 0, 1).
 void onnxc_kernel_depthwise_conv2d_nchw_chw_f32(
     ONNXC_MEMREF4(x), ONNXC_MEMREF3(w), ONNXC_MEMREF4(y), ONNXC_MEMREF1(bias),
     ONNXC_MEMREF4(res), int64_t strideH, int64_t strideW, int64_t dilationH,
-    int64_t dilationW, int64_t flags, float lo, float hi);
+    int64_t dilationW, int64_t padTop, int64_t padLeft, int64_t flags, float lo,
+    float hi, float alpha, float beta);
 /// dst = src padded with `value`: src at [:, :, top, left] of dst (a copy
 /// into a constant-filled buffer, in one pass).
 void onnxc_kernel_pad_f32(ONNXC_MEMREF4(src), ONNXC_MEMREF4(dst), int64_t top,

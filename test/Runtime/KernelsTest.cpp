@@ -1,10 +1,11 @@
 //===- KernelsTest.cpp - f32 kernels against a plain reference ------------===//
 //
-// onnxc_kernel_conv2d_nchw_fchw_f32 and the depthwise kernel on shapes that
-// take each path (the micro-tile as is and transposed, edge tiles, stride 1
-// and 2) with each part of the fused epilogue (bias, residual, clamp); the
-// few-row path of onnxcGemm (Gemv.c) with every kernel, strided and
-// transposed operands, constant or not, each epilogue, on one and two
+// onnxc_kernel_conv2d_nchw_fchw_f32, the grouped and the depthwise kernel on
+// shapes that take each path (the micro-tile as is and transposed, edge
+// tiles, stride 1 and 2, dilation, groups of a few to many channels) with
+// each part of the fused epilogue (bias, residual, clamp); the few-row path
+// of onnxcGemm (Gemv.c) with every kernel, strided and transposed operands,
+// constant or not, each epilogue, on one and two
 // threads.
 //
 //===----------------------------------------------------------------------===//
@@ -46,14 +47,19 @@ struct Buffer {
 
 struct Case {
   int64_t batch, channels, filters, h, w, k, stride;
-  bool depthwise;
+  int64_t groups = 1, dilation = 1;
+  /// Zeros around the input: top, left, bottom, right.
+  int64_t padTop = 0, padLeft = 0, padBottom = 0, padRight = 0;
 };
 
-/// The convolution of `c` with the epilogue of `flags` on plain loops.
+/// The convolution of `c` with the epilogue of `flags` on plain loops; `x`
+/// is the padded input.
 std::vector<float> reference(const Case &c, Buffer &x, Buffer &w, Buffer &bias,
                              Buffer &res, Buffer &y, int64_t flags, float lo,
                              float hi) {
   int64_t oh = y.sizes[2], ow = y.sizes[3];
+  int64_t perGroup = c.channels / c.groups,
+          filtersPerGroup = c.filters / c.groups;
   std::vector<float> out(y.data);
   for (int64_t n = 0; n < c.batch; ++n)
     for (int64_t f = 0; f < c.filters; ++f)
@@ -61,24 +67,21 @@ std::vector<float> reference(const Case &c, Buffer &x, Buffer &w, Buffer &bias,
         for (int64_t j = 0; j < ow; ++j) {
           int64_t at = ((n * c.filters + f) * oh + i) * ow + j;
           double sum = (flags & 8) ? bias.data[f] : out[at];
-          int64_t from = c.depthwise ? f : 0,
-                  to = c.depthwise ? f + 1 : c.channels;
-          for (int64_t ch = from; ch < to; ++ch)
+          int64_t first = f / filtersPerGroup * perGroup;
+          for (int64_t ch = 0; ch < perGroup; ++ch)
             for (int64_t u = 0; u < c.k; ++u)
-              for (int64_t v = 0; v < c.k; ++v) {
-                float wv =
-                    c.depthwise
-                        ? w.data[(f * c.k + u) * c.k + v]
-                        : w.data[((f * c.channels + ch) * c.k + u) * c.k + v];
-                sum += wv * x.data[((n * c.channels + ch) * x.sizes[2] +
-                                    i * c.stride + u) *
-                                       x.sizes[3] +
-                                   j * c.stride + v];
-              }
+              for (int64_t v = 0; v < c.k; ++v)
+                sum += w.data[((f * perGroup + ch) * c.k + u) * c.k + v] *
+                       x.data[((n * c.channels + first + ch) * x.sizes[2] +
+                               i * c.stride + u * c.dilation) *
+                                  x.sizes[3] +
+                              j * c.stride + v * c.dilation];
           if (flags & 16)
             sum += res.data[at];
           if (flags & 1)
             sum = std::min<double>(std::max<double>(sum, lo), hi);
+          if (flags & 32)
+            sum *= std::min(std::max(sum / 6.0 + 0.5, 0.0), 1.0);
           out[at] = static_cast<float>(sum);
         }
   return out;
@@ -92,59 +95,158 @@ std::vector<float> reference(const Case &c, Buffer &x, Buffer &w, Buffer &bias,
   b.ptr(), b.ptr(), 0, b.sizes[0], b.sizes[1], b.sizes[2], b.sizes[3],         \
       b.strides[0], b.strides[1], b.strides[2], b.strides[3]
 
-void check(const Case &c, int64_t flags, float lo, float hi) {
+/// A dense rank-4 buffer's sizes and strides with dim `dim` split into
+/// [groups, size / groups].
+struct Split {
+  std::vector<int64_t> sizes, strides;
+  Split(const Buffer &b, size_t dim, int64_t groups)
+      : sizes(b.sizes), strides(b.strides) {
+    sizes[dim] /= groups;
+    sizes.insert(sizes.begin() + dim, groups);
+    strides.insert(strides.begin() + dim, strides[dim] * sizes[dim + 1]);
+  }
+};
+#define EXPAND5(b, v)                                                          \
+  b.ptr(), b.ptr(), 0, v.sizes[0], v.sizes[1], v.sizes[2], v.sizes[3],         \
+      v.sizes[4], v.strides[0], v.strides[1], v.strides[2], v.strides[3],      \
+      v.strides[4]
+
+/// Runs the kernel of `c` (plain, grouped or depthwise) with `threads`
+/// threads and compares it with the reference.
+void check(const Case &c, int64_t flags, float lo, float hi, int threads) {
   std::mt19937 rng(static_cast<unsigned>(c.filters * 131 + c.h * 7 + flags));
-  int64_t oh = (c.h - c.k) / c.stride + 1, ow = (c.w - c.k) / c.stride + 1;
-  Buffer x({c.batch, c.channels, c.h, c.w}, &rng);
-  Buffer w(c.depthwise ? std::vector<int64_t>{c.filters, c.k, c.k}
-                       : std::vector<int64_t>{c.filters, c.channels, c.k, c.k},
-           &rng);
+  int64_t extent = (c.k - 1) * c.dilation + 1;
+  int64_t ph = c.h + c.padTop + c.padBottom, pw = c.w + c.padLeft + c.padRight;
+  int64_t oh = (ph - extent) / c.stride + 1, ow = (pw - extent) / c.stride + 1;
+  bool depthwise =
+      c.groups > 1 && c.groups == c.channels && c.groups == c.filters;
+  // The depthwise kernel reads the padding implicitly; the others take the
+  // padded copy.
+  Buffer image({c.batch, c.channels, c.h, c.w}, &rng);
+  Buffer x({c.batch, c.channels, ph, pw});
+  for (int64_t p = 0; p < c.batch * c.channels; ++p)
+    for (int64_t i = 0; i < c.h; ++i)
+      for (int64_t j = 0; j < c.w; ++j)
+        x.data[(p * ph + i + c.padTop) * pw + j + c.padLeft] =
+            image.data[(p * c.h + i) * c.w + j];
+  Buffer w({c.filters, c.channels / c.groups, c.k, c.k}, &rng);
   Buffer bias({c.filters}, &rng), res({c.batch, c.filters, oh, ow}, &rng);
   Buffer y({c.batch, c.filters, oh, ow}, &rng);
   std::vector<float> expected = reference(c, x, w, bias, res, y, flags, lo, hi);
-  if (c.depthwise)
+  onnxc_threadpool *pool = onnxc_threadpool_create(threads);
+  REQUIRE(pool);
+  onnxc_threadpool *previous = onnxcSetCurrentThreadpool(pool);
+  if (depthwise) {
+    Buffer w3({c.filters, c.k, c.k});
+    w3.data = w.data;
     onnxc_kernel_depthwise_conv2d_nchw_chw_f32(
-        EXPAND4(x), EXPAND3(w), EXPAND4(y), EXPAND1(bias), EXPAND4(res),
-        c.stride, c.stride, 1, 1, flags, lo, hi);
-  else
-    onnxc_kernel_conv2d_nchw_fchw_f32(EXPAND4(x), EXPAND4(w), EXPAND4(y),
-                                      EXPAND1(bias), EXPAND4(res), c.stride,
-                                      c.stride, 1, 1, flags, lo, hi);
+        EXPAND4(image), EXPAND3(w3), EXPAND4(y), EXPAND1(bias), EXPAND4(res),
+        c.stride, c.stride, c.dilation, c.dilation, c.padTop, c.padLeft, flags,
+        lo, hi, 1.0f / 6.0f, 0.5f);
+  } else if (c.groups > 1) {
+    Split xs(x, 1, c.groups), ws(w, 0, c.groups), ys(y, 1, c.groups);
+    onnxc_kernel_conv2d_ngchw_gfchw_f32(EXPAND5(x, xs), EXPAND5(w, ws),
+                                        EXPAND5(y, ys), EXPAND1(bias),
+                                        EXPAND5(res, ys), c.stride, c.stride,
+                                        c.dilation, c.dilation, flags, lo, hi);
+  } else {
+    onnxc_kernel_conv2d_nchw_fchw_f32(
+        EXPAND4(x), EXPAND4(w), EXPAND4(y), EXPAND1(bias), EXPAND4(res),
+        c.stride, c.stride, c.dilation, c.dilation, flags, lo, hi);
+  }
+  onnxcSetCurrentThreadpool(previous);
+  onnxc_threadpool_destroy(pool);
   double worst = 0.0;
   for (size_t i = 0; i < expected.size(); ++i)
     worst = std::max(worst, std::fabs(double(expected[i]) - y.data[i]));
-  INFO("filters " << c.filters << " channels " << c.channels << " h " << c.h
-                  << " w " << c.w << " k " << c.k << " stride " << c.stride
-                  << " flags " << flags);
+  INFO("filters " << c.filters << " channels " << c.channels << " groups "
+                  << c.groups << " h " << c.h << " w " << c.w << " k " << c.k
+                  << " stride " << c.stride << " dilation " << c.dilation
+                  << " pads " << c.padTop << "," << c.padLeft << ","
+                  << c.padBottom << "," << c.padRight << " flags " << flags
+                  << " threads " << threads);
   CHECK(worst < 1e-3);
+}
+
+/// check() with each part of the epilogue (and for a depthwise `c`
+/// HardSwish, alone and after the rest), on 1 and 2 threads.
+void checkEpilogues(const Case &c) {
+  const float inf = std::numeric_limits<float>::infinity();
+  std::vector<int64_t> epilogues{0, 8, 8 | 1, 16 | 1, 8 | 16 | 1};
+  if (c.groups > 1 && c.groups == c.channels && c.groups == c.filters)
+    epilogues.insert(epilogues.end(), {32, 8 | 32, 8 | 16 | 1 | 32});
+  for (int threads : {1, 2})
+    for (int64_t flags : epilogues)
+      check(c, flags, flags & 1 ? 0.0f : -inf, flags & 16 ? 6.0f : inf,
+            threads);
 }
 } // namespace
 
 TEST_CASE("conv kernel with its fused epilogue matches the reference",
           "[kernels]") {
-  const float inf = std::numeric_limits<float>::infinity();
   // 64 filters over 7 x 7 and 14 x 14 outputs take the transposed tile (240
   // filters: with an edge of 16 columns), 20 filters over 9 x 11 the plain
   // one with edge tiles (and 16 -> 24 on 9 x 10, a 1x1 with edge rows and a
   // partial last sliver).
   for (Case c :
-       {Case{1, 16, 64, 9, 9, 3, 1, false}, Case{2, 8, 64, 14, 14, 1, 1, false},
-        Case{1, 8, 240, 7, 7, 1, 1, false}, Case{1, 16, 24, 9, 10, 1, 1, false},
-        Case{1, 12, 20, 11, 13, 3, 1, false},
-        Case{1, 6, 40, 15, 15, 3, 2, false},
-        Case{1, 600, 32, 7, 7, 1, 1, false}})
-    for (int64_t flags : {0, 8, 8 | 1, 16 | 1, 8 | 16 | 1})
-      check(c, flags, flags & 1 ? 0.0f : -inf, flags & 16 ? 6.0f : inf);
+       {Case{1, 16, 64, 9, 9, 3, 1}, Case{2, 8, 64, 14, 14, 1, 1},
+        Case{1, 8, 240, 7, 7, 1, 1}, Case{1, 16, 24, 9, 10, 1, 1},
+        Case{1, 12, 20, 11, 13, 3, 1}, Case{1, 6, 40, 15, 15, 3, 2},
+        Case{1, 600, 32, 7, 7, 1, 1}, Case{1, 5, 7, 13, 12, 3, 1, 1, 2}})
+    checkEpilogues(c);
+}
+
+TEST_CASE("grouped conv kernel with its fused epilogue matches the reference",
+          "[kernels]") {
+  // Groups of 2 and 32 (4 .. 32 channels each, as ResNeXt's), one filter per
+  // channel (depthwise with a multiplier 1, as a grouped GEMM: 3 channels,
+  // 6 filters), strides 1 and 2, a dilation, two images, and a group large
+  // enough that each GEMM spreads over the pool.
+  for (Case c :
+       {Case{1, 8, 6, 9, 11, 3, 1, 2}, Case{1, 128, 128, 11, 9, 3, 1, 32},
+        Case{2, 64, 96, 10, 10, 3, 2, 32}, Case{1, 1024, 1024, 9, 9, 3, 1, 32},
+        Case{1, 3, 6, 12, 13, 3, 1, 3}, Case{1, 6, 4, 13, 11, 3, 2, 2, 2},
+        Case{1, 64, 64, 40, 40, 3, 1, 2}})
+    checkEpilogues(c);
+}
+
+TEST_CASE("grouped conv kernel computes few filters per group directly",
+          "[kernels]") {
+  // Rows of 12 or more outputs and filters in fours per group take the
+  // direct kernel: 4 .. 16 filters per group, strides 1 and 2, a 1x1
+  // window, a dilation, two images, and a last block of fewer than four
+  // chunks.
+  for (Case c :
+       {Case{1, 128, 128, 16, 30, 3, 1, 32}, Case{2, 64, 128, 20, 33, 3, 2, 32},
+        Case{1, 64, 64, 14, 17, 3, 1, 4}, Case{1, 16, 32, 13, 20, 3, 1, 2, 2},
+        Case{1, 32, 64, 12, 14, 1, 1, 8}})
+    checkEpilogues(c);
 }
 
 TEST_CASE("depthwise kernel with its fused epilogue matches the reference",
           "[kernels]") {
-  const float inf = std::numeric_limits<float>::infinity();
   for (Case c :
-       {Case{1, 8, 8, 9, 9, 3, 1, true}, Case{2, 5, 5, 35, 37, 3, 1, true},
-        Case{1, 4, 4, 39, 41, 3, 2, true}, Case{1, 3, 3, 12, 12, 5, 2, true}})
-    for (int64_t flags : {0, 8, 8 | 1, 16 | 1, 8 | 16 | 1})
-      check(c, flags, flags & 1 ? 0.0f : -inf, flags & 16 ? 6.0f : inf);
+       {Case{1, 8, 8, 9, 9, 3, 1, 8}, Case{2, 5, 5, 35, 37, 3, 1, 5},
+        Case{1, 4, 4, 39, 41, 3, 2, 4}, Case{1, 3, 3, 12, 12, 5, 2, 3},
+        Case{1, 3, 3, 19, 21, 3, 1, 3, 2}, Case{1, 3, 3, 23, 20, 5, 2, 3, 2}})
+    checkEpilogues(c);
+}
+
+TEST_CASE("depthwise kernel reads its padding implicitly", "[kernels]") {
+  // Symmetric pads as MobileNets' 3x3 and 5x5 (7 x 7, 14 x 14 and wide
+  // planes; rows taken four at a time and one at a time), asymmetric ones
+  // (SAME_UPPER at stride 2), pads wider than the window reaches (rows and
+  // columns of the bias alone), dilation, and a plane wider than 64 chunks
+  // (the fallback loops).
+  for (Case c : {Case{1, 6, 6, 7, 7, 3, 1, 6, 1, 1, 1, 1, 1},
+                 Case{2, 5, 5, 14, 14, 5, 2, 5, 1, 2, 2, 2, 2},
+                 Case{1, 4, 4, 7, 7, 5, 1, 4, 1, 2, 2, 2, 2},
+                 Case{1, 3, 3, 37, 45, 3, 2, 3, 1, 0, 0, 1, 1},
+                 Case{1, 3, 3, 30, 33, 3, 1, 3, 1, 1, 1, 1, 1},
+                 Case{1, 3, 3, 6, 5, 3, 1, 3, 1, 3, 4, 2, 5},
+                 Case{1, 3, 3, 17, 18, 3, 2, 3, 2, 2, 3, 1, 0},
+                 Case{1, 2, 2, 5, 1100, 3, 1, 2, 1, 1, 1, 1, 1}})
+    checkEpilogues(c);
 }
 
 namespace {

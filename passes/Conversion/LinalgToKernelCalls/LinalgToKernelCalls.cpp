@@ -13,7 +13,12 @@
 //
 // A padded copy of an NCHW f32 image (a buffer filled with a constant, or a
 // copy of such a buffer, then the image copied into its interior) becomes one
-// call that writes each element of the padded buffer once.
+// call that writes each element of the padded buffer once. A depthwise
+// convolution reads a zero padding implicitly instead: its kernel takes the
+// image and the pads, and the copy goes.
+//
+// A grouped convolution (conv_2d_ngchw_gfchw, on the channel dims split into
+// [group, channels / group]) calls a kernel that runs one GEMM per group.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,10 +26,12 @@
 #include "passes/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <limits>
@@ -46,14 +53,18 @@ enum KernelFlags : int64_t {
   kConstFirst = 2,
   kConstSecond = 4,
   kBias = 8,
-  kResidual = 16
+  kResidual = 16,
+  kHardSwish = 32
 };
 
 /// What a convolution's kernel does after the sums: start from `bias`, add
-/// `residual`, clamp to [lo, hi].
+/// `residual`, clamp to [lo, hi]; kernels that take `hardSwishArgs` (alpha,
+/// beta) may then apply HardSwish, v * clamp(alpha v + beta, 0, 1).
 struct ConvEpilogue {
   Value bias, residual;
   std::optional<double> lo, hi;
+  bool hardSwishArgs = false;
+  std::optional<std::pair<double, double>> hardSwish;
   SmallVector<Operation *> fused; // the ops the kernel replaces
 };
 
@@ -76,8 +87,9 @@ static bool isInPlaceElementwise(linalg::GenericOp generic, Value out) {
                       [](AffineMap map) { return map.isIdentity(); });
 }
 
-/// The 1-D bias that the generic right before `conv` broadcasts along the
-/// channels into its output, if there is one.
+/// The bias that the generic right before `conv` broadcasts along the
+/// channels into its output, if there is one: 1-D for an NCHW output, [G,
+/// M/G] for a grouped one's [N, G, M/G, H, W].
 static void matchBias(linalg::LinalgOp conv, ConvEpilogue &epilogue) {
   Value out = conv.getDpsInits()[0];
   auto generic =
@@ -89,11 +101,12 @@ static void matchBias(linalg::LinalgOp conv, ConvEpilogue &epilogue) {
   Value bias = generic.getDpsInputs()[0];
   auto biasType = dyn_cast<MemRefType>(bias.getType());
   auto maps = generic.getIndexingMapsArray();
-  MLIRContext *ctx = conv.getContext();
-  if (!biasType || biasType.getRank() != 1 ||
+  unsigned rank = generic.getNumLoops();
+  if (!biasType || rank < 4 || biasType.getRank() != rank - 3 ||
       !biasType.getLayout().isIdentity() ||
       !biasType.getElementType().isF32() ||
-      maps[0] != AffineMap::get(4, 0, getAffineDimExpr(1, ctx)) ||
+      maps[0] != AffineMap::getMultiDimIdentityMap(rank, conv.getContext())
+                     .getSliceMap(1, rank - 3) ||
       !maps[1].isIdentity())
     return;
   auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
@@ -104,9 +117,40 @@ static void matchBias(linalg::LinalgOp conv, ConvEpilogue &epilogue) {
   epilogue.fused.push_back(generic);
 }
 
+/// (alpha, beta) when `body` computes HardSwish of its argument `value`:
+/// value * max(min(value * alpha + beta, 1), 0) (ONNX's HardSwish as
+/// lowered), and nothing else.
+static std::optional<std::pair<double, double>> matchHardSwish(Block *body,
+                                                               Value value) {
+  auto ops = llvm::to_vector(llvm::map_range(
+      body->without_terminator(), [](Operation &op) { return &op; }));
+  FloatAttr alpha, beta, one, zero;
+  auto isOperands = [](Operation *op, Value lhs, Value rhs) {
+    return op->getOperand(0) == lhs && op->getOperand(1) == rhs;
+  };
+  if (ops.size() != 5 || !isa<arith::MulFOp>(ops[0]) ||
+      !isa<arith::AddFOp>(ops[1]) || !isa<arith::MinimumFOp>(ops[2]) ||
+      !isa<arith::MaximumFOp>(ops[3]) || !isa<arith::MulFOp>(ops[4]) ||
+      ops[0]->getOperand(0) != value ||
+      !matchPattern(ops[0]->getOperand(1), m_Constant(&alpha)) ||
+      ops[1]->getOperand(0) != ops[0]->getResult(0) ||
+      !matchPattern(ops[1]->getOperand(1), m_Constant(&beta)) ||
+      ops[2]->getOperand(0) != ops[1]->getResult(0) ||
+      !matchPattern(ops[2]->getOperand(1), m_Constant(&one)) ||
+      one.getValueAsDouble() != 1.0 ||
+      ops[3]->getOperand(0) != ops[2]->getResult(0) ||
+      !matchPattern(ops[3]->getOperand(1), m_Constant(&zero)) ||
+      zero.getValueAsDouble() != 0.0 ||
+      !(isOperands(ops[4], value, ops[3]->getResult(0)) ||
+        isOperands(ops[4], ops[3]->getResult(0), value)) ||
+      body->getTerminator()->getOperand(0) != ops[4]->getResult(0))
+    return std::nullopt;
+  return std::make_pair(alpha.getValueAsDouble(), beta.getValueAsDouble());
+}
+
 /// The residual add and the clamp of the elementwise op right after `conv`
 /// on its output, in place: out = min(max(out [+ other], lo), hi), each part
-/// optional.
+/// optional; or HardSwish alone where the epilogue takes it.
 static void matchActivation(linalg::LinalgOp conv, ConvEpilogue &epilogue) {
   Value out = conv.getDpsInits()[0];
   auto generic =
@@ -128,6 +172,13 @@ static void matchActivation(linalg::LinalgOp conv, ConvEpilogue &epilogue) {
   }
   if (!value)
     return;
+  if (epilogue.hardSwishArgs && !other) {
+    if (auto hardSwish = matchHardSwish(body, value)) {
+      epilogue.hardSwish = hardSwish;
+      epilogue.fused.push_back(generic);
+      return;
+    }
+  }
   Value residual;
   std::optional<double> lo, hi;
   for (Operation &op : body->without_terminator()) {
@@ -253,11 +304,11 @@ static Value getNoBias(OpBuilder &b, Location loc, ModuleOp module,
 /// permuted by `bPermutation` if given), then with an `epilogue` its bias
 /// and residual, then `extra` i64 arguments and the flags word, then with
 /// an `epilogue` the clamp's bounds (f32). The ops of the epilogue go.
-static void replaceByCall(ModuleOp module, SymbolTable &symbols,
-                          linalg::LinalgOp op, StringRef name,
-                          ArrayRef<unsigned> bPermutation,
-                          function_ref<SmallVector<Value>(OpBuilder &)> extra,
-                          const ConvEpilogue *epilogue = nullptr) {
+static func::CallOp
+replaceByCall(ModuleOp module, SymbolTable &symbols, linalg::LinalgOp op,
+              StringRef name, ArrayRef<unsigned> bPermutation,
+              function_ref<SmallVector<Value>(OpBuilder &)> extra,
+              const ConvEpilogue *epilogue = nullptr) {
   OpBuilder b(op);
   Location loc = op.getLoc();
   SmallVector<Value> args;
@@ -270,6 +321,12 @@ static void replaceByCall(ModuleOp module, SymbolTable &symbols,
         epilogue->bias ? epilogue->bias : getNoBias(b, loc, module, symbols);
     Value residual =
         epilogue->residual ? epilogue->residual : op.getDpsInits()[0];
+    // The kernels read the bias as one vector (a grouped one is [G, M/G]).
+    if (auto type = cast<MemRefType>(bias.getType()); type.getRank() > 1)
+      bias = b.create<memref::CollapseShapeOp>(
+          loc, bias,
+          ArrayRef<ReassociationIndices>{
+              llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()))});
     args.push_back(castToDynamic(b, loc, bias));
     args.push_back(castToDynamic(b, loc, residual));
     if (epilogue->bias)
@@ -278,6 +335,8 @@ static void replaceByCall(ModuleOp module, SymbolTable &symbols,
       flags |= kResidual;
     if (epilogue->lo || epilogue->hi)
       flags |= kClamp;
+    if (epilogue->hardSwish)
+      flags |= kHardSwish;
   }
   if (extra)
     llvm::append_range(args, extra(b));
@@ -288,18 +347,23 @@ static void replaceByCall(ModuleOp module, SymbolTable &symbols,
   args.push_back(b.create<arith::ConstantIntOp>(loc, flags, 64));
   if (epilogue) {
     double inf = std::numeric_limits<double>::infinity();
-    for (double bound :
-         {epilogue->lo.value_or(-inf), epilogue->hi.value_or(inf)})
+    SmallVector<double> floats{epilogue->lo.value_or(-inf),
+                               epilogue->hi.value_or(inf)};
+    if (epilogue->hardSwishArgs)
+      floats.append({epilogue->hardSwish ? epilogue->hardSwish->first : 0.0,
+                     epilogue->hardSwish ? epilogue->hardSwish->second : 0.0});
+    for (double value : floats)
       args.push_back(b.create<arith::ConstantFloatOp>(
-          loc, APFloat(static_cast<float>(bound)), b.getF32Type()));
+          loc, APFloat(static_cast<float>(value)), b.getF32Type()));
   }
   auto type = b.getFunctionType(ValueRange(args).getTypes(), {});
   declareKernel(module, symbols, name, type);
-  b.create<func::CallOp>(loc, name, TypeRange{}, args);
+  auto call = b.create<func::CallOp>(loc, name, TypeRange{}, args);
   op->erase();
   if (epilogue)
     for (Operation *fused : epilogue->fused)
       fused->erase();
+  return call;
 }
 
 /// True when `op` writes all of `buffer` without reading it first: a fill,
@@ -393,12 +457,166 @@ static void reuseConsumerBuffer(linalg::LinalgOp conv) {
 }
 
 /// The epilogue that a convolution `op` can take along.
-static ConvEpilogue matchEpilogue(linalg::LinalgOp op) {
+static ConvEpilogue matchEpilogue(linalg::LinalgOp op, bool hardSwishArgs) {
   reuseConsumerBuffer(op);
   ConvEpilogue epilogue;
+  epilogue.hardSwishArgs = hardSwishArgs;
   matchBias(op, epilogue);
   matchActivation(op, epilogue);
   return epilogue;
+}
+
+/// The zero padding that a convolution can read implicitly: the call of
+/// onnxc_kernel_pad_f32 that fills its input X (a local buffer that only
+/// that call, the convolution and deallocations use) from `source`, with
+/// nothing between the two that writes memory other than the convolution's
+/// output (its bias broadcast).
+struct ImplicitPad {
+  func::CallOp pad;
+  Value source, top, left;
+  /// The call frees `source` (the convolution's former output).
+  bool freeSource;
+};
+
+/// When the image that `pad` copies is the buffer `out` that the
+/// convolution `conv` then writes (bufferization reuses it once the copy is
+/// done), gives the convolution and what follows it a new buffer instead,
+/// so that the kernel can read the image while it writes (and then frees
+/// it). False (and nothing changed) when that cannot be done.
+static bool renameOutputAfterPad(func::CallOp pad, linalg::LinalgOp conv,
+                                 Value out) {
+  auto alloc = out.getDefiningOp<memref::AllocOp>();
+  Block *block = conv->getBlock();
+  if (!alloc || alloc->getBlock() != block ||
+      !isa<func::FuncOp>(conv->getParentOp()))
+    return false;
+  // The first writer of `out` after the copy overwrites it all, so that
+  // nothing after the copy reads what it held.
+  Operation *start = nullptr;
+  for (Operation *it = pad->getNextNode(); it; it = it->getNextNode())
+    if (llvm::is_contained(it->getOperands(), out)) {
+      start = it;
+      break;
+    }
+  if (!start || start == conv.getOperation() || !overwrites(start, out))
+    return false;
+  // `out` is used directly: no view of it made before the copy is used
+  // after it, and it is freed only by plain deallocations.
+  for (Operation *user : out.getUsers()) {
+    Operation *at = block->findAncestorOpInBlock(*user);
+    if (!at || (at != user && !isa<memref::DeallocOp>(user) &&
+                !at->isBeforeInBlock(pad)))
+      return false;
+    if (at->isBeforeInBlock(pad) && isa<ViewLikeOpInterface>(user) &&
+        llvm::any_of(user->getUsers(), [&](Operation *viewUser) {
+          Operation *viewAt = block->findAncestorOpInBlock(*viewUser);
+          return !viewAt || !viewAt->isBeforeInBlock(start);
+        }))
+      return false;
+  }
+  OpBuilder b(start);
+  auto fresh = cast<memref::AllocOp>(b.clone(*alloc));
+  // (An op may use `out` more than once: the users are collected first.)
+  llvm::SetVector<Operation *> users(out.user_begin(), out.user_end());
+  for (Operation *user : users)
+    if (Operation *at = block->findAncestorOpInBlock(*user);
+        at == start || start->isBeforeInBlock(at))
+      user->replaceUsesOfWith(out, fresh);
+  return true;
+}
+
+/// The implicit padding of `conv`, if it can take one (giving it a new
+/// output buffer where renameOutputAfterPad must).
+static std::optional<ImplicitPad> takeImplicitPad(linalg::LinalgOp conv) {
+  Value x = conv.getDpsInputs()[0];
+  if (!x.getDefiningOp<memref::AllocOp>())
+    return std::nullopt;
+  func::CallOp pad;
+  for (Operation *user : x.getUsers()) {
+    if (user == conv.getOperation() || isa<memref::DeallocOp>(user))
+      continue;
+    auto cast = dyn_cast<memref::CastOp>(user);
+    auto call = cast && cast->hasOneUse()
+                    ? dyn_cast<func::CallOp>(*cast->user_begin())
+                    : func::CallOp();
+    if (pad || !call || call.getCallee() != "onnxc_kernel_pad_f32" ||
+        call.getOperand(1) != cast.getResult())
+      return std::nullopt;
+    pad = call;
+  }
+  FloatAttr value;
+  if (!pad || pad->getBlock() != conv->getBlock() ||
+      !pad->isBeforeInBlock(conv) ||
+      !matchPattern(pad.getOperand(4), m_Constant(&value)) ||
+      !value.getValue().isZero())
+    return std::nullopt;
+  Value out = conv.getDpsInits()[0];
+  for (Operation *it = pad->getNextNode(); it != conv.getOperation();
+       it = it->getNextNode()) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(it);
+    if (isMemoryEffectFree(it) || isa<memref::AllocOp>(it) ||
+        (linalgOp && linalgOp.hasPureBufferSemantics() &&
+         llvm::all_of(linalgOp.getDpsInits(),
+                      [&](Value init) { return init == out; }) &&
+         !llvm::is_contained(linalgOp.getDpsInputs(), out)))
+      continue;
+    return std::nullopt;
+  }
+  Value source = pad.getOperand(0);
+  if (auto cast = source.getDefiningOp<memref::CastOp>())
+    source = cast.getSource();
+  bool renamed = source == out;
+  if (renamed && !renameOutputAfterPad(pad, conv, out))
+    return std::nullopt;
+  if (source != out && !isa<BlockArgument>(source) &&
+      !isa_and_nonnull<memref::AllocOp, memref::GetGlobalOp>(
+          source.getDefiningOp()))
+    return std::nullopt;
+  return ImplicitPad{pad, source, pad.getOperand(2), pad.getOperand(3),
+                     renamed};
+}
+
+/// Replaces the 2-D convolution `conv` by a call of `name` that takes its
+/// epilogue along, then its strides and dilations; a `depthwise` kernel
+/// then takes the rows and columns of zeros that it reads before its input
+/// (those of a padded copy it can read implicitly, which then goes, or
+/// none), and after the clamp's bounds HardSwish's alpha and beta.
+template <typename ConvOp>
+static void replaceConvByCall(ModuleOp module, SymbolTable &symbols,
+                              ConvOp conv, StringRef name,
+                              bool depthwise = false) {
+  bool padArgs = depthwise;
+  std::optional<ImplicitPad> pad;
+  Value padded = conv.getDpsInputs()[0];
+  if (padArgs && (pad = takeImplicitPad(conv)))
+    // The call reads the unpadded image; the op goes right after.
+    conv->setOperand(0, pad->source);
+  ConvEpilogue epilogue = matchEpilogue(conv, depthwise);
+  func::CallOp call = replaceByCall(
+      module, symbols, conv, name, {},
+      [&](OpBuilder &b) {
+        SmallVector<Value> args = windowArgs(
+            b, conv.getLoc(), conv.getStrides(), conv.getDilations());
+        if (pad) {
+          args.append({pad->top, pad->left});
+        } else if (padArgs) {
+          Value zero = b.create<arith::ConstantIntOp>(conv.getLoc(), 0, 64);
+          args.append({zero, zero});
+        }
+        return args;
+      },
+      &epilogue);
+  if (!pad)
+    return;
+  if (pad->freeSource)
+    OpBuilder(call->getBlock(), std::next(call->getIterator()))
+        .create<memref::DeallocOp>(call.getLoc(), pad->source);
+  Operation *cast = pad->pad.getOperand(1).getDefiningOp();
+  pad->pad->erase();
+  cast->erase();
+  for (Operation *user : llvm::make_early_inc_range(padded.getUsers()))
+    user->erase();
+  padded.getDefiningOp()->erase();
 }
 
 /// The constant that `buffer` is filled with by `op`, a linalg.fill of the
@@ -516,8 +734,8 @@ struct ConvertLinalgToKernelCallsPass
     module.walk([&](linalg::LinalgOp op) {
       if (isa<linalg::MatmulOp, linalg::MatmulTransposeBOp,
               linalg::BatchMatmulOp, linalg::BatchMatmulTransposeBOp,
-              linalg::Conv2DNchwFchwOp, linalg::DepthwiseConv2DNchwChwOp>(
-              op.getOperation()) &&
+              linalg::Conv2DNchwFchwOp, linalg::Conv2DNgchwGfchwOp,
+              linalg::DepthwiseConv2DNchwChwOp>(op.getOperation()) &&
           onnxc::isF32OnBuffers(op))
         ops.push_back(op);
     });
@@ -532,34 +750,25 @@ struct ConvertLinalgToKernelCallsPass
                           {1, 0}, nullptr);
           })
           .Case([&](linalg::BatchMatmulOp) {
-            replaceByCall(module, symbols, op,
-                          "onnxc_kernel_batch_matmul_f32", {}, nullptr);
+            replaceByCall(module, symbols, op, "onnxc_kernel_batch_matmul_f32",
+                          {}, nullptr);
           })
           .Case([&](linalg::BatchMatmulTransposeBOp) {
-            replaceByCall(module, symbols, op,
-                          "onnxc_kernel_batch_matmul_f32", {0, 2, 1},
-                          nullptr);
+            replaceByCall(module, symbols, op, "onnxc_kernel_batch_matmul_f32",
+                          {0, 2, 1}, nullptr);
           })
           .Case([&](linalg::Conv2DNchwFchwOp conv) {
-            ConvEpilogue epilogue = matchEpilogue(op);
-            replaceByCall(
-                module, symbols, op, "onnxc_kernel_conv2d_nchw_fchw_f32", {},
-                [&](OpBuilder &b) {
-                  return windowArgs(b, conv.getLoc(), conv.getStrides(),
-                                    conv.getDilations());
-                },
-                &epilogue);
+            replaceConvByCall(module, symbols, conv,
+                              "onnxc_kernel_conv2d_nchw_fchw_f32");
+          })
+          .Case([&](linalg::Conv2DNgchwGfchwOp conv) {
+            replaceConvByCall(module, symbols, conv,
+                              "onnxc_kernel_conv2d_ngchw_gfchw_f32");
           })
           .Case([&](linalg::DepthwiseConv2DNchwChwOp conv) {
-            ConvEpilogue epilogue = matchEpilogue(op);
-            replaceByCall(
-                module, symbols, op,
-                "onnxc_kernel_depthwise_conv2d_nchw_chw_f32", {},
-                [&](OpBuilder &b) {
-                  return windowArgs(b, conv.getLoc(), conv.getStrides(),
-                                    conv.getDilations());
-                },
-                &epilogue);
+            replaceConvByCall(module, symbols, conv,
+                              "onnxc_kernel_depthwise_conv2d_nchw_chw_f32",
+                              /*depthwise=*/true);
           });
     }
   }

@@ -59,6 +59,61 @@ func.func @depthwise(%x: memref<1x8x6x6xf32>, %w: memref<8x3x3xf32>, %y: memref<
 
 // -----
 
+// A grouped convolution on its split dims, with the [G, M/G] bias broadcast
+// before it (passed collapsed to one vector: flags 8 | 1) and Relu after.
+#bias = affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>
+#id = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
+// CHECK-LABEL: func.func @grouped_bias_relu
+// CHECK-SAME: (%[[X:.+]]: memref<1x4x2x6x6xf32>, %[[W:.+]]: memref<4x3x2x3x3xf32>, %[[B:.+]]: memref<4x3xf32>, %[[Y:.+]]: memref<1x4x3x4x4xf32>)
+// CHECK-NOT: linalg.generic
+// CHECK-DAG: %[[CX:.+]] = memref.cast %[[X]] : memref<1x4x2x6x6xf32> to memref<?x?x?x?x?xf32, strided<[?, ?, ?, ?, ?], offset: ?>>
+// CHECK-DAG: %[[FLAT:.+]] = memref.collapse_shape %[[B]] {{\[}}[0, 1]] : memref<4x3xf32> into memref<12xf32>
+// CHECK-DAG: %[[CB:.+]] = memref.cast %[[FLAT]] : memref<12xf32> to memref<?xf32, strided<[?], offset: ?>>
+// CHECK-DAG: %[[CY:.+]] = memref.cast %[[Y]]
+// CHECK-DAG: %[[FLAGS:.+]] = arith.constant 9 : i64
+// CHECK: call @onnxc_kernel_conv2d_ngchw_gfchw_f32(%[[CX]], %{{.+}}, %[[CY]], %[[CB]], %[[CY]], %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[FLAGS]], %{{.+}}, %{{.+}})
+// CHECK-NOT: linalg.generic
+func.func @grouped_bias_relu(%x: memref<1x4x2x6x6xf32>, %w: memref<4x3x2x3x3xf32>, %b: memref<4x3xf32>, %y: memref<1x4x3x4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [#bias, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+    ins(%b : memref<4x3xf32>) outs(%y : memref<1x4x3x4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : memref<1x4x2x6x6xf32>, memref<4x3x2x3x3xf32>) outs(%y : memref<1x4x3x4x4xf32>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+    ins(%y : memref<1x4x3x4x4xf32>) outs(%y : memref<1x4x3x4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.maximumf %in, %zero : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// A broadcast along the filters of each group only is no bias of the
+// kernel: it stays, and the call accumulates onto it (flags 0).
+#bias = affine_map<(d0, d1, d2, d3, d4) -> (d2)>
+#id = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
+// CHECK-LABEL: func.func @grouped_not_bias
+// CHECK: linalg.generic
+// CHECK: %[[FLAGS:.+]] = arith.constant 0 : i64
+// CHECK: call @onnxc_kernel_conv2d_ngchw_gfchw_f32({{.+}}, %[[FLAGS]], {{.+}})
+func.func @grouped_not_bias(%x: memref<1x4x2x6x6xf32>, %w: memref<4x3x2x3x3xf32>, %b: memref<3xf32>, %y: memref<1x4x3x4x4xf32>) {
+  linalg.generic {indexing_maps = [#bias, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+    ins(%b : memref<3xf32>) outs(%y : memref<1x4x3x4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : memref<1x4x2x6x6xf32>, memref<4x3x2x3x3xf32>) outs(%y : memref<1x4x3x4x4xf32>)
+  return
+}
+
+// -----
+
 // Other element types and tensors stay.
 // CHECK-LABEL: func.func @not_f32
 // CHECK: linalg.matmul
@@ -170,7 +225,7 @@ func.func @conv_bias_clip(%x: memref<1x3x9x9xf32>, %w: memref<8x3x3x3xf32>, %b: 
 // CHECK-DAG: %[[CR:.+]] = memref.cast %[[R]]
 // CHECK-DAG: %[[FLAGS:.+]] = arith.constant 17 : i64
 // CHECK-DAG: %[[HI:.+]] = arith.constant 0x7F800000 : f32
-// CHECK: call @onnxc_kernel_depthwise_conv2d_nchw_chw_f32({{.+}}, %[[CR]], {{.+}}, %[[FLAGS]], %{{.+}}, %[[HI]])
+// CHECK: call @onnxc_kernel_depthwise_conv2d_nchw_chw_f32({{.+}}, %[[CR]], {{.+}}, %[[FLAGS]], %{{.+}}, %[[HI]], %{{.+}}, %{{.+}})
 // CHECK-NOT: linalg.generic
 func.func @depthwise_residual_relu(%x: memref<1x8x6x6xf32>, %w: memref<8x3x3xf32>, %r: memref<1x8x4x4xf32>, %y: memref<1x8x4x4xf32>) {
   %zero = arith.constant 0.0 : f32
@@ -356,4 +411,199 @@ func.func @shared_conv_buffer(%x: memref<1x3x9x9xf32>, %w: memref<8x3x3x3xf32>, 
   }
   memref.copy %y, %r : memref<1x8x7x7xf32> to memref<1x8x7x7xf32>
   return %z : memref<1x8x7x7xf32>
+}
+
+// -----
+
+// A depthwise convolution reads the zero padding of its input implicitly:
+// the kernel takes the image and the pads (top 1, left 2), and the padded
+// copy goes.
+// CHECK-LABEL: func.func @depthwise_implicit_pad
+// CHECK-SAME: (%[[X:.+]]: memref<1x8x4x4xf32>, %[[W:.+]]: memref<8x3x3xf32>, %[[Y:.+]]: memref<1x8x4x6xf32>)
+// CHECK-NOT: memref.alloc
+// CHECK-NOT: onnxc_kernel_pad_f32
+// CHECK-DAG: %[[CX:.+]] = memref.cast %[[X]]
+// CHECK-DAG: %[[ONE:.+]] = arith.constant 1 : i64
+// CHECK-DAG: %[[TWO:.+]] = arith.constant 2 : i64
+// CHECK: call @onnxc_kernel_depthwise_conv2d_nchw_chw_f32(%[[CX]], {{.+}}, %[[ONE]], %[[ONE]], %[[ONE]], %[[ONE]], %[[ONE]], %[[TWO]], {{.+}})
+// CHECK-NOT: memref.dealloc
+func.func @depthwise_implicit_pad(%x: memref<1x8x4x4xf32>, %w: memref<8x3x3xf32>, %y: memref<1x8x4x6xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %p = memref.alloc() : memref<1x8x6x8xf32>
+  linalg.fill ins(%zero : f32) outs(%p : memref<1x8x6x8xf32>)
+  %pv = memref.subview %p[0, 0, 1, 2] [1, 8, 4, 4] [1, 1, 1, 1] : memref<1x8x6x8xf32> to memref<1x8x4x4xf32, strided<[384, 48, 8, 1], offset: 10>>
+  memref.copy %x, %pv : memref<1x8x4x4xf32> to memref<1x8x4x4xf32, strided<[384, 48, 8, 1], offset: 10>>
+  linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%p, %w : memref<1x8x6x8xf32>, memref<8x3x3xf32>) outs(%y : memref<1x8x4x6xf32>)
+  memref.dealloc %p : memref<1x8x6x8xf32>
+  return
+}
+
+// -----
+
+// When the padded image is the buffer B that the convolution then writes
+// (bufferization reuses it after the copy), the convolution, its epilogue
+// and B's later users get a new buffer; B is freed after the call.
+#bias = affine_map<(d0, d1, d2, d3) -> (d1)>
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @depthwise_implicit_pad_reused
+// CHECK: %[[B:.+]] = memref.alloc() : memref<1x8x4x4xf32>
+// CHECK-NOT: onnxc_kernel_pad_f32
+// CHECK: %[[NEW:.+]] = memref.alloc() : memref<1x8x4x4xf32>
+// CHECK-DAG: %[[CB:.+]] = memref.cast %[[B]]
+// CHECK-DAG: %[[CNEW:.+]] = memref.cast %[[NEW]]
+// CHECK-DAG: %[[FLAGS:.+]] = arith.constant 9 : i64
+// CHECK: call @onnxc_kernel_depthwise_conv2d_nchw_chw_f32(%[[CB]], %{{.+}}, %[[CNEW]], {{.+}}, %[[FLAGS]], {{.+}})
+// CHECK-NEXT: memref.dealloc %[[B]]
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[NEW]]
+func.func @depthwise_implicit_pad_reused(%x: memref<1x8x4x4xf32>, %w: memref<8x3x3xf32>, %bias: memref<8xf32>) -> memref<1x8x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %b = memref.alloc() : memref<1x8x4x4xf32>
+  memref.copy %x, %b : memref<1x8x4x4xf32> to memref<1x8x4x4xf32>
+  %p = memref.alloc() : memref<1x8x6x6xf32>
+  linalg.fill ins(%zero : f32) outs(%p : memref<1x8x6x6xf32>)
+  %pv = memref.subview %p[0, 0, 1, 1] [1, 8, 4, 4] [1, 1, 1, 1] : memref<1x8x6x6xf32> to memref<1x8x4x4xf32, strided<[288, 36, 6, 1], offset: 7>>
+  memref.copy %b, %pv : memref<1x8x4x4xf32> to memref<1x8x4x4xf32, strided<[288, 36, 6, 1], offset: 7>>
+  linalg.generic {indexing_maps = [#bias, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+    ins(%bias : memref<8xf32>) outs(%b : memref<1x8x4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%p, %w : memref<1x8x6x6xf32>, memref<8x3x3xf32>) outs(%b : memref<1x8x4x4xf32>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+    ins(%b : memref<1x8x4x4xf32>) outs(%b : memref<1x8x4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.maximumf %in, %zero : f32
+    linalg.yield %0 : f32
+  }
+  memref.dealloc %p : memref<1x8x6x6xf32>
+  return %b : memref<1x8x4x4xf32>
+}
+
+// -----
+
+// The padding stays explicit (pads 0 0) where the padded buffer is read by
+// another op too, where the pad value is not zero, and where the image is
+// written between the copy and the convolution.
+// CHECK-LABEL: func.func @depthwise_explicit_pad
+// CHECK: call @onnxc_kernel_pad_f32
+// CHECK: %[[ZERO:.+]] = arith.constant 0 : i64
+// CHECK: call @onnxc_kernel_depthwise_conv2d_nchw_chw_f32({{.+}}, %[[ZERO]], %[[ZERO]], {{.+}})
+// CHECK: memref.copy
+// CHECK: call @onnxc_kernel_pad_f32
+// CHECK: call @onnxc_kernel_depthwise_conv2d_nchw_chw_f32({{.+}}, %[[ZERO]], %[[ZERO]], {{.+}})
+// CHECK: call @onnxc_kernel_pad_f32
+// CHECK: linalg.fill
+// CHECK: call @onnxc_kernel_depthwise_conv2d_nchw_chw_f32({{.+}}, %[[ZERO]], %[[ZERO]], {{.+}})
+func.func @depthwise_explicit_pad(%x: memref<1x8x4x4xf32>, %w: memref<8x3x3xf32>, %y: memref<1x8x4x4xf32>, %z: memref<1x8x6x6xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %p = memref.alloc() : memref<1x8x6x6xf32>
+  linalg.fill ins(%zero : f32) outs(%p : memref<1x8x6x6xf32>)
+  %pv = memref.subview %p[0, 0, 1, 1] [1, 8, 4, 4] [1, 1, 1, 1] : memref<1x8x6x6xf32> to memref<1x8x4x4xf32, strided<[288, 36, 6, 1], offset: 7>>
+  memref.copy %x, %pv : memref<1x8x4x4xf32> to memref<1x8x4x4xf32, strided<[288, 36, 6, 1], offset: 7>>
+  linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%p, %w : memref<1x8x6x6xf32>, memref<8x3x3xf32>) outs(%y : memref<1x8x4x4xf32>)
+  memref.copy %p, %z : memref<1x8x6x6xf32> to memref<1x8x6x6xf32>
+  %q = memref.alloc() : memref<1x8x6x6xf32>
+  linalg.fill ins(%one : f32) outs(%q : memref<1x8x6x6xf32>)
+  %qv = memref.subview %q[0, 0, 1, 1] [1, 8, 4, 4] [1, 1, 1, 1] : memref<1x8x6x6xf32> to memref<1x8x4x4xf32, strided<[288, 36, 6, 1], offset: 7>>
+  memref.copy %x, %qv : memref<1x8x4x4xf32> to memref<1x8x4x4xf32, strided<[288, 36, 6, 1], offset: 7>>
+  linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%q, %w : memref<1x8x6x6xf32>, memref<8x3x3xf32>) outs(%y : memref<1x8x4x4xf32>)
+  %r = memref.alloc() : memref<1x8x6x6xf32>
+  linalg.fill ins(%zero : f32) outs(%r : memref<1x8x6x6xf32>)
+  %rv = memref.subview %r[0, 0, 1, 1] [1, 8, 4, 4] [1, 1, 1, 1] : memref<1x8x6x6xf32> to memref<1x8x4x4xf32, strided<[288, 36, 6, 1], offset: 7>>
+  memref.copy %x, %rv : memref<1x8x4x4xf32> to memref<1x8x4x4xf32, strided<[288, 36, 6, 1], offset: 7>>
+  linalg.fill ins(%one : f32) outs(%x : memref<1x8x4x4xf32>)
+  linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%r, %w : memref<1x8x6x6xf32>, memref<8x3x3xf32>) outs(%y : memref<1x8x4x4xf32>)
+  memref.dealloc %p : memref<1x8x6x6xf32>
+  memref.dealloc %q : memref<1x8x6x6xf32>
+  memref.dealloc %r : memref<1x8x6x6xf32>
+  return
+}
+
+// -----
+
+// HardSwish right after a depthwise convolution joins its epilogue: flags
+// 8 | 32, alpha and beta after the clamp's bounds. After a plain
+// convolution (whose kernel has no HardSwish) it stays.
+#bias = affine_map<(d0, d1, d2, d3) -> (d1)>
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @depthwise_hardswish
+// CHECK-DAG: %[[FLAGS:.+]] = arith.constant 40 : i64
+// CHECK-DAG: %[[ALPHA:.+]] = arith.constant 0.166666672 : f32
+// CHECK-DAG: %[[BETA:.+]] = arith.constant 5.000000e-01 : f32
+// CHECK: call @onnxc_kernel_depthwise_conv2d_nchw_chw_f32({{.+}}, %[[FLAGS]], %{{.+}}, %{{.+}}, %[[ALPHA]], %[[BETA]])
+// CHECK-NOT: linalg.generic
+// CHECK: call @onnxc_kernel_conv2d_nchw_fchw_f32
+// CHECK: linalg.generic
+// CHECK: arith.minimumf
+func.func @depthwise_hardswish(%x: memref<1x8x6x6xf32>, %w: memref<8x3x3xf32>, %b: memref<8xf32>, %y: memref<1x8x4x4xf32>, %w2: memref<8x8x1x1xf32>, %z: memref<1x8x4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %alpha = arith.constant 0.166666672 : f32
+  %beta = arith.constant 0.5 : f32
+  linalg.generic {indexing_maps = [#bias, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+    ins(%b : memref<8xf32>) outs(%y : memref<1x8x4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : memref<1x8x6x6xf32>, memref<8x3x3xf32>) outs(%y : memref<1x8x4x4xf32>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+    ins(%y : memref<1x8x4x4xf32>) outs(%y : memref<1x8x4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.mulf %in, %alpha : f32
+    %1 = arith.addf %0, %beta : f32
+    %2 = arith.minimumf %1, %one : f32
+    %3 = arith.maximumf %2, %zero : f32
+    %4 = arith.mulf %in, %3 : f32
+    linalg.yield %4 : f32
+  }
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%y, %w2 : memref<1x8x4x4xf32>, memref<8x8x1x1xf32>) outs(%z : memref<1x8x4x4xf32>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+    ins(%z : memref<1x8x4x4xf32>) outs(%z : memref<1x8x4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.mulf %in, %alpha : f32
+    %1 = arith.addf %0, %beta : f32
+    %2 = arith.minimumf %1, %one : f32
+    %3 = arith.maximumf %2, %zero : f32
+    %4 = arith.mulf %in, %3 : f32
+    linalg.yield %4 : f32
+  }
+  return
+}
+
+// -----
+
+// A body that is almost HardSwish (the gate's upper bound 2) is no epilogue
+// of the depthwise kernel (flags 0).
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @depthwise_not_hardswish
+// CHECK: %[[FLAGS:.+]] = arith.constant 0 : i64
+// CHECK: call @onnxc_kernel_depthwise_conv2d_nchw_chw_f32({{.+}}, %[[FLAGS]], {{.+}})
+// CHECK: linalg.generic
+func.func @depthwise_not_hardswish(%x: memref<1x8x6x6xf32>, %w: memref<8x3x3xf32>, %y: memref<1x8x4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %two = arith.constant 2.0 : f32
+  %alpha = arith.constant 0.166666672 : f32
+  %beta = arith.constant 0.5 : f32
+  linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : memref<1x8x6x6xf32>, memref<8x3x3xf32>) outs(%y : memref<1x8x4x4xf32>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+    ins(%y : memref<1x8x4x4xf32>) outs(%y : memref<1x8x4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.mulf %in, %alpha : f32
+    %1 = arith.addf %0, %beta : f32
+    %2 = arith.minimumf %1, %two : f32
+    %3 = arith.maximumf %2, %zero : f32
+    %4 = arith.mulf %in, %3 : f32
+    linalg.yield %4 : f32
+  }
+  return
 }
