@@ -4,6 +4,7 @@
 
 #include "lib/Driver/InitAll.h"
 #include "lib/Driver/ModelABI.h"
+#include "passes/Conversion/Passes.h"
 #include "passes/Pipelines/Pipelines.h"
 
 #include "dialects/ONNX/IR/ONNXOps.h"
@@ -480,6 +481,14 @@ LogicalResult compileModel(const CompileOptions &options, MLIRContext &context,
     func.setResultAttrs(i, ArrayRef<NamedAttribute>{});
 
   bool gpu = !options.target.gpu.empty();
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createTargetMachine(options.target, error);
+  if (!machine)
+    return fail(error);
+  // Constant matmul operands are packed for the kernel this CPU will run.
+  if (!gpu)
+    (*module)->setAttr(onnxc::kGemmIsaAttrName,
+                       StringAttr::get(&context, gemmIsaName(*machine)));
   PassManager lower(&context);
   // The onnx optimizer already ran above: level 0 below.
   if (gpu) {
@@ -517,10 +526,6 @@ LogicalResult compileModel(const CompileOptions &options, MLIRContext &context,
     return fail("cannot translate the lowered model to LLVM IR");
 
   clock.start("codegen");
-  std::unique_ptr<llvm::TargetMachine> machine =
-      createTargetMachine(options.target, error);
-  if (!machine)
-    return fail(error);
   llvmModule->setTargetTriple(machine->getTargetTriple().str());
   llvmModule->setDataLayout(machine->createDataLayout());
 

@@ -19,6 +19,7 @@
  *===----------------------------------------------------------------------===*/
 #define _POSIX_C_SOURCE 200809L
 
+#include "GemmLayout.h"
 #include "Kernels.h"
 
 #include <pthread.h>
@@ -430,40 +431,62 @@ static void kernelNeon(int64_t kc, const float *a, const float *b, float *c,
 
 #endif
 
+/// `kernel` and its helpers on `tile`.
+static GemmArch makeArch(OnnxcGemmTile tile, MicroKernel kernel,
+                         EdgeKernel kernelEdge, EdgeKernel kernelT) {
+  return (GemmArch){tile.mr, tile.nr,  tile.kc,    tile.mc,
+                    tile.nc, kernel, kernelEdge, kernelT};
+}
+
+#if defined(__x86_64__)
+/// Whether packing may use AVX-512 moves (set with the kernels).
+static int packAvx512;
+#endif
+
 static GemmArch chooseArch(void) {
   const char *forced = getenv("ONNXC_GEMM_KERNEL");
   int any = !forced || !*forced;
 #if defined(__x86_64__)
   __builtin_cpu_init();
-  if ((any || !strcmp(forced, "avx512")) && __builtin_cpu_supports("avx512f"))
-    return (GemmArch){
-        14, 32, 512, 112, 2048, kernelAvx512, kernelAvx512Edge, kernelAvx512T};
-  if (forced && !strcmp(forced, "avx512-8x48") &&
-      __builtin_cpu_supports("avx512f"))
-    return (GemmArch){8, 48, 256, 128, 2064, kernelAvx512x8x48, NULL, NULL};
-  if (forced && !strcmp(forced, "avx512-6x64") &&
-      __builtin_cpu_supports("avx512f"))
+  int avx512 = __builtin_cpu_supports("avx512f");
+  packAvx512 = avx512;
+  OnnxcGemmTile wide = onnxcGemmWideTile();
+  if ((any || !strcmp(forced, "avx512")) && avx512)
+    return makeArch(onnxcGemmDefaultTile(ONNXC_GEMM_ISA_AVX512), kernelAvx512,
+                    kernelAvx512Edge, kernelAvx512T);
+  if (forced && !strcmp(forced, "avx512-8x48") && avx512)
+    return makeArch(wide, kernelAvx512x8x48, NULL, NULL);
+  if (forced && !strcmp(forced, "avx512-6x64") && avx512)
     return (GemmArch){6, 64, 256, 120, 2048, kernelAvx512x6x64, NULL, NULL};
-  if (forced && !strcmp(forced, "avx512-12x32") &&
-      __builtin_cpu_supports("avx512f"))
+  if (forced && !strcmp(forced, "avx512-12x32") && avx512)
     return (GemmArch){12, 32, 256, 120, 2048, kernelAvx512x12x32, NULL, NULL};
   if ((any || !strcmp(forced, "avx2")) && __builtin_cpu_supports("avx2") &&
       __builtin_cpu_supports("fma"))
-    return (GemmArch){6, 16, 256, 144, 2048, kernelAvx2, NULL, NULL};
+    return makeArch(onnxcGemmDefaultTile(ONNXC_GEMM_ISA_AVX2), kernelAvx2,
+                    NULL, NULL);
 #elif defined(__aarch64__)
   if (any || !strcmp(forced, "neon"))
-    return (GemmArch){8, 8, 256, 128, 2048, kernelNeon, NULL, NULL};
+    return makeArch(onnxcGemmDefaultTile(ONNXC_GEMM_ISA_NEON), kernelNeon,
+                    NULL, NULL);
 #endif
   (void)any;
-  return (GemmArch){4, 8, 256, 128, 2048, kernelGeneric, NULL, NULL};
+  return makeArch(onnxcGemmDefaultTile(ONNXC_GEMM_ISA_GENERIC), kernelGeneric,
+                  NULL, NULL);
 }
 
-static GemmArch theArch;
+/// The kernel chosen for the process, and the wide AVX-512 one that calls
+/// may pick by their shape (its kernel NULL unless the first is the default
+/// AVX-512 one).
+static GemmArch theArch, wideArch;
 static pthread_once_t archOnce = PTHREAD_ONCE_INIT;
 
 /// ONNXC_GEMM_BLOCKS="KC,MC,NC" overrides the cache blocking (for tuning).
 static void initArch(void) {
   theArch = chooseArch();
+#if defined(__x86_64__)
+  if (theArch.kernel == kernelAvx512)
+    wideArch = makeArch(onnxcGemmWideTile(), kernelAvx512x8x48, NULL, NULL);
+#endif
   const char *blocks = getenv("ONNXC_GEMM_BLOCKS");
   long long kc, mc, nc;
   if (blocks && sscanf(blocks, "%lld,%lld,%lld", &kc, &mc, &nc) == 3 &&
@@ -591,7 +614,7 @@ static void packPanel(const float *base, const int64_t *kOff,
                       const int64_t *vOff, int w, int64_t kc, int64_t width,
                       float *dst) {
 #if defined(__x86_64__)
-  if (theArch.kernel == kernelAvx512) {
+  if (packAvx512) {
     packPanelAvx512(base, kOff, vOff, w, kc, width, dst);
     return;
   }
@@ -636,13 +659,9 @@ static void packA(const OnnxcGemm *g, int mr, int64_t ic, int64_t mc,
   }
 }
 
-/// The blocking of a reduction of length k: as few blocks as arch->kc
-/// allows, of equal length (rounded up to 8), so that no block is short.
+/// The blocking of a reduction of length k (see onnxcGemmBlockK).
 static int64_t blockK(const GemmArch *arch, int64_t k) {
-  int64_t blocks = (k + arch->kc - 1) / arch->kc;
-  int64_t kc = blocks > 1 ? (k + blocks - 1) / blocks : k;
-  kc = (kc + 7) / 8 * 8;
-  return min64(kc > 0 ? kc : 1, arch->kc);
+  return onnxcGemmBlockK(arch->kc, k);
 }
 
 /// The stride between the `lines` runs of `length` consecutive elements of
@@ -866,7 +885,8 @@ typedef struct PackedEntry {
   struct PackedEntry *next;
   const float *base;
   int64_t rows, cols, rowStep, colStep;
-  int which;
+  int which, mr, nr;
+  int64_t kc;
   float *packed;
 } PackedEntry;
 
@@ -894,7 +914,8 @@ static const float *packWhole(const GemmArch *arch, const OnnxcGemm *g,
   PackedEntry *e = packedEntries;
   for (; e; e = e->next)
     if (e->base == base && e->rows == rows && e->cols == cols &&
-        e->rowStep == rowStep && e->colStep == colStep && e->which == which)
+        e->rowStep == rowStep && e->colStep == colStep && e->which == which &&
+        e->mr == arch->mr && e->nr == arch->nr && e->kc == arch->kc)
       break;
   if (!e) {
     int64_t mPad = (g->m + arch->mr - 1) / arch->mr * arch->mr;
@@ -916,8 +937,9 @@ static const float *packWhole(const GemmArch *arch, const OnnxcGemm *g,
       else
         packA(g, arch->mr, 0, g->m, pc, kc, packed + pc * mPad);
     }
-    *e = (PackedEntry){packedEntries, base, rows, cols, rowStep, colStep,
-                       which, packed};
+    *e = (PackedEntry){packedEntries, base,     rows,     cols,
+                       rowStep,       colStep,  which,    arch->mr,
+                       arch->nr,      arch->kc, packed};
     packedEntries = e;
   }
   pthread_mutex_unlock(&packedMutex);
@@ -985,7 +1007,7 @@ static void runGemmTasks(void *ctx, int64_t begin, int64_t end) {
     float *bufB = t->packedB ? NULL : getPanel(1, ncRounded * kc);
     if ((bufA || t->packedA) && (bufB || t->packedB))
       gemmBlock(arch, g, m0, m1, n0, n1, bufA, bufB, t->packedA, t->packedB);
-    else
+    else if (g->b) // (not when B only exists packed: C is left as it is)
       gemmUnpacked(g, m0, m1, n0, n1);
   }
 }
@@ -1006,12 +1028,10 @@ void onnxcSplitGemmTasks(int64_t threads, int64_t mBlocks, int64_t nBlocks,
   }
 }
 
-void onnxcGemm(const OnnxcGemm *g) {
-  if (g->m <= 0 || g->n <= 0)
-    return;
-  if (onnxcGemv(g))
-    return;
-  const GemmArch *arch = getArch();
+/// Runs `g` with the kernel of `arch` on the current session's thread pool;
+/// `packedA` / `packedB` (or NULL) hold an operand packed whole for `arch`.
+static void runGemm(const GemmArch *arch, const OnnxcGemm *g,
+                    const float *packedA, const float *packedB) {
   onnxc_threadpool *pool = onnxc_current_threadpool();
   int64_t threads = onnxc_threadpool_size(pool);
   // Below about a million multiply-adds a second thread costs more than it
@@ -1024,14 +1044,93 @@ void onnxcGemm(const OnnxcGemm *g) {
                  1,
                  (g->m + arch->mr - 1) / arch->mr,
                  (g->n + arch->nr - 1) / arch->nr,
-                 g->constA && g->k > 0 ? packWhole(arch, g, 0) : NULL,
-                 g->constB && g->k > 0 ? packWhole(arch, g, 1) : NULL};
+                 packedA,
+                 packedB};
   onnxcSplitGemmTasks(threads, t.mBlocks, t.nBlocks, &t.mTasks, &t.nTasks);
   int64_t tasks = t.mTasks * t.nTasks;
   if (tasks == 1)
     runGemmTasks(&t, 0, 1);
   else
     onnxc_parallel_for(pool, tasks, runGemmTasks, &t);
+}
+
+/// The kernel for `g`: the wide AVX-512 one where its tiles fit C better
+/// (and C's rows are plain, so full tiles are stored directly), else the
+/// process's one.
+static const GemmArch *archFor(const OnnxcGemm *g) {
+  const GemmArch *arch = getArch();
+  if (wideArch.kernel && !g->biasColumns &&
+      (g->n == 1 || g->cCol[1] - g->cCol[0] == 1) &&
+      onnxcGemmPrefersWide(ONNXC_GEMM_ISA_AVX512, g->m, g->n))
+    return &wideArch;
+  return arch;
+}
+
+void onnxcGemm(const OnnxcGemm *g) {
+  if (g->m <= 0 || g->n <= 0)
+    return;
+  if (onnxcGemv(g))
+    return;
+  const GemmArch *arch = archFor(g);
+  runGemm(arch, g, g->constA && g->k > 0 ? packWhole(arch, g, 0) : NULL,
+          g->constB && g->k > 0 ? packWhole(arch, g, 1) : NULL);
+}
+
+/// The kernel that reads B packed with slivers `nr` wide in reduction blocks
+/// of `kcBlock` for a reduction of length k: the process's kernel or the
+/// wide one, blocked at kcBlock (to the same blocks); NULL if neither.
+static int archForPacked(int nr, int64_t kcBlock, int64_t k, GemmArch *out) {
+  const GemmArch *arch = getArch();
+  if (wideArch.kernel && nr == wideArch.nr)
+    arch = &wideArch;
+  if (arch->nr != nr || kcBlock <= 0)
+    return 0;
+  *out = *arch;
+  out->kc = kcBlock;
+  return blockK(out, k) == kcBlock;
+}
+
+void onnxcGemmPacked(const OnnxcGemm *g, const float *packedB, int nr,
+                     int64_t kcBlock) {
+  if (g->m <= 0 || g->n <= 0 || nr <= 0 || kcBlock <= 0)
+    return;
+  GemmArch arch;
+  // The kernels load the packed slivers 64-byte aligned (as the compiler
+  // places them).
+  if (g->k > 0 && (uintptr_t)packedB % 64 == 0 &&
+      archForPacked(nr, kcBlock, g->k, &arch)) {
+    runGemm(&arch, g, NULL, packedB);
+    return;
+  }
+  // Another kernel than the one B was packed for (another CPU, or one
+  // picked by ONNXC_GEMM_KERNEL): one GEMM per reduction block, each block
+  // of B read where it lies through its offset tables.
+  int64_t nPad = (g->n + nr - 1) / nr * nr;
+  int64_t *t = malloc(sizeof(int64_t) * (size_t)(kcBlock + g->n));
+  if (!t)
+    return;
+  int64_t *bRow = t, *bCol = t + kcBlock;
+  for (int64_t pc = 0; pc < g->k || pc == 0; pc += kcBlock) {
+    int64_t kc = min64(kcBlock, g->k - pc);
+    int first = pc == 0, last = pc + kc >= g->k;
+    for (int64_t p = 0; p < kc; ++p)
+      bRow[p] = p * nr;
+    for (int64_t j = 0; j < g->n; ++j)
+      bCol[j] = j / nr * kc * nr + j % nr;
+    OnnxcGemm block = *g;
+    block.k = kc;
+    block.aCol = g->aCol + pc;
+    block.b = packedB + pc * nPad;
+    block.bRow = bRow;
+    block.bCol = bCol;
+    block.constB = 0;
+    block.strided = 0; // B's tables are the panels', not i * step
+    block.bias = first ? g->bias : NULL;
+    block.res = last ? g->res : NULL;
+    block.clamp = last && g->clamp;
+    onnxcGemm(&block);
+  }
+  free(t);
 }
 
 int onnxcGemmPrefersTransposed(int64_t m, int64_t n) {

@@ -108,6 +108,22 @@ void onnxc_kernel_matmul_f32(ONNXC_MEMREF2(a), ONNXC_MEMREF2(b),
     free(t);
 }
 
+void onnxc_kernel_matmul_packed_f32(ONNXC_MEMREF2(a), ONNXC_MEMREF1(b),
+                                    ONNXC_MEMREF2(c), int64_t n, int64_t nr,
+                                    int64_t kcBlock, int64_t flags) {
+  (void)aAlloc, (void)bAlloc, (void)cAlloc, (void)bSize0, (void)bStride0,
+      (void)cSize0, (void)cSize1;
+  int64_t m = aSize0, k = aSize1;
+  int64_t *t = allocOffsets(2 * m + 2 * k + 2 * n);
+  if (!t)
+    return;
+  OnnxcGemm g = stridedGemm(t, m, n, k, a + aOff, aStride0, aStride1, NULL, 0,
+                            0, c + cOff, cStride0, cStride1, flags);
+  g.constB = 0;
+  onnxcGemmPacked(&g, b + bOff, (int)nr, kcBlock);
+  free(t);
+}
+
 typedef struct {
   OnnxcGemm g;
   int64_t aBatch, bBatch, cBatch;

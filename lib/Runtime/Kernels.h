@@ -8,6 +8,7 @@
 #ifndef ONNXC_RUNTIME_KERNELS_H
 #define ONNXC_RUNTIME_KERNELS_H
 
+#include "GemmLayout.h"
 #include "onnxc_runtime.h"
 
 #include <stdint.h>
@@ -44,9 +45,6 @@ typedef struct OnnxcGemm {
 /// Runs `g` on the current session's thread pool (serially without one).
 void onnxcGemm(const OnnxcGemm *g);
 
-/// The most rows of A that onnxcGemv takes.
-#define ONNXC_GEMV_MAX_ROWS 4
-
 /// `g` for an A of 1 to ONNXC_GEMV_MAX_ROWS rows (batch-1 fully connected
 /// layers, recurrent time steps) in one pass over B per block of columns
 /// (Gemv.c): a constant B is packed once, another B must have consecutive
@@ -59,6 +57,13 @@ int onnxcGemv(const OnnxcGemm *g);
 /// when this CPU lacks it. The environment variable ONNXC_GEMV_KERNEL
 /// chooses likewise at start (by default the GEMM's kernel family).
 int onnxcGemvSelectKernel(const char *name);
+
+/// Runs `g` with B given packed in the layout (nr, kcBlock) of GemmLayout.h
+/// at `packedB` (g->b and its offset tables are not read): straight from
+/// the packed panels when this CPU's kernel has that layout (and they are
+/// 64-byte aligned), else through offset tables into them.
+void onnxcGemmPacked(const OnnxcGemm *g, const float *packedB, int nr,
+                     int64_t kcBlock);
 
 /// How a GEMM of mBlocks x nBlocks micro-tiles is cut into mTasks x nTasks
 /// tasks for `threads` threads (1 x 1 for one thread).
@@ -104,6 +109,11 @@ const char *onnxcGemmKernelName(void);
 /// linalg.matmul (and its transposed forms, as strided views): C += A B.
 void onnxc_kernel_matmul_f32(ONNXC_MEMREF2(a), ONNXC_MEMREF2(b),
                              ONNXC_MEMREF2(c), int64_t flags);
+/// linalg.matmul with a constant B that the compiler packed in the layout
+/// (nr, kcBlock) of GemmLayout.h: C (m x n) += A (m x k) B.
+void onnxc_kernel_matmul_packed_f32(ONNXC_MEMREF2(a), ONNXC_MEMREF1(b),
+                                    ONNXC_MEMREF2(c), int64_t n, int64_t nr,
+                                    int64_t kcBlock, int64_t flags);
 /// linalg.batch_matmul: C[b] += A[b] B[b].
 void onnxc_kernel_batch_matmul_f32(ONNXC_MEMREF3(a), ONNXC_MEMREF3(b),
                                    ONNXC_MEMREF3(c), int64_t flags);

@@ -131,6 +131,18 @@ onnxc::createTargetMachine(const TargetOptions &options, std::string &error) {
   return machine;
 }
 
+llvm::StringRef onnxc::gemmIsaName(const llvm::TargetMachine &machine) {
+  if (machine.getTargetTriple().isAArch64())
+    return "neon";
+  const llvm::MCSubtargetInfo *info = machine.getMCSubtargetInfo();
+  // The runtime's choice (Gemm.c) in the same order.
+  if (info->checkFeatures("+avx512f"))
+    return "avx512";
+  if (info->checkFeatures("+avx2,+fma"))
+    return "avx2";
+  return "generic";
+}
+
 void onnxc::optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
                            unsigned optLevel) {
   llvm::LoopAnalysisManager lam;

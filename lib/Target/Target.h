@@ -64,6 +64,11 @@ std::pair<std::string, std::string> resolveCPU(const TargetOptions &options);
 std::unique_ptr<llvm::TargetMachine>
 createTargetMachine(const TargetOptions &options, std::string &error);
 
+/// The vector ISA of the runtime's fp32 GEMM micro-kernel that code for
+/// `machine` runs: "avx512", "avx2", "neon" or "generic" (the module
+/// attribute onnxc.gemm_isa that constant operands are packed for).
+llvm::StringRef gemmIsaName(const llvm::TargetMachine &machine);
+
 /// Runs LLVM's standard optimization pipeline for `optLevel` (0-3).
 void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
                     unsigned optLevel);

@@ -27,6 +27,11 @@ namespace onnxc {
 #define GEN_PASS_REGISTRATION
 #include "passes/Conversion/Passes.h.inc"
 
+/// The module attribute naming the vector ISA whose GEMM micro-kernel the
+/// compiled code will run ("avx512", "avx2", "neon", "generic"); constant
+/// matmul operands are packed for it. Absent: nothing is packed ahead.
+constexpr llvm::StringLiteral kGemmIsaAttrName = "onnxc.gemm_isa";
+
 /// True when every operand of `op` is an f32 memref: the ops that
 /// convert-linalg-to-kernel-calls and onnx-gpu-gemm-kernels replace.
 bool isF32OnBuffers(mlir::linalg::LinalgOp op);

@@ -80,6 +80,14 @@ def ConvertLinalgToKernelCallsPass
     ...
     call @onnxc_kernel_matmul_f32(%0, %1, %2, %flags) : (...) -> ()
     ```
+
+    When the module names the vector ISA of the GEMM it will run
+    (`onnxc.gemm_isa` = "avx512", "avx2", "neon" or "generic"), a matmul
+    whose B is a view of a constant global reads B packed at compile time:
+    a new i8 global (64-byte aligned) holds it in the layout of that ISA's
+    micro-kernel for the product's shape (lib/Runtime/GemmLayout.h), and the
+    call is `onnxc_kernel_matmul_packed_f32(A, packed, C, n, nr, kcBlock,
+    flags)`; the original global goes when nothing reads it any more.
   }];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::func::FuncDialect",

@@ -5,11 +5,13 @@
 // tiles, stride 1 and 2, dilation, groups of a few to many channels) with
 // each part of the fused epilogue (bias, residual, clamp); the few-row path
 // of onnxcGemm (Gemv.c) with every kernel, strided and transposed operands,
-// constant or not, each epilogue, on one and two
-// threads.
+// constant or not, each epilogue; the matmul on a B packed ahead
+// (GemmLayout.h) in the layout of this CPU's kernel and in others; on one
+// thread and two.
 //
 //===----------------------------------------------------------------------===//
 
+#include "GemmLayout.h"
 #include "Kernels.h"
 extern "C" {
 #include "RuntimeInternal.h"
@@ -18,6 +20,7 @@ extern "C" {
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <random>
@@ -442,4 +445,128 @@ TEST_CASE("few-row GEMM (GEMV) splits large products over the thread pool",
   onnxcSetCurrentThreadpool(previous);
   onnxc_threadpool_destroy(pool);
   onnxcGemvSelectKernel(nullptr);
+}
+
+namespace {
+/// The ISA of this CPU's fp32 GEMM kernel, as the compiler names it.
+OnnxcGemmIsa hostIsa() {
+  std::string name = onnxcGemmKernelName();
+  if (name == "avx512")
+    return ONNXC_GEMM_ISA_AVX512;
+  if (name == "avx2")
+    return ONNXC_GEMM_ISA_AVX2;
+  if (name == "neon")
+    return ONNXC_GEMM_ISA_NEON;
+  return ONNXC_GEMM_ISA_GENERIC;
+}
+
+/// C (m x n, contiguous) + A B (then max(., 0) with `relu`) in doubles.
+std::vector<float> matmulReference(const std::vector<float> &a,
+                                   const std::vector<float> &b, int64_t bRow,
+                                   int64_t bCol, std::vector<float> c,
+                                   int64_t m, int64_t n, int64_t k, bool relu) {
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double sum = c[i * n + j];
+      for (int64_t p = 0; p < k; ++p)
+        sum += double(a[i * k + p]) * b[p * bRow + j * bCol];
+      c[i * n + j] = static_cast<float>(relu && sum < 0 ? 0.0 : sum);
+    }
+  return c;
+}
+
+double worstError(const std::vector<float> &x, const std::vector<float> &y) {
+  double worst = 0.0;
+  for (size_t i = 0; i < x.size(); ++i)
+    worst = std::max(worst, std::fabs(double(x[i]) - y[i]));
+  return worst;
+}
+
+/// The matmul of random m x k A and k x n B (stored transposed with
+/// `transposed`) into a random C: with B packed in the layout the compiler
+/// picks for this CPU, bit for bit what the runtime's own packing gives;
+/// in other layouts (another CPU's kernel, other reduction blocks) close to
+/// the reference.
+void checkPacked(int64_t m, int64_t n, int64_t k, bool transposed,
+                 bool relu) {
+  std::mt19937 rng(static_cast<unsigned>(m * 7919 + n * 31 + k));
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> a(m * k), b(k * n), c(m * n);
+  for (std::vector<float> *v : {&a, &b, &c})
+    for (float &x : *v)
+      x = dist(rng);
+  int64_t bRow = transposed ? 1 : n, bCol = transposed ? k : 1;
+  int64_t flags = relu ? 1 : 0;
+  std::vector<float> expected = matmulReference(a, b, bRow, bCol, c, m, n, k,
+                                                relu);
+  INFO("m " << m << " n " << n << " k " << k << " transposed " << transposed
+            << " relu " << relu);
+  // The runtime packs B itself (a constant operand: packed whole).
+  std::vector<float> unpacked = c;
+  onnxc_kernel_matmul_f32(a.data(), a.data(), 0, m, k, k, 1, b.data(),
+                          b.data(), 0, k, n, bRow, bCol, unpacked.data(),
+                          unpacked.data(), 0, m, n, n, 1, flags | 4);
+  CHECK(worstError(unpacked, expected) < 1e-3);
+
+  OnnxcGemmIsa isa = hostIsa();
+  OnnxcGemmTile host = onnxcGemmPrefersWide(isa, m, n)
+                           ? onnxcGemmWideTile()
+                           : onnxcGemmDefaultTile(isa);
+  struct Layout {
+    int nr;
+    int64_t kcBlock;
+  };
+  std::vector<Layout> layouts = {
+      {host.nr, onnxcGemmBlockK(host.kc, k)}, {8, onnxcGemmBlockK(256, k)},
+      {16, 40}, {32, onnxcGemmBlockK(512, k)}, {48, onnxcGemmBlockK(256, k)},
+      {48, 24}, {host.nr, onnxcGemmBlockK(host.kc, k)}};
+  for (size_t l = 0; l < layouts.size(); ++l) {
+    Layout layout = layouts[l];
+    INFO("nr " << layout.nr << " kcBlock " << layout.kcBlock);
+    // 64-byte aligned, as the compiler places it (and one float off, which
+    // the runtime must read as well).
+    int64_t size = onnxcGemmPackedBSize(k, n, layout.nr);
+    std::vector<float> storage(size + 32);
+    float *aligned = storage.data() +
+                     (64 - reinterpret_cast<uintptr_t>(storage.data()) % 64) %
+                         64 / sizeof(float);
+    float *packed = l + 1 == layouts.size() ? aligned + 1 : aligned;
+    onnxcGemmPackB(b.data(), bRow, bCol, k, n, layout.nr, layout.kcBlock,
+                   packed);
+    std::vector<float> out = c;
+    onnxc_kernel_matmul_packed_f32(a.data(), a.data(), 0, m, k, k, 1, packed,
+                                   packed, 0, size, 1,
+                                   out.data(), out.data(), 0, m, n, n, 1, n,
+                                   layout.nr, layout.kcBlock, flags);
+    if (l == 0)
+      CHECK(std::memcmp(out.data(), unpacked.data(),
+                        out.size() * sizeof(float)) == 0);
+    CHECK(worstError(out, expected) < 1e-3);
+  }
+}
+
+void checkPackedShapes() {
+  // Whole tiles of 8 x 48 (AVX-512 picks them), edge rows and columns, a
+  // single row, reductions of one to three blocks, a reduction shorter
+  // than 8, and enough work to split over threads.
+  struct Shape {
+    int64_t m, n, k;
+  };
+  for (Shape s : {Shape{128, 96, 600}, Shape{37, 45, 29}, Shape{1, 100, 257},
+                  Shape{16, 48, 5}, Shape{200, 130, 1030}, Shape{3, 1, 70}})
+    for (bool transposed : {false, true})
+      for (bool relu : {false, true})
+        checkPacked(s.m, s.n, s.k, transposed, relu);
+}
+} // namespace
+
+TEST_CASE("matmul on a B packed ahead matches the runtime's own packing",
+          "[kernels]") {
+  checkPackedShapes();
+  onnxc_threadpool *pool = onnxc_threadpool_create(2);
+  REQUIRE(pool);
+  onnxc_threadpool *previous = onnxcSetCurrentThreadpool(pool);
+  checkPackedShapes();
+  onnxcSetCurrentThreadpool(previous);
+  onnxc_threadpool_destroy(pool);
 }

@@ -719,12 +719,78 @@ static void rewritePaddedCopy(ModuleOp module, SymbolTable &symbols,
   alloc->erase();
 }
 
+/// Replaces the matmul `op` (its B transposed with `transposed`) whose B is
+/// a constant matrix by a call of onnxc_kernel_matmul_packed_f32 on B packed
+/// for the kernel of `isa` that suits the product's shape; false (nothing
+/// changed) where B is not a constant the packer can read or A has at most
+/// ONNXC_GEMV_MAX_ROWS rows.
+static bool replaceByPackedCall(ModuleOp module, SymbolTable &symbols,
+                                linalg::LinalgOp op, bool transposed,
+                                OnnxcGemmIsa isa, PackedGlobals &cache) {
+  std::optional<ConstantMatrix> matrix = matchConstantMatrix(op->getOperand(1));
+  if (!matrix)
+    return false;
+  auto aType = cast<MemRefType>(op->getOperand(0).getType());
+  auto bType = cast<MemRefType>(op->getOperand(1).getType());
+  int64_t k = bType.getDimSize(transposed ? 1 : 0);
+  int64_t n = bType.getDimSize(transposed ? 0 : 1);
+  int64_t m = aType.getDimSize(0);
+  if (k == 0 || n == 0)
+    return false;
+  // A few rows (batch-1 fully connected layers, recurrent steps) run in the
+  // runtime's GEMV, which packs B in its own layout.
+  if (!ShapedType::isDynamic(m) && m <= ONNXC_GEMV_MAX_ROWS)
+    return false;
+  OnnxcGemmTile tile =
+      onnxcGemmPrefersWide(isa, ShapedType::isDynamic(m) ? 0 : m, n)
+          ? onnxcGemmWideTile()
+          : onnxcGemmDefaultTile(isa);
+  int64_t kcBlock = onnxcGemmBlockK(tile.kc, k);
+  memref::GlobalOp packed = getPackedMatrix(module, symbols, *matrix, k, n,
+                                            transposed, tile.nr, kcBlock, cache);
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value raw =
+      b.create<memref::GetGlobalOp>(loc, packed.getType(), packed.getSymName());
+  Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
+  auto floatsType =
+      MemRefType::get({onnxcGemmPackedBSize(k, n, tile.nr)}, b.getF32Type());
+  Value floats =
+      b.create<memref::ViewOp>(loc, floatsType, raw, zero, ValueRange{});
+  SmallVector<Value> args = {castToDynamic(b, loc, op->getOperand(0)),
+                             castToDynamic(b, loc, floats),
+                             castToDynamic(b, loc, op.getDpsInits()[0])};
+  int64_t flags = isConstantBuffer(op->getOperand(0)) ? kConstFirst : 0;
+  for (int64_t v : {n, static_cast<int64_t>(tile.nr), kcBlock, flags})
+    args.push_back(b.create<arith::ConstantIntOp>(loc, v, 64));
+  StringRef name = "onnxc_kernel_matmul_packed_f32";
+  declareKernel(module, symbols, name,
+                b.getFunctionType(ValueRange(args).getTypes(), {}));
+  b.create<func::CallOp>(loc, name, TypeRange{}, args);
+  op->erase();
+  eraseDeadViews(matrix->views, symbols, module);
+  return true;
+}
+
 namespace {
 struct ConvertLinalgToKernelCallsPass
     : public onnxc::impl::ConvertLinalgToKernelCallsPassBase<
           ConvertLinalgToKernelCallsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    std::optional<OnnxcGemmIsa> gemmIsa;
+    if (Attribute attr = module->getAttr(kGemmIsaAttrName)) {
+      auto name = dyn_cast<StringAttr>(attr);
+      gemmIsa = name ? parseGemmIsa(name.getValue()) : std::nullopt;
+      if (!gemmIsa) {
+        module.emitError() << "expects '" << kGemmIsaAttrName
+                           << "' to be one of \"avx512\", \"avx2\", "
+                              "\"neon\", \"generic\" (got "
+                           << attr << ")";
+        return signalPassFailure();
+      }
+    }
+    PackedGlobals packed;
     SymbolTable symbols(module);
     SmallVector<memref::CopyOp> copies;
     module.walk([&](memref::CopyOp copy) { copies.push_back(copy); });
@@ -742,12 +808,18 @@ struct ConvertLinalgToKernelCallsPass
     for (linalg::LinalgOp op : ops) {
       llvm::TypeSwitch<Operation *>(op.getOperation())
           .Case([&](linalg::MatmulOp) {
-            replaceByCall(module, symbols, op, "onnxc_kernel_matmul_f32", {},
-                          nullptr);
+            if (!gemmIsa || !replaceByPackedCall(module, symbols, op, false,
+                                                 *gemmIsa,
+                                             packed))
+              replaceByCall(module, symbols, op, "onnxc_kernel_matmul_f32",
+                            {}, nullptr);
           })
           .Case([&](linalg::MatmulTransposeBOp) {
-            replaceByCall(module, symbols, op, "onnxc_kernel_matmul_f32",
-                          {1, 0}, nullptr);
+            if (!gemmIsa || !replaceByPackedCall(module, symbols, op, true,
+                                                 *gemmIsa,
+                                             packed))
+              replaceByCall(module, symbols, op, "onnxc_kernel_matmul_f32",
+                            {1, 0}, nullptr);
           })
           .Case([&](linalg::BatchMatmulOp) {
             replaceByCall(module, symbols, op, "onnxc_kernel_batch_matmul_f32",

@@ -607,3 +607,106 @@ func.func @depthwise_not_hardswish(%x: memref<1x8x6x6xf32>, %w: memref<8x3x3xf32
   }
   return
 }
+
+// -----
+
+// A constant B is packed for the module's GEMM ISA (generic: 8-column
+// slivers; k = 2 is one reduction block, of 8 at most): row p of the sliver is B's row p,
+// zero padded. The original global goes with its last reader.
+// CHECK-LABEL: module attributes {onnxc.gemm_isa = "generic"}
+// CHECK-NOT: memref.global "private" constant @w :
+// CHECK: memref.global "private" constant @w_packed : memref<64xi8> = dense_resource<w_packed> {alignment = 64 : i64}
+// CHECK-LABEL: func.func @packed_matmul
+// CHECK: %[[RAW:.+]] = memref.get_global @w_packed : memref<64xi8>
+// CHECK: %[[FLOATS:.+]] = memref.view %[[RAW]][%{{.+}}][] : memref<64xi8> to memref<16xf32>
+// CHECK: %[[CB:.+]] = memref.cast %[[FLOATS]] : memref<16xf32> to memref<?xf32, strided<[?], offset: ?>>
+// CHECK-DAG: %[[N:.+]] = arith.constant 3 : i64
+// CHECK-DAG: %[[NR:.+]] = arith.constant 8 : i64
+// CHECK-DAG: %[[FLAGS:.+]] = arith.constant 0 : i64
+// CHECK: call @onnxc_kernel_matmul_packed_f32(%{{.+}}, %[[CB]], %{{.+}}, %[[N]], %[[NR]], %[[NR]], %[[FLAGS]])
+// CHECK-NOT: linalg.matmul
+// CHECK: w_packed: "0x04000000
+// CHECK-SAME: 0000803F00000040000040400000000000000000000000000000000000000000000080400000A0400000C0400000000000000000000000000000000000000000"
+module attributes {onnxc.gemm_isa = "generic"} {
+  memref.global "private" constant @w : memref<2x3xf32> = dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]>
+  func.func @packed_matmul(%a: memref<5x2xf32>, %c: memref<5x3xf32>) {
+    %b = memref.get_global @w : memref<2x3xf32>
+    linalg.matmul ins(%a, %b : memref<5x2xf32>, memref<2x3xf32>) outs(%c : memref<5x3xf32>)
+    return
+  }
+}
+
+// -----
+
+// B^T stored as bytes (the form onnxc-flatten-memref-globals leaves), read
+// through a view and a reshape: packed as the B it is the transpose of
+// (the same bytes as above). A global that another op still reads stays.
+// CHECK-LABEL: module attributes {onnxc.gemm_isa = "generic"}
+// CHECK: memref.global "private" constant @wt_packed : memref<64xi8>
+// CHECK: memref.global "private" constant @wt : memref<24xi8>
+// CHECK-LABEL: func.func @packed_matmul_transpose_b
+// CHECK: call @onnxc_kernel_matmul_packed_f32
+// CHECK: memref.copy
+// CHECK: wt_packed: "0x04000000
+// CHECK-SAME: 0000803F00000040000040400000000000000000000000000000000000000000000080400000A0400000C0400000000000000000000000000000000000000000"
+module attributes {onnxc.gemm_isa = "generic"} {
+  memref.global "private" constant @wt : memref<24xi8> = dense<[0, 0, -128, 63, 0, 0, -128, 64, 0, 0, 0, 64, 0, 0, -96, 64, 0, 0, 64, 64, 0, 0, -64, 64]> {alignment = 64 : i64}
+  func.func @packed_matmul_transpose_b(%a: memref<5x2xf32>, %c: memref<5x3xf32>, %copy: memref<24xi8>) {
+    %zero = arith.constant 0 : index
+    %raw = memref.get_global @wt : memref<24xi8>
+    %flat = memref.view %raw[%zero][] : memref<24xi8> to memref<6xf32>
+    %bt = memref.expand_shape %flat [[0, 1]] output_shape [3, 2] : memref<6xf32> into memref<3x2xf32>
+    linalg.matmul_transpose_b ins(%a, %bt : memref<5x2xf32>, memref<3x2xf32>) outs(%c : memref<5x3xf32>)
+    %again = memref.get_global @wt : memref<24xi8>
+    memref.copy %again, %copy : memref<24xi8> to memref<24xi8>
+    return
+  }
+}
+
+// -----
+
+// AVX-512: 16 rows and 96 columns fit the 8 x 48 tile better than 14 x 32;
+// a reduction of 600 is cut into two blocks of 304 (kc 256: three of 200).
+// Unknown rows take the 8 x 48 tile where the columns fit it.
+// CHECK-LABEL: module attributes {onnxc.gemm_isa = "avx512"}
+// CHECK-LABEL: func.func @packed_matmul_wide
+// CHECK-DAG: %[[NR:.+]] = arith.constant 48 : i64
+// CHECK-DAG: %[[KC:.+]] = arith.constant 200 : i64
+// CHECK: call @onnxc_kernel_matmul_packed_f32(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[NR]], %[[KC]], %{{.+}})
+// CHECK: call @onnxc_kernel_matmul_packed_f32(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[NR]], %[[KC]], %{{.+}})
+// CHECK-LABEL: func.func @packed_matmul_narrow
+// CHECK-DAG: %[[NR:.+]] = arith.constant 32 : i64
+// CHECK-DAG: %[[KC:.+]] = arith.constant 304 : i64
+// CHECK: call @onnxc_kernel_matmul_packed_f32(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[NR]], %[[KC]], %{{.+}})
+module attributes {onnxc.gemm_isa = "avx512"} {
+  memref.global "private" constant @w : memref<600x96xf32> = dense<1.0>
+  memref.global "private" constant @v : memref<600x100xf32> = dense<1.0>
+  func.func @packed_matmul_wide(%a: memref<16x600xf32>, %c: memref<16x96xf32>, %d: memref<?x600xf32>, %e: memref<?x96xf32>) {
+    %b = memref.get_global @w : memref<600x96xf32>
+    linalg.matmul ins(%a, %b : memref<16x600xf32>, memref<600x96xf32>) outs(%c : memref<16x96xf32>)
+    linalg.matmul ins(%d, %b : memref<?x600xf32>, memref<600x96xf32>) outs(%e : memref<?x96xf32>)
+    return
+  }
+  func.func @packed_matmul_narrow(%a: memref<16x600xf32>, %c: memref<16x100xf32>) {
+    %b = memref.get_global @v : memref<600x100xf32>
+    linalg.matmul ins(%a, %b : memref<16x600xf32>, memref<600x100xf32>) outs(%c : memref<16x100xf32>)
+    return
+  }
+}
+
+// -----
+
+// A product of at most 4 rows (a batch-1 fully connected layer) keeps its
+// constant B unpacked: the runtime's GEMV packs it in its own layout.
+// CHECK-LABEL: func.func @few_rows_not_packed
+// CHECK-NOT: onnxc_kernel_matmul_packed_f32
+// CHECK: call @onnxc_kernel_matmul_f32
+// CHECK-NOT: w_packed
+module attributes {onnxc.gemm_isa = "avx512"} {
+  memref.global "private" constant @w : memref<2x3xf32> = dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]>
+  func.func @few_rows_not_packed(%a: memref<4x2xf32>, %c: memref<4x3xf32>) {
+    %b = memref.get_global @w : memref<2x3xf32>
+    linalg.matmul ins(%a, %b : memref<4x2xf32>, memref<2x3xf32>) outs(%c : memref<4x3xf32>)
+    return
+  }
+}
