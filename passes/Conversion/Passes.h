@@ -31,6 +31,11 @@ namespace onnxc {
 /// convert-linalg-to-kernel-calls and onnx-gpu-gemm-kernels replace.
 bool isF32OnBuffers(mlir::linalg::LinalgOp op);
 
+/// Runs every outermost scf.parallel of `module` (on the host, without
+/// reductions or calls) whose work is at least `minWork` scalar ops on the
+/// runtime's thread pool: see convert-parallel-loops-to-thread-pool.
+void shareParallelLoops(mlir::ModuleOp module, int64_t minWork);
+
 } // namespace onnxc
 
 #endif // ONNXC_PASSES_CONVERSION_PASSES_H
