@@ -500,7 +500,8 @@ LogicalResult compileModel(const CompileOptions &options, MLIRContext &context,
     nvvm.precision = options.target.gpuPrecision;
     buildONNXLowerToNVVMPipeline(lower, nvvm);
   } else {
-    buildONNXLowerToLLVMPipeline(lower, /*level=*/0);
+    buildONNXLowerToLLVMPipeline(
+        lower, /*level=*/0, /*parallelLoops=*/options.target.optLevel >= 2);
   }
   if (failed(lower.run(*module)))
     return failure();

@@ -41,6 +41,11 @@ bool isF32OnBuffers(mlir::linalg::LinalgOp op);
 /// onnxc-approximate-math besides MLIR's erf.
 void populateApproximateExpTanhPatterns(mlir::RewritePatternSet &patterns);
 
+/// Runs every outermost scf.parallel of `module` (on the host, without
+/// reductions or calls) whose work is at least `minWork` scalar ops on the
+/// runtime's thread pool: see convert-parallel-loops-to-thread-pool.
+void shareParallelLoops(mlir::ModuleOp module, int64_t minWork);
+
 } // namespace onnxc
 
 #endif // ONNXC_PASSES_CONVERSION_PASSES_H

@@ -145,6 +145,55 @@ def FlattenMemRefGlobalsPass
   ];
 }
 
+def ConvertParallelLoopsToThreadPoolPass
+    : Pass<"convert-parallel-loops-to-thread-pool", "mlir::ModuleOp"> {
+  let summary = "run the outermost scf.parallel loops on the runtime's thread pool";
+  let description = [{
+    Runs after `convert-linalg-to-parallel-loops` in the CPU pipeline (-O2
+    and up). Every outermost `scf.parallel` (one not nested in another or in
+    a GPU launch) without reductions or calls, whose work (its iterations
+    times the scalar ops of its body, nested loops multiplied out) is at
+    least `min-work`, is outlined into a function of a range of its outer
+    iterations and run by the runtime's `onnxc_parallel_for` on the
+    session's pool (`onnxc_current_threadpool()`). The outer dims are
+    linearized (constant unit dims skipped) until they give 64 iterations,
+    the innermost dim only when it is the first one taken; the other dims
+    stay an `scf.parallel` in the body. The values the loop uses go into a
+    context struct of their LLVM types (memrefs as descriptors), built on the
+    caller's stack; constants and views of globals are recomputed in the
+    body instead. When a trip count is dynamic, the work is compared with
+    `min-work` at run time, and small loops call the body directly on the
+    caller. Smaller loops, reductions and nested loops stay serial.
+
+    ```mlir
+    scf.parallel (%i, %j) = (%c0, %c0) to (%c64, %c1024) step (%c1, %c1) {
+      %v = memref.load %x[%i, %j] : memref<64x1024xf32>
+      ...
+    }
+    // becomes
+    %ctx = llvm.alloca %c1 x !llvm.struct<(struct<(ptr, ptr, i64, ...)>, ...)>
+    llvm.store %fields, %ctx
+    %fn = constant @main_parallel : (!llvm.ptr, i64, i64) -> ()
+    %pool = call @onnxc_current_threadpool() : () -> !llvm.ptr
+    call @onnxc_parallel_for(%pool, %c64_i64, %fn, %ctx)
+    // and
+    func.func private @main_parallel(%ctx: !llvm.ptr, %begin: i64, %end: i64) {
+      scf.for %i = %b to %e step %c1 {
+        scf.parallel (%j) = (%c0) to (%c1024) step (%c1) {...}
+      }
+    }
+    ```
+  }];
+  let options = [
+    Option<"minWork", "min-work", "int64_t", /*default=*/"32768",
+           "the fewest scalar ops a loop nest runs to be shared">
+  ];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect", "mlir::func::FuncDialect",
+    "mlir::LLVM::LLVMDialect", "mlir::scf::SCFDialect"
+  ];
+}
+
 //===----------------------------------------------------------------------===//
 // Loops to GPU (the nvptx target)
 //===----------------------------------------------------------------------===//

@@ -99,7 +99,8 @@ void onnxc::buildONNXBufferizePipeline(OpPassManager &pm, unsigned level,
   pm.addPass(createBufferizationToMemRefPass());
 }
 
-void onnxc::buildONNXLowerToLLVMPipeline(OpPassManager &pm, unsigned level) {
+void onnxc::buildONNXLowerToLLVMPipeline(OpPassManager &pm, unsigned level,
+                                         bool parallelLoops) {
   buildONNXBufferizePipeline(pm, level);
   // Weights as flat LLVM arrays (nested ones cost most of the compile time).
   pm.addPass(createFlattenMemRefGlobalsPass());
@@ -107,7 +108,13 @@ void onnxc::buildONNXLowerToLLVMPipeline(OpPassManager &pm, unsigned level) {
   pm.addPass(createConvertLinalgToKernelCallsPass());
   // fused.qmatmul and fused.qconv: the int8 GEMM of the runtime.
   pm.addPass(createConvertFusedToKernelCallsPass());
-  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  if (parallelLoops) {
+    // Generated loops over the session's thread pool where they are big.
+    pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
+    pm.addPass(createConvertParallelLoopsToThreadPoolPass());
+  } else {
+    pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  }
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertSCFToCFPass());
   pm.addPass(createCanonicalizerPass());
@@ -221,6 +228,7 @@ void onnxc::registerONNXCPipelines() {
   PassPipelineRegistration<OptimizeOptions>(
       "onnx-lower-to-llvm", "Lower onnx to the LLVM dialect",
       [](OpPassManager &pm, const OptimizeOptions &options) {
-        buildONNXLowerToLLVMPipeline(pm, options.level);
+        buildONNXLowerToLLVMPipeline(pm, options.level,
+                                     /*parallelLoops=*/options.level >= 2);
       });
 }

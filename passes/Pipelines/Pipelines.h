@@ -31,8 +31,11 @@ void buildONNXOptimizePipeline(mlir::OpPassManager &pm, unsigned level = 2,
 
 /// onnx (on tensors) -> the LLVM dialect: lowering to linalg, elementwise
 /// fusion, bufferization with deallocation, loops, and conversion to LLVM.
-/// `level` is the optimizer's (buildONNXOptimizePipeline).
-void buildONNXLowerToLLVMPipeline(mlir::OpPassManager &pm, unsigned level = 2);
+/// `level` is the optimizer's (buildONNXOptimizePipeline); `parallelLoops`
+/// runs the large generated loops on the runtime's thread pool
+/// (convert-parallel-loops-to-thread-pool).
+void buildONNXLowerToLLVMPipeline(mlir::OpPassManager &pm, unsigned level = 2,
+                                  bool parallelLoops = false);
 
 /// onnx (on tensors) -> bufferized memrefs with explicit deallocation: the
 /// stages that the CPU and GPU pipelines share. `level` is the optimizer's;

@@ -6,10 +6,15 @@
  * model, runs it on inputs of its own size, checks the results against a
  * reference computed here, provokes input errors and checks that each thread
  * sees its own error message. Then all threads share one session, running
- * the model and parallel loops on its pool at once. ThreadSanitizer fails
- * the test on any data race.
+ * the model and parallel loops on its pool at once. Last, one thread runs
+ * loops back to back (the pool's workers still spin) and after pauses (they
+ * sleep), and destroys pools right after a loop, with pools that always spin
+ * and pools that never do. ThreadSanitizer fails the
+ * test on any data race.
  *
  *===----------------------------------------------------------------------===*/
+#define _POSIX_C_SOURCE 200809L
+
 #include "onnxc_runtime.h"
 
 #include <math.h>
@@ -17,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* y = Relu(x W + b): the weights of Inputs/concurrency.onnxtxt. */
 extern const onnxc_model_desc concurrency_model;
@@ -135,6 +141,39 @@ static void *sharedSessionMain(void *arg) {
   return NULL;
 }
 
+/* Loops on pools of 2 to 4 threads: back to back, and after a pause longer
+ * than the workers spin; each pool is destroyed right after its last loop.
+ * Returns the number of wrong loops. */
+static int wakeAndSleep(void) {
+  int failures = 0;
+  for (int round = 0; round < 12; ++round) {
+    // Spinning or not regardless of the machine's load, in turn.
+    setenv("ONNXC_THREAD_SPIN", round % 2 ? "0" : "1", 1);
+    onnxc_threadpool *pool = onnxc_threadpool_create(2 + round % 3);
+    if (!pool)
+      return 1;
+    int64_t out[256];
+    for (int i = 0; i < 10; ++i) {
+      if (i % 3 == 2) {
+        struct timespec pause = {0, 2 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+      }
+      memset(out, 0, sizeof(out));
+      onnxc_parallel_for(pool, 256, squares, out);
+      for (int64_t k = 0; k < 256; ++k)
+        if (out[k] != k * k) {
+          ++failures;
+          break;
+        }
+    }
+    onnxc_threadpool_destroy(pool);
+  }
+  if (failures)
+    fprintf(stderr, "error: waking and sleeping: %d loops missed an index\n",
+            failures);
+  return failures;
+}
+
 /* Runs `body` on kThreads threads; returns the number of failures. */
 static int runThreads(void *(*body)(void *), const char *phase) {
   pthread_t threads[kThreads];
@@ -167,10 +206,11 @@ int main(void) {
   }
   failures += runThreads(sharedSessionMain, "one shared session");
   onnxc_session_free(sharedSession);
+  failures += wakeAndSleep();
   if (failures)
     return 1;
   printf("%d threads: %d runs on sessions of their own, %d runs and parallel "
-         "loops on one shared session: OK\n",
+         "loops on one shared session; pools waking and sleeping: OK\n",
          kThreads, kIterations, kIterations / 4);
   return 0;
 }

@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <chrono>
+#include <cstdlib>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -145,6 +147,28 @@ TEST_CASE("nested and concurrent loops do not deadlock", "[threadpool]") {
   for (auto &cov : covs) {
     CHECK(cov->badChunks == 0);
     CHECK(cov->exactlyOnce());
+  }
+  onnxc_threadpool_destroy(pool);
+}
+
+TEST_CASE("loops after the workers went to sleep cover every index",
+          "[threadpool]") {
+  // Workers that spin before they sleep, and workers that never spin.
+  const char *policy = GENERATE("1", "0");
+  INFO("ONNXC_THREAD_SPIN=" << policy);
+  setenv("ONNXC_THREAD_SPIN", policy, 1);
+  onnxc_threadpool *pool = onnxc_threadpool_create(3);
+  unsetenv("ONNXC_THREAD_SPIN");
+  REQUIRE(pool);
+  for (int round = 0; round < 8; ++round) {
+    INFO("round " << round);
+    // Longer than the workers spin: they sleep before every other loop.
+    if (round % 2)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    Coverage cov(1000 + round);
+    onnxc_parallel_for(pool, cov.n, Coverage::visit, &cov);
+    CHECK(cov.exactlyOnce());
+    CHECK(cov.badChunks == 0);
   }
   onnxc_threadpool_destroy(pool);
 }
