@@ -15,7 +15,10 @@ namespace onnxc {
 void populateONNXElementwiseToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateONNXMatMulToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateONNXConvToLinalgPatterns(mlir::RewritePatternSet &patterns);
-void populateONNXPoolToLinalgPatterns(mlir::RewritePatternSet &patterns);
+/// `poolKernels`: 2-D f32 MaxPool and AveragePool become calls of the CPU
+/// runtime's pooling kernel.
+void populateONNXPoolToLinalgPatterns(mlir::RewritePatternSet &patterns,
+                                      bool poolKernels = true);
 void populateONNXNormalizationToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateONNXReduceToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateONNXTensorToLinalgPatterns(mlir::RewritePatternSet &patterns);
@@ -39,7 +42,8 @@ void populateFusedAttentionToKernelCallPatterns(
 
 /// All of the above, but fused.attention.
 void populateONNXToLinalgConversionPatterns(mlir::RewritePatternSet &patterns,
-                                            bool int8Kernels = true);
+                                            bool int8Kernels = true,
+                                            bool poolKernels = true);
 
 } // namespace onnxc
 
