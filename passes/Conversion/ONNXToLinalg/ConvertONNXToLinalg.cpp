@@ -24,6 +24,7 @@ void onnxc::populateONNXToLinalgConversionPatterns(RewritePatternSet &patterns,
   populateONNXElementwiseToLinalgPatterns(patterns);
   populateONNXMatMulToLinalgPatterns(patterns);
   populateONNXConvToLinalgPatterns(patterns);
+  populateONNXConvTransposeToLinalgPatterns(patterns);
   populateONNXPoolToLinalgPatterns(patterns, poolKernels);
   populateONNXNormalizationToLinalgPatterns(patterns);
   populateONNXReduceToLinalgPatterns(patterns);

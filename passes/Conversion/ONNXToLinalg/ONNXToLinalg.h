@@ -15,6 +15,10 @@ namespace onnxc {
 void populateONNXElementwiseToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateONNXMatMulToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateONNXConvToLinalgPatterns(mlir::RewritePatternSet &patterns);
+/// ConvTranspose whose windows do not overlap, as a 1x1 Conv (tried before
+/// the general lowering of populateONNXConvToLinalgPatterns).
+void populateONNXConvTransposeToLinalgPatterns(
+    mlir::RewritePatternSet &patterns);
 /// `poolKernels`: 2-D f32 MaxPool and AveragePool become calls of the CPU
 /// runtime's pooling kernel.
 void populateONNXPoolToLinalgPatterns(mlir::RewritePatternSet &patterns,
