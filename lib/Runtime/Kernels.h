@@ -150,6 +150,17 @@ void onnxc_kernel_depthwise_conv2d_nchw_chw_f32(
 void onnxc_kernel_pad_f32(ONNXC_MEMREF4(src), ONNXC_MEMREF4(dst), int64_t top,
                           int64_t left, float value);
 
+/// MaxPool (`flags` 0) or AveragePool (`flags` bit 0) over 2-D windows of
+/// kh x kw taps, strides sh, sw and dilations dh, dw, the window of output
+/// (i, j) starting at input (i sh - top, j sw - left); taps outside x are
+/// skipped (no padded copy), y is written. An average divides by the number
+/// of taps inside x, or with bit 1 (count_include_pad) inside x padded by
+/// top, left, bottom and right.
+void onnxc_kernel_pool2d_f32(ONNXC_MEMREF4(x), ONNXC_MEMREF4(y), int64_t kh,
+                             int64_t kw, int64_t sh, int64_t sw, int64_t dh,
+                             int64_t dw, int64_t top, int64_t left,
+                             int64_t bottom, int64_t right, int64_t flags);
+
 /// fused.attention: for each batch b and head h, Y[b, :, h] = softmax(scale
 /// * Q[b, :, h] K[b, :, h]^T + M[b, h]) V[b, :, h], where head h of the 3-D
 /// Q, K, V and Y is its h-th block of columns (width / heads of them) and

@@ -17,7 +17,8 @@ def ConvertONNXToLinalgPass : Pass<"convert-onnx-to-linalg", "mlir::ModuleOp"> {
     name and the pass fails. An f32 `fused.attention` becomes a call of the
     runtime's attention kernel on read-only buffers of its operands
     (`bufferization.to_memref`) and a new result buffer
-    (`bufferization.to_tensor`).
+    (`bufferization.to_tensor`); so does a 2-D f32 MaxPool or AveragePool
+    with `pool-kernels` (the runtime's pooling kernel pads implicitly).
   }];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::linalg::LinalgDialect",
@@ -30,7 +31,11 @@ def ConvertONNXToLinalgPass : Pass<"convert-onnx-to-linalg", "mlir::ModuleOp"> {
     Option<"int8Kernels", "int8-kernels", "bool", /*default=*/"true",
            "lower QLinearMatMul, QLinearConv, MatMulInteger and ConvInteger "
            "to fused.qmatmul / fused.qconv (the runtime's int8 GEMM) where "
-           "they fit, rather than to integer linalg.generic contractions">
+           "they fit, rather than to integer linalg.generic contractions">,
+    Option<"poolKernels", "pool-kernels", "bool", /*default=*/"true",
+           "lower 2-D f32 MaxPool (without Indices) and AveragePool to calls "
+           "of the CPU runtime's pooling kernel, rather than to linalg "
+           "pooling ops on a padded copy">
   ];
 }
 

@@ -75,10 +75,11 @@ void onnxc::buildONNXOptimizePipeline(OpPassManager &pm, unsigned level,
 }
 
 void onnxc::buildONNXBufferizePipeline(OpPassManager &pm, unsigned level,
-                                       bool int8Kernels) {
+                                       bool int8Kernels, bool poolKernels) {
   buildONNXOptimizePipeline(pm, level);
   ConvertONNXToLinalgPassOptions toLinalg;
   toLinalg.int8Kernels = int8Kernels;
+  toLinalg.poolKernels = poolKernels;
   pm.addPass(createConvertONNXToLinalgPass(toLinalg));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createLinalgFuseElementwisePass());
@@ -134,8 +135,9 @@ void onnxc::buildONNXLowerToLLVMPipeline(OpPassManager &pm, unsigned level,
 
 void onnxc::buildONNXLowerToNVVMPipeline(OpPassManager &pm,
                                          const NVVMPipelineOptions &options) {
-  // The int8 kernels are host code: integer linalg contractions instead.
-  buildONNXBufferizePipeline(pm, options.level, /*int8Kernels=*/false);
+  // The int8 and pooling kernels are host code: linalg ops instead.
+  buildONNXBufferizePipeline(pm, options.level, /*int8Kernels=*/false,
+                             /*poolKernels=*/false);
   if (options.gemmKernels)
     pm.addNestedPass<func::FuncOp>(
         createGPUGemmKernelsPass({options.precision}));

@@ -19,11 +19,13 @@ namespace onnxc {
 using namespace mlir;
 
 void onnxc::populateONNXToLinalgConversionPatterns(RewritePatternSet &patterns,
-                                                   bool int8Kernels) {
+                                                   bool int8Kernels,
+                                                   bool poolKernels) {
   populateONNXElementwiseToLinalgPatterns(patterns);
   populateONNXMatMulToLinalgPatterns(patterns);
   populateONNXConvToLinalgPatterns(patterns);
-  populateONNXPoolToLinalgPatterns(patterns);
+  populateONNXConvTransposeToLinalgPatterns(patterns);
+  populateONNXPoolToLinalgPatterns(patterns, poolKernels);
   populateONNXNormalizationToLinalgPatterns(patterns);
   populateONNXReduceToLinalgPatterns(patterns);
   populateONNXTensorToLinalgPatterns(patterns);
@@ -59,7 +61,8 @@ struct ConvertONNXToLinalgPass
     target.addLegalOp<UnrealizedConversionCastOp>();
     target.addLegalOp<onnxc::fused::QMatMulOp, onnxc::fused::QConvOp>();
     RewritePatternSet patterns(ctx);
-    onnxc::populateONNXToLinalgConversionPatterns(patterns, int8Kernels);
+    onnxc::populateONNXToLinalgConversionPatterns(patterns, int8Kernels,
+                                                  poolKernels);
     onnxc::populateFusedAttentionToKernelCallPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))

@@ -15,7 +15,14 @@ namespace onnxc {
 void populateONNXElementwiseToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateONNXMatMulToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateONNXConvToLinalgPatterns(mlir::RewritePatternSet &patterns);
-void populateONNXPoolToLinalgPatterns(mlir::RewritePatternSet &patterns);
+/// ConvTranspose whose windows do not overlap, as a 1x1 Conv (tried before
+/// the general lowering of populateONNXConvToLinalgPatterns).
+void populateONNXConvTransposeToLinalgPatterns(
+    mlir::RewritePatternSet &patterns);
+/// `poolKernels`: 2-D f32 MaxPool and AveragePool become calls of the CPU
+/// runtime's pooling kernel.
+void populateONNXPoolToLinalgPatterns(mlir::RewritePatternSet &patterns,
+                                      bool poolKernels = true);
 void populateONNXNormalizationToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateONNXReduceToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateONNXTensorToLinalgPatterns(mlir::RewritePatternSet &patterns);
@@ -39,7 +46,8 @@ void populateFusedAttentionToKernelCallPatterns(
 
 /// All of the above, but fused.attention.
 void populateONNXToLinalgConversionPatterns(mlir::RewritePatternSet &patterns,
-                                            bool int8Kernels = true);
+                                            bool int8Kernels = true,
+                                            bool poolKernels = true);
 
 } // namespace onnxc
 

@@ -1,15 +1,20 @@
 //===- Pool.cpp - onnx pooling ops to the linalg pooling ops --------------===//
 //
-// MaxPool and AveragePool pad the input (with -inf or 0, including the extra
-// end padding that ceil_mode needs for the last window) and run
-// pooling_nchw_max or pooling_nchw_sum (pooling_ncw_* in 1-D; a
-// linalg.generic over the window in 3-D and for unsigned integers). AveragePool then divides by the kernel area, or by the
-// number of counted elements of each window when padding must not count.
+// 2-D f32 MaxPool (without Indices) and AveragePool call the runtime's
+// pooling kernel, which pads implicitly. Otherwise MaxPool and AveragePool
+// pad the input (with -inf or 0, including the extra end padding that
+// ceil_mode needs for the last window) and run pooling_nchw_max or
+// pooling_nchw_sum (pooling_ncw_* in 1-D; a linalg.generic over the window in
+// 3-D and for unsigned integers). AveragePool then divides by the kernel
+// area, or by the number of counted elements of each window when padding
+// must not count.
 // GlobalAveragePool and GlobalMaxPool are reductions over the spatial dims.
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Conversion/LinalgToKernelCalls/KernelCalls.h"
 #include "passes/Conversion/ONNXToLinalg/Common.h"
+#include "passes/Conversion/ONNXToLinalg/KernelCall.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 
 #include "dialects/ONNX/IR/ShapeHelpers.h"
@@ -19,6 +24,9 @@
 using namespace mlir;
 using namespace onnxc;
 using namespace onnxc::tolinalg;
+
+/// The runtime's 2-D pooling kernel (lib/Runtime/Pool.c).
+static constexpr llvm::StringLiteral kPoolKernel = "onnxc_kernel_pool2d_f32";
 
 namespace {
 /// A padded pooling input and the geometry of its windows.
@@ -39,7 +47,8 @@ struct PoolSetup {
 };
 } // namespace
 
-/// Resolves the window of a pooling op and pads its input with `padValue`.
+/// Resolves the window of a pooling op and, unless `padValue` is null, pads
+/// its input with `padValue`.
 template <typename OpT>
 static FailureOr<PoolSetup> setUpPool(OpT op, Value x, Value padValue,
                                       OpBuilder &b) {
@@ -116,8 +125,62 @@ static FailureOr<PoolSetup> setUpPool(OpT op, Value x, Value padValue,
                                  createIndex(b, loc, padEnd));
     high.push_back(extra);
   }
-  setup.padded = createPad(b, loc, x, low, high, padValue);
+  if (padValue)
+    setup.padded = createPad(b, loc, x, low, high, padValue);
   return setup;
+}
+
+/// Bits of the pooling kernel's flags.
+enum PoolKernelFlags : int64_t { kPoolAverage = 1, kPoolCountPad = 2 };
+
+/// True when the runtime's pooling kernel computes a pooling op on `x`: 2-D
+/// windows over f32.
+static bool poolKernelApplies(Value x) {
+  auto xType = cast<RankedTensorType>(x.getType());
+  return xType.getRank() == 4 && xType.getElementType().isF32();
+}
+
+/// A 2-D f32 MaxPool (without Indices) or AveragePool (`flags`) of `x` as a
+/// call of the runtime's pooling kernel, which skips the taps outside the
+/// input instead of reading a padded copy, and writes the result without a
+/// fill. `setup` has no padded input.
+template <typename OpT>
+static void lowerPoolToKernel(OpT op, Value x, RankedTensorType resultType,
+                              const PoolSetup &setup, int64_t flags,
+                              ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  const onnx::WindowGeometry &g = setup.g;
+  SmallVector<Value> dynamicSizes;
+  for (auto [i, size] : llvm::enumerate(setup.sizes))
+    if (resultType.isDynamicDim(i))
+      dynamicSizes.push_back(toValue(rewriter, loc, size));
+  Value result = allocBuffer(rewriter, loc, resultType, dynamicSizes);
+  SmallVector<Value> args = {readBuffer(rewriter, loc, x),
+                             castToDynamic(rewriter, loc, result)};
+  auto i64 = [&](int64_t v) -> Value {
+    return rewriter.create<arith::ConstantIntOp>(loc, v, 64);
+  };
+  auto i64Of = [&](OpFoldResult v) -> Value {
+    return rewriter.create<arith::IndexCastOp>(loc, rewriter.getI64Type(),
+                                               toValue(rewriter, loc, v));
+  };
+  for (int64_t v : {g.kernel[0], g.kernel[1], g.strides[0], g.strides[1],
+                    g.dilations[0], g.dilations[1]})
+    args.push_back(i64(v));
+  for (OpFoldResult pad : {setup.padsBegin[0], setup.padsBegin[1],
+                           setup.padsEnd[0], setup.padsEnd[1]})
+    args.push_back(i64Of(pad));
+  args.push_back(i64(flags));
+  callKernel(rewriter, loc, kPoolKernel, args);
+  Value y = filledTensor(rewriter, loc, resultType, result);
+  if constexpr (std::is_same_v<OpT, onnx::MaxPoolOp>) {
+    // Indices is unused.
+    Value indices = rewriter.create<tensor::EmptyOp>(
+        loc, setup.sizes, rewriter.getI64Type());
+    rewriter.replaceOp(op, ValueRange{y, indices});
+  } else {
+    rewriter.replaceOp(op, y);
+  }
 }
 
 /// The number of taps of a window (kernel `k`, dilation `d`) starting at
@@ -278,7 +341,9 @@ static SmallVector<Value> createArgMaxPool(OpBuilder &b, Location loc, Value x,
 
 namespace {
 struct MaxPoolLowering : public OpConversionPattern<onnx::MaxPoolOp> {
-  using OpConversionPattern::OpConversionPattern;
+  MaxPoolLowering(MLIRContext *ctx, bool poolKernels)
+      : OpConversionPattern(ctx), poolKernels(poolKernels) {}
+  bool poolKernels;
 
   LogicalResult
   matchAndRewrite(onnx::MaxPoolOp op, OpAdaptor adaptor,
@@ -291,6 +356,8 @@ struct MaxPoolLowering : public OpConversionPattern<onnx::MaxPoolOp> {
     Location loc = op.getLoc();
     Type element = resultType.getElementType();
     bool isUnsigned = element.isUnsignedInteger();
+    bool kernel = poolKernels && op.getIndices().use_empty() &&
+                  poolKernelApplies(adaptor.getX());
     // The smallest element pads; 0 for unsigned integers.
     Value lowest = fromSignless(
         rewriter, loc,
@@ -298,9 +365,13 @@ struct MaxPoolLowering : public OpConversionPattern<onnx::MaxPoolOp> {
                    : createLowest(rewriter, loc, element),
         element);
     FailureOr<PoolSetup> setup =
-        setUpPool(op, adaptor.getX(), lowest, rewriter);
+        setUpPool(op, adaptor.getX(), kernel ? Value() : lowest, rewriter);
     if (failed(setup))
       return failure();
+    if (kernel) {
+      lowerPoolToKernel(op, adaptor.getX(), resultType, *setup, 0, rewriter);
+      return success();
+    }
     Value init = createFilled(rewriter, loc, resultType, setup->sizes, lowest);
     Value window =
         rewriter.create<tensor::EmptyOp>(loc, setup->g.kernel, element);
@@ -331,7 +402,9 @@ struct MaxPoolLowering : public OpConversionPattern<onnx::MaxPoolOp> {
 };
 
 struct AveragePoolLowering : public OpConversionPattern<onnx::AveragePoolOp> {
-  using OpConversionPattern::OpConversionPattern;
+  AveragePoolLowering(MLIRContext *ctx, bool poolKernels)
+      : OpConversionPattern(ctx), poolKernels(poolKernels) {}
+  bool poolKernels;
 
   LogicalResult
   matchAndRewrite(onnx::AveragePoolOp op, OpAdaptor adaptor,
@@ -345,9 +418,19 @@ struct AveragePoolLowering : public OpConversionPattern<onnx::AveragePoolOp> {
     MLIRContext *ctx = rewriter.getContext();
     Type element = resultType.getElementType();
     Value zero = createScalar(rewriter, loc, element, 0);
-    FailureOr<PoolSetup> setup = setUpPool(op, adaptor.getX(), zero, rewriter);
+    bool kernel = poolKernels && poolKernelApplies(adaptor.getX());
+    FailureOr<PoolSetup> setup =
+        setUpPool(op, adaptor.getX(), kernel ? Value() : zero, rewriter);
     if (failed(setup))
       return failure();
+    if (kernel) {
+      int64_t flags = kPoolAverage;
+      if (op.getCountIncludePad() != 0)
+        flags |= kPoolCountPad;
+      lowerPoolToKernel(op, adaptor.getX(), resultType, *setup, flags,
+                        rewriter);
+      return success();
+    }
     const onnx::WindowGeometry &g = setup->g;
     Value init = createFilled(rewriter, loc, resultType, setup->sizes, zero);
     Value window = rewriter.create<tensor::EmptyOp>(loc, g.kernel, element);
@@ -554,7 +637,10 @@ struct GlobalMaxPoolLowering
 };
 } // namespace
 
-void onnxc::populateONNXPoolToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<MaxPoolLowering, AveragePoolLowering, GlobalAveragePoolLowering,
-               GlobalMaxPoolLowering>(patterns.getContext());
+void onnxc::populateONNXPoolToLinalgPatterns(RewritePatternSet &patterns,
+                                             bool poolKernels) {
+  patterns.add<MaxPoolLowering, AveragePoolLowering>(patterns.getContext(),
+                                                     poolKernels);
+  patterns.add<GlobalAveragePoolLowering, GlobalMaxPoolLowering>(
+      patterns.getContext());
 }

@@ -6,8 +6,10 @@
 // it). Nearest is one linalg.generic over the output that rounds the source
 // coordinates and gathers with tensor.extract. Linear and cubic are separable:
 // one linalg.generic per resized dim, each a weighted sum of the 2 or 4
-// clamped neighbours along that dim. Dims whose scale is a constant 1 are
-// left alone.
+// clamped neighbours along that dim; when the dim's sizes and scale are
+// constant, the neighbours' indices and weights are constant tables computed
+// here (read along that dim), not coordinate math per element. Dims whose
+// scale is a constant 1 are left alone.
 //
 // GridSample is one linalg.generic over the output: each element reads its
 // grid coordinates, maps them to pixel coordinates (with the padding mode's
@@ -19,9 +21,80 @@
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 
+#include <algorithm>
+#include <cmath>
+
 using namespace mlir;
 using namespace onnxc;
 using namespace onnxc::tolinalg;
+
+/// The source coordinate of output index `i` along a dim of `in` elements
+/// resized to `outWidth` (= scale * in) by `scale`, as the ONNX reference
+/// computes it (tf_crop_and_resize excepted).
+static double sourceCoordinateOf(StringRef coordinates, double i, double in,
+                                 double scale, double outWidth) {
+  double halfPixel = (i + 0.5) / scale - 0.5;
+  if (coordinates == "half_pixel")
+    return halfPixel;
+  if (coordinates == "pytorch_half_pixel")
+    return outWidth == 1.0 ? -0.5 : halfPixel;
+  if (coordinates == "asymmetric")
+    return i / scale;
+  assert(coordinates == "align_corners" && "no table for the coordinate mode");
+  return outWidth == 1.0 ? 0.0 : i * (in - 1.0) / (outWidth - 1.0);
+}
+
+namespace {
+/// The taps of a linear or cubic resize along one dim, computed at compile
+/// time: for tap t and output index o, the (clamped) source index
+/// `index[t][o]` and its weight `weight[t][o]`.
+struct ResizeTable {
+  SmallVector<SmallVector<int64_t>> index;
+  SmallVector<SmallVector<double>> weight;
+};
+} // namespace
+
+/// The table of a dim of `in` elements resized to `out` by `scale` (and
+/// `outWidth`), with the weights the lowering would compute per element.
+static ResizeTable buildResizeTable(StringRef coordinates, bool cubic,
+                                    double a, bool excludeOutside, int64_t in,
+                                    int64_t out, double scale,
+                                    double outWidth) {
+  int64_t taps = cubic ? 4 : 2;
+  ResizeTable table;
+  table.index.assign(taps, SmallVector<int64_t>(out));
+  table.weight.assign(taps, SmallVector<double>(out));
+  for (int64_t o = 0; o < out; ++o) {
+    double coord = sourceCoordinateOf(coordinates, double(o), double(in),
+                                      scale, outWidth);
+    double floorF = std::floor(coord);
+    double r = coord - floorF;
+    int64_t base = static_cast<int64_t>(floorF);
+    SmallVector<double> weights;
+    if (!cubic) {
+      weights = {1.0 - r, r};
+    } else {
+      auto outer = [&](double t) {
+        return ((a * t - 5 * a) * t + 8 * a) * t - 4 * a;
+      };
+      auto inner = [&](double t) {
+        return ((a + 2) * t - (a + 3)) * t * t + 1;
+      };
+      weights = {outer(r + 1), inner(r), inner(1 - r), outer(1 - r + 1)};
+    }
+    double weightSum = 0;
+    for (int64_t t = 0; t < taps; ++t) {
+      int64_t tap = base + t - (cubic ? 1 : 0);
+      if (excludeOutside && (tap < 0 || tap >= in))
+        weights[t] = 0;
+      weightSum += weights[t];
+      table.index[t][o] = std::clamp<int64_t>(tap, 0, in - 1);
+    }
+    for (int64_t t = 0; t < taps; ++t)
+      table.weight[t][o] = excludeOutside ? weights[t] / weightSum : weights[t];
+  }
+  return table;
+}
 
 namespace {
 /// What the mapping of one dim needs, as values computed before the loops.
@@ -31,6 +104,8 @@ struct ResizeAxis {
   Value outWidth;        // f64: scale * in (the reference's output_width)
   Value roiStart, roiEnd; // f64, for tf_crop_and_resize
   bool identity = false;
+  /// The scale and output width when constant.
+  std::optional<double> constScale, constOutWidth;
 };
 
 struct ResizeLowering : public OpConversionPattern<onnx::ResizeOp> {
@@ -96,6 +171,10 @@ struct ResizeLowering : public OpConversionPattern<onnx::ResizeOp> {
         axis.scale = rewriter.create<arith::DivFOp>(loc, axis.outWidth, inF);
         axis.identity = constSizes && !xType.isDynamicDim(d) &&
                         (*constSizes)[d] == xType.getDimSize(d);
+        if (constSizes && !xType.isDynamicDim(d)) {
+          axis.constOutWidth = double((*constSizes)[d]);
+          axis.constScale = *axis.constOutWidth / double(xType.getDimSize(d));
+        }
       } else {
         axis.scale = extractF64(adaptor.getScales(), d);
         axis.outWidth = rewriter.create<arith::MulFOp>(loc, axis.scale, inF);
@@ -105,6 +184,11 @@ struct ResizeLowering : public OpConversionPattern<onnx::ResizeOp> {
         axis.outSize = rewriter.create<arith::IndexCastOp>(
             loc, rewriter.getIndexType(), asInt);
         axis.identity = constScales && (*constScales)[d] == 1.0;
+        if (constScales && !xType.isDynamicDim(d)) {
+          // The f32 scale, extended to f64 as the IR does.
+          axis.constScale = double(float((*constScales)[d]));
+          axis.constOutWidth = *axis.constScale * double(xType.getDimSize(d));
+        }
       }
       if (!resultType.isDynamicDim(d))
         axis.outSize = createIndex(rewriter, loc, resultType.getDimSize(d));
@@ -261,6 +345,57 @@ struct ResizeLowering : public OpConversionPattern<onnx::ResizeOp> {
       auto passType = RankedTensorType::get(shape, element);
       Value empty = createEmpty(rewriter, loc, passType, sizes);
       Value source = current;
+      if (!crop && axis.constScale && !resultType.isDynamicDim(d)) {
+        // Static geometry: the taps' indices and weights are constants,
+        // read along dim d (no coordinate math per element).
+        ResizeTable table = buildResizeTable(
+            coordinates, cubic, a, excludeOutside, xType.getDimSize(d),
+            resultType.getDimSize(d), *axis.constScale, *axis.constOutWidth);
+        SmallVector<Value> inputs;
+        MLIRContext *ctx = rewriter.getContext();
+        AffineMap along =
+            AffineMap::get(rank, 0, getAffineDimExpr(d, ctx), ctx);
+        int64_t out = resultType.getDimSize(d);
+        auto indexType = RankedTensorType::get({out}, rewriter.getI64Type());
+        auto weightType = RankedTensorType::get({out}, f64);
+        for (int64_t t = 0; t < taps; ++t) {
+          inputs.push_back(rewriter.create<arith::ConstantOp>(
+              loc, DenseElementsAttr::get(indexType,
+                                          ArrayRef<int64_t>(table.index[t]))));
+          inputs.push_back(rewriter.create<arith::ConstantOp>(
+              loc, DenseElementsAttr::get(weightType,
+                                          ArrayRef<double>(table.weight[t]))));
+        }
+        SmallVector<AffineMap> maps(2 * taps, along);
+        maps.push_back(rewriter.getMultiDimIdentityMap(rank));
+        current =
+            rewriter
+                .create<linalg::GenericOp>(
+                    loc, TypeRange{passType}, inputs, ValueRange{empty}, maps,
+                    getParallel(rank),
+                    [&](OpBuilder &b, Location l, ValueRange args) {
+                      SmallVector<Value> at;
+                      for (int64_t k = 0; k < rank; ++k)
+                        at.push_back(b.create<linalg::IndexOp>(l, k));
+                      Value sum;
+                      for (int64_t t = 0; t < taps; ++t) {
+                        at[d] = b.create<arith::IndexCastOp>(
+                            l, b.getIndexType(), args[2 * t]);
+                        Value v = toF64(
+                            b, l, b.create<tensor::ExtractOp>(l, source, at));
+                        Value term =
+                            b.create<arith::MulFOp>(l, args[2 * t + 1], v);
+                        sum = sum ? b.create<arith::AddFOp>(l, sum, term)
+                                  : term;
+                      }
+                      Value result = sum;
+                      if (element != f64)
+                        result = b.create<arith::TruncFOp>(l, element, sum);
+                      b.create<linalg::YieldOp>(l, result);
+                    })
+                .getResult(0);
+        continue;
+      }
       auto generic = rewriter.create<linalg::GenericOp>(
           loc, TypeRange{passType}, ValueRange{}, ValueRange{empty},
           ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(rank)},

@@ -39,13 +39,25 @@ func.func @nearest_round_prefer_ceil(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x8x8x
 // -----
 
 // Bilinear by constant scales: two passes (H, then W), each a weighted sum
-// of two neighbours computed in f64.
+// in f64 of two neighbours whose indices and weights (half_pixel, clamped)
+// are constant tables read along the resized dim.
+// CHECK-DAG: #[[ALONG_H:.+]] = affine_map<(d0, d1, d2, d3) -> (d2)>
+// CHECK-DAG: #[[ALONG_W:.+]] = affine_map<(d0, d1, d2, d3) -> (d3)>
 // CHECK-LABEL: func.func @linear
-// CHECK: %[[H:.+]] = linalg.generic
-// CHECK-COUNT-2: tensor.extract
+// CHECK-SAME: (%[[X:.+]]: tensor<1x3x4x4xf32>)
+// CHECK-DAG: %[[W1:.+]] = arith.constant dense<[7.500000e-01, 2.500000e-01, 7.500000e-01, 2.500000e-01, 7.500000e-01, 2.500000e-01, 7.500000e-01, 2.500000e-01]> : tensor<8xf64>
+// CHECK-DAG: %[[I1:.+]] = arith.constant dense<[0, 1, 1, 2, 2, 3, 3, 3]> : tensor<8xi64>
+// CHECK-DAG: %[[W0:.+]] = arith.constant dense<[2.500000e-01, 7.500000e-01, 2.500000e-01, 7.500000e-01, 2.500000e-01, 7.500000e-01, 2.500000e-01, 7.500000e-01]> : tensor<8xf64>
+// CHECK-DAG: %[[I0:.+]] = arith.constant dense<[0, 0, 0, 1, 1, 2, 2, 3]> : tensor<8xi64>
+// CHECK: %[[H:.+]] = linalg.generic {indexing_maps = [#[[ALONG_H]], #[[ALONG_H]], #[[ALONG_H]], #[[ALONG_H]], #{{.+}}]{{.*}} ins(%[[I0]], %[[W0]], %[[I1]], %[[W1]] :
+// CHECK-NEXT: ^bb0(%[[T0:.+]]: i64, %[[WT0:.+]]: f64, %[[T1:.+]]: i64, %[[WT1:.+]]: f64, %{{.+}}: f32):
+// CHECK: %[[R0:.+]] = arith.index_cast %[[T0]] : i64 to index
+// CHECK: tensor.extract %[[X]][%{{.+}}, %{{.+}}, %[[R0]], %{{.+}}]
+// CHECK: arith.mulf %[[WT0]]
+// CHECK-NOT: arith.divf
 // CHECK: arith.truncf
 // CHECK: } -> tensor<1x3x8x4xf32>
-// CHECK: linalg.generic
+// CHECK: linalg.generic {indexing_maps = [#[[ALONG_W]], #[[ALONG_W]], #[[ALONG_W]], #[[ALONG_W]], #{{.+}}]{{.*}} ins(%[[I0]], %[[W0]], %[[I1]], %[[W1]] :
 // CHECK-COUNT-2: tensor.extract %[[H]]
 // CHECK: } -> tensor<1x3x8x8xf32>
 func.func @linear(%x: tensor<1x3x4x4xf32>) -> tensor<1x3x8x8xf32> {
@@ -74,11 +86,14 @@ func.func @linear_dynamic_sizes(%x: tensor<?x3x4x4xf32>, %sizes: tensor<4xi64>) 
 // -----
 
 // Cubic excluding outside taps: four taps whose weights are zeroed outside
-// the input and renormalized.
+// the input and renormalized, in the tables (output 0 of in 4, scale 2:
+// coordinate -0.25: taps -2 to 1, the first two outside).
 // CHECK-LABEL: func.func @cubic_exclude_outside
+// CHECK-DAG: arith.constant dense<[0.000000e+00, 0.000000e+00, 0.000000e+00, -7.031250e-02, {{.+}}]> : tensor<8xf64>
+// CHECK-DAG: arith.constant dense<[0, 0, 0, 0, 0, 1, 1, 2]> : tensor<8xi64>
 // CHECK: linalg.generic
 // CHECK-COUNT-4: tensor.extract
-// CHECK: arith.divf
+// CHECK-NOT: arith.divf
 // CHECK: } -> tensor<1x1x8x4xf32>
 func.func @cubic_exclude_outside(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x8x4xf32> {
   %none = onnx.NoValue : () -> none
