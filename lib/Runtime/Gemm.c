@@ -991,13 +991,11 @@ static void runGemmTasks(void *ctx, int64_t begin, int64_t end) {
   const GemmArch *arch = t->arch;
   const OnnxcGemm *g = t->g;
   for (int64_t task = begin; task < end; ++task) {
-    int64_t mt = task / t->nTasks, nt = task % t->nTasks;
-    int64_t m0 = min64(g->m, t->mBlocks * mt / t->mTasks * arch->mr);
-    int64_t m1 = min64(g->m, t->mBlocks * (mt + 1) / t->mTasks * arch->mr);
-    int64_t n0 = min64(g->n, t->nBlocks * nt / t->nTasks * arch->nr);
-    int64_t n1 = min64(g->n, t->nBlocks * (nt + 1) / t->nTasks * arch->nr);
-    if (m0 >= m1 || n0 >= n1)
+    int64_t r[4];
+    if (!onnxcGemmTaskRange(task, t->mTasks, t->nTasks, t->mBlocks,
+                            t->nBlocks, arch->mr, arch->nr, g->m, g->n, r))
       continue;
+    int64_t m0 = r[0], m1 = r[1], n0 = r[2], n1 = r[3];
     int64_t kc = blockK(arch, g->k > 0 ? g->k : 1);
     int64_t ncRounded = (min64(arch->nc, n1 - n0) + arch->nr - 1) /
                         arch->nr * arch->nr;
@@ -1026,6 +1024,17 @@ void onnxcSplitGemmTasks(int64_t threads, int64_t mBlocks, int64_t nBlocks,
     *mTasks = min64(threads, mBlocks);
     *nTasks = min64(threads / *mTasks, nBlocks);
   }
+}
+
+int onnxcGemmTaskRange(int64_t task, int64_t mTasks, int64_t nTasks,
+                       int64_t mBlocks, int64_t nBlocks, int64_t mr,
+                       int64_t nr, int64_t m, int64_t n, int64_t range[4]) {
+  int64_t mt = task / nTasks, nt = task % nTasks;
+  range[0] = min64(m, mBlocks * mt / mTasks * mr);
+  range[1] = min64(m, mBlocks * (mt + 1) / mTasks * mr);
+  range[2] = min64(n, nBlocks * nt / nTasks * nr);
+  range[3] = min64(n, nBlocks * (nt + 1) / nTasks * nr);
+  return range[0] < range[1] && range[2] < range[3];
 }
 
 /// Runs `g` with the kernel of `arch` on the current session's thread pool;

@@ -682,13 +682,11 @@ static void runQTasks(void *ctx, int64_t begin, int64_t end) {
   const QArch *arch = t->arch;
   const OnnxcQGemm *g = t->g;
   for (int64_t task = begin; task < end; ++task) {
-    int64_t mt = task / t->nTasks, nt = task % t->nTasks;
-    int64_t m0 = min64(g->m, t->mBlocks * mt / t->mTasks * arch->mr);
-    int64_t m1 = min64(g->m, t->mBlocks * (mt + 1) / t->mTasks * arch->mr);
-    int64_t n0 = min64(g->n, t->nBlocks * nt / t->nTasks * arch->nr);
-    int64_t n1 = min64(g->n, t->nBlocks * (nt + 1) / t->nTasks * arch->nr);
-    if (m0 >= m1 || n0 >= n1)
+    int64_t r[4];
+    if (!onnxcGemmTaskRange(task, t->mTasks, t->nTasks, t->mBlocks,
+                            t->nBlocks, arch->mr, arch->nr, g->m, g->n, r))
       continue;
+    int64_t m0 = r[0], m1 = r[1], n0 = r[2], n1 = r[3];
     int64_t rowsA = (m1 - m0 + arch->mr - 1) / arch->mr * arch->mr;
     size_t bytesA = t->packedA ? 0 : (size_t)(rowsA * t->kp);
     size_t bytesB = t->packedB ? 0 : (size_t)(t->nc * t->kp);

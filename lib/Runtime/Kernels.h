@@ -70,6 +70,13 @@ void onnxcGemmPacked(const OnnxcGemm *g, const float *packedB, int nr,
 void onnxcSplitGemmTasks(int64_t threads, int64_t mBlocks, int64_t nBlocks,
                          int64_t *mTasks, int64_t *nTasks);
 
+/// The block of C that task `task` of such a split computes, for an m x n C
+/// in mr x nr micro-tiles: rows [range[0], range[1]) and columns [range[2],
+/// range[3]); returns 0 when the block is empty.
+int onnxcGemmTaskRange(int64_t task, int64_t mTasks, int64_t nTasks,
+                       int64_t mBlocks, int64_t nBlocks, int64_t mr,
+                       int64_t nr, int64_t m, int64_t n, int64_t range[4]);
+
 /// True when an m x n C costs the micro-kernel less padding computed as
 /// (C')' with C' = B' A' (which its transposed store supports).
 int onnxcGemmPrefersTransposed(int64_t m, int64_t n);
