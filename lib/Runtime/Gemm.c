@@ -628,13 +628,32 @@ static void packB(const OnnxcGemm *g, int nr, int64_t pc, int64_t kc,
   packPanel(g->b, g->bRow + pc, g->bCol + jc, nr, kc, nc, dst);
 }
 
+#if defined(__x86_64__)
+/// One sliver of packA from `count` (at most mr <= 16) rows whose steps are
+/// consecutive floats, rows[i][0, kc): 16 steps at a time, transposed in
+/// registers (rows from `count` on are zeros).
+ONNXC_AVX512 static void packRowsAvx512(const float *const *rows, int count,
+                                        int mr, int64_t kc, float *dst) {
+  const __mmask16 lanes = (__mmask16)((1u << mr) - 1);
+  for (int64_t p = 0; p < kc; p += 16) {
+    int64_t steps = min64(16, kc - p);
+    __mmask16 m = (__mmask16)(steps == 16 ? 0xffff : (1u << steps) - 1);
+    __m512 r[16], t[16];
+    _Pragma("GCC unroll 16") for (int i = 0; i < 16; ++i) r[i] =
+        i < count ? _mm512_maskz_loadu_ps(m, rows[i] + p) : _mm512_setzero_ps();
+    transpose16(r, t);
+    for (int64_t q = 0; q < steps; ++q)
+      _mm512_mask_storeu_ps(dst + (p + q) * mr, lanes, t[q]);
+  }
+}
+#endif
+
 /// Packs A[ic, ic + mc) x [pc, pc + kc) into slivers of mr rows, each
 /// kc x mr (column-major within the sliver), the last one zero padded.
 static void packA(const OnnxcGemm *g, int mr, int64_t ic, int64_t mc,
                   int64_t pc, int64_t kc, float *dst) {
   const int64_t *col = g->aCol + pc;
-  int unitCols = isUnitRun(col, kc);
-  if (!unitCols) {
+  if (!isUnitRun(col, kc)) {
     // Rows read across (a transposed matrix, or a transposed im2col whose
     // rows are runs of pixels): a step of the reduction at a time.
     packPanel(g->a, col, g->aRow + ic, mr, kc, mc, dst);
@@ -642,16 +661,19 @@ static void packA(const OnnxcGemm *g, int mr, int64_t ic, int64_t mc,
   }
   for (int64_t ir = 0; ir < mc; ir += mr, dst += kc * mr) {
     int64_t rows = min64(mr, mc - ir);
+#if defined(__x86_64__)
+    if (packAvx512 && mr <= 16) {
+      const float *starts[16];
+      for (int64_t i = 0; i < rows; ++i)
+        starts[i] = g->a + g->aRow[ic + ir + i] + col[0];
+      packRowsAvx512(starts, (int)rows, mr, kc, dst);
+      continue;
+    }
+#endif
     for (int64_t i = 0; i < rows; ++i) {
-      const float *src = g->a + g->aRow[ic + ir + i];
-      if (unitCols) {
-        src += col[0];
-        for (int64_t p = 0; p < kc; ++p)
-          dst[p * mr + i] = src[p];
-      } else {
-        for (int64_t p = 0; p < kc; ++p)
-          dst[p * mr + i] = src[col[p]];
-      }
+      const float *src = g->a + g->aRow[ic + ir + i] + col[0];
+      for (int64_t p = 0; p < kc; ++p)
+        dst[p * mr + i] = src[p];
     }
     for (int64_t i = rows; i < mr; ++i)
       for (int64_t p = 0; p < kc; ++p)

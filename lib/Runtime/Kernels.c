@@ -10,6 +10,8 @@
 #include "Kernels.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <string.h>
 #include <stdlib.h>
 
 #if defined(__x86_64__)
@@ -635,6 +637,45 @@ typedef struct {
   __mmask16 mask[DepthwiseMaxChunks][16][2];
 } DepthwiseMasks;
 
+/// The epilogue of one vector of sums `acc` of the output at `out` (the
+/// lanes `store`): + the residual at `res` (when not NULL), the clamp, then
+/// HardSwish.
+ONNXC_AVX512_DW static inline void finishDepthwiseAvx512(const Depthwise *d,
+                                                         __m512 acc,
+                                                         const float *res,
+                                                         float *out,
+                                                         __mmask16 store) {
+  if (res)
+    acc = _mm512_add_ps(acc, _mm512_maskz_loadu_ps(store, res));
+  if (d->clamp)
+    acc = _mm512_min_ps(_mm512_max_ps(acc, _mm512_set1_ps(d->lo)),
+                        _mm512_set1_ps(d->hi));
+  if (d->hardSwish) {
+    __m512 gate =
+        _mm512_fmadd_ps(acc, _mm512_set1_ps(d->alpha), _mm512_set1_ps(d->beta));
+    gate = _mm512_min_ps(_mm512_max_ps(gate, _mm512_setzero_ps()),
+                         _mm512_set1_ps(1.0f));
+    acc = _mm512_mul_ps(acc, gate);
+  }
+  _mm512_mask_storeu_ps(out, store, acc);
+}
+
+/// Plane `plane` (an image's channel) of `d`: its input `x`, the offset
+/// `yAt` of its output, its weights broadcast (one vector per tap, row by
+/// row) and the vector its sums start from (the bias, or zeros).
+ONNXC_AVX512_DW static inline void
+startDepthwisePlane(const Depthwise *d, int64_t plane, const float **x,
+                    int64_t *yAt, __m512 *weight, __m512 *init) {
+  int64_t b = plane / d->channels, c = plane % d->channels;
+  const float *w = d->w + c * d->wStride[0];
+  *x = d->x + b * d->xStride[0] + c * d->xStride[1];
+  *yAt = b * d->yStride[0] + c * d->yStride[1];
+  for (int64_t u = 0, t = 0; u < d->kh; ++u)
+    for (int64_t v = 0; v < d->kw; ++v, ++t)
+      weight[t] = _mm512_set1_ps(w[u * d->wStride[1] + v * d->wStride[2]]);
+  *init = _mm512_set1_ps(d->bias ? d->bias[c] : 0.0f);
+}
+
 /// The sums of R output rows (at `in` + q * `rowStep`, q < R) of one chunk
 /// of 16 columns over the tap rows [u0, u1), then the epilogue stored at
 /// out + q * outStep. SW: the column stride, 1 or 2.
@@ -663,22 +704,9 @@ typedef struct {
           acc[q] = _mm512_fmadd_ps(weight[t], x, acc[q]);                      \
         }                                                                      \
       }                                                                        \
-    __m512 lo = _mm512_set1_ps(d->lo), hi = _mm512_set1_ps(d->hi);             \
-    __m512 alpha = _mm512_set1_ps(d->alpha), beta = _mm512_set1_ps(d->beta);   \
-    __m512 zero = _mm512_setzero_ps(), one = _mm512_set1_ps(1.0f);             \
-    for (int q = 0; q < R; ++q) {                                              \
-      if (res)                                                                 \
-        acc[q] = _mm512_add_ps(                                                \
-            acc[q], _mm512_maskz_loadu_ps(store, res + q * outStep));          \
-      if (d->clamp)                                                            \
-        acc[q] = _mm512_min_ps(_mm512_max_ps(acc[q], lo), hi);                 \
-      if (d->hardSwish) {                                                      \
-        __m512 gate = _mm512_fmadd_ps(acc[q], alpha, beta);                    \
-        gate = _mm512_min_ps(_mm512_max_ps(gate, zero), one);                  \
-        acc[q] = _mm512_mul_ps(acc[q], gate);                                  \
-      }                                                                        \
-      _mm512_mask_storeu_ps(out + q * outStep, store, acc[q]);                 \
-    }                                                                          \
+    for (int q = 0; q < R; ++q)                                                \
+      finishDepthwiseAvx512(d, acc[q], res ? res + q * outStep : NULL,         \
+                            out + q * outStep, store);                         \
   }
 
 ONNXC_DEPTHWISE_ROWS(depthwiseRows4S1, 4, 1)
@@ -695,19 +723,15 @@ ONNXC_AVX512_DW static void depthwisePlanesAvx512(const Depthwise *d,
                                                   const DepthwiseMasks *dm,
                                                   int64_t begin, int64_t end) {
   int64_t sw = d->strideW, rowStep = d->strideH * d->xStride[2];
+  int64_t offset[DepthwiseMaxTaps];
+  for (int64_t u = 0, t = 0; u < d->kh; ++u)
+    for (int64_t v = 0; v < d->kw; ++v, ++t)
+      offset[t] = u * d->dilationH * d->xStride[2] + v * d->dilationW;
   for (int64_t plane = begin; plane < end; ++plane) {
-    int64_t b = plane / d->channels, c = plane % d->channels;
-    const float *x = d->x + b * d->xStride[0] + c * d->xStride[1];
-    const float *w = d->w + c * d->wStride[0];
-    int64_t yAt = b * d->yStride[0] + c * d->yStride[1];
-    __m512 weight[DepthwiseMaxTaps];
-    int64_t offset[DepthwiseMaxTaps];
-    for (int64_t u = 0, t = 0; u < d->kh; ++u)
-      for (int64_t v = 0; v < d->kw; ++v, ++t) {
-        weight[t] = _mm512_set1_ps(w[u * d->wStride[1] + v * d->wStride[2]]);
-        offset[t] = u * d->dilationH * d->xStride[2] + v * d->dilationW;
-      }
-    __m512 init = _mm512_set1_ps(d->bias ? d->bias[c] : 0.0f);
+    const float *x;
+    int64_t yAt;
+    __m512 weight[DepthwiseMaxTaps], init;
+    startDepthwisePlane(d, plane, &x, &yAt, weight, &init);
     for (int64_t i = 0; i < d->oh;) {
       // Rows i .. i + 3 at once when all read every tap row.
       int rows =
@@ -745,6 +769,137 @@ ONNXC_AVX512_DW static void depthwisePlanesAvx512(const Depthwise *d,
   }
 }
 
+/// The flat form of a depthwise convolution at stride 1 whose input and
+/// output rows are contiguous and equally long: output pixel o (= row *
+/// width + column) reads input pixel o + offset[t] at tap t, so a plane is
+/// one long run of vectors of 16 pixels. mask[t * vectors + v]: the lanes of
+/// vector v whose tap t lies inside the image (the others read zero); it
+/// depends on the geometry only, and is kept for the process like packed
+/// weights.
+typedef struct DepthwiseFlat {
+  struct DepthwiseFlat *next;
+  int64_t key[10];
+  int64_t vectors, taps;
+  int64_t offset[DepthwiseMaxTaps];
+  __mmask16 *mask;
+} DepthwiseFlat;
+
+static pthread_mutex_t flatMutex = PTHREAD_MUTEX_INITIALIZER;
+static DepthwiseFlat *flatTables;
+
+/// The flat form of `d`, from the cache or made now; NULL when `d` has
+/// another shape (or memory runs out).
+static const DepthwiseFlat *depthwiseFlat(const Depthwise *d) {
+  if (d->strideH != 1 || d->strideW != 1 || d->xStride[3] != 1 ||
+      d->yStride[3] != 1 || d->xStride[2] != d->width ||
+      d->yStride[2] != d->ow || d->ow != d->width ||
+      d->kh * d->kw > DepthwiseMaxTaps)
+    return NULL;
+  int64_t key[10] = {d->oh,   d->ow,  d->height,    d->width,
+                     d->kh,   d->kw,  d->top,       d->left,
+                     d->dilationH, d->dilationW};
+  pthread_mutex_lock(&flatMutex);
+  DepthwiseFlat *f = flatTables;
+  while (f && memcmp(f->key, key, sizeof(key)) != 0)
+    f = f->next;
+  if (!f && (f = calloc(1, sizeof(*f)))) {
+    int64_t pixels = d->oh * d->ow, taps = d->kh * d->kw;
+    f->vectors = (pixels + 15) / 16;
+    f->taps = taps;
+    f->mask = calloc((size_t)(f->vectors * taps), sizeof(__mmask16));
+    if (!f->mask) {
+      free(f);
+      f = NULL;
+    } else {
+      memcpy(f->key, key, sizeof(key));
+      for (int64_t u = 0, t = 0; u < d->kh; ++u)
+        for (int64_t v = 0; v < d->kw; ++v, ++t)
+          f->offset[t] = (u * d->dilationH - d->top) * d->width +
+                         v * d->dilationW - d->left;
+      for (int64_t o = 0; o < pixels; ++o) {
+        int64_t row = o / d->ow, col = o % d->ow;
+        for (int64_t u = 0, t = 0; u < d->kh; ++u)
+          for (int64_t v = 0; v < d->kw; ++v, ++t) {
+            int64_t r = row - d->top + u * d->dilationH;
+            int64_t c = col - d->left + v * d->dilationW;
+            if (r >= 0 && r < d->height && c >= 0 && c < d->width)
+              f->mask[t * f->vectors + o / 16] |= (__mmask16)(1u << (o % 16));
+          }
+      }
+      f->next = flatTables;
+      flatTables = f;
+    }
+  }
+  pthread_mutex_unlock(&flatMutex);
+  return f;
+}
+
+/// V vectors of one plane's flat form from vector 0 at `in`, `out` (and
+/// `res`), their masks from `mask` (mask[t * f->vectors] for tap t): the
+/// sums from the bias (or the output) over all taps, then the epilogue;
+/// the last vector stores the lanes `last` only.
+#define ONNXC_DEPTHWISE_FLAT(NAME, V)                                          \
+  ONNXC_AVX512_DW static inline void NAME(                                     \
+      const Depthwise *d, const DepthwiseFlat *f, const __m512 *weight,        \
+      const __mmask16 *mask, const float *in, float *out, const float *res,    \
+      __m512 init, __mmask16 last) {                                           \
+    __m512 acc[V];                                                             \
+    _Pragma("GCC unroll 8") for (int q = 0; q < V; ++q) acc[q] =               \
+        d->bias ? init                                                         \
+                : _mm512_maskz_loadu_ps(q == V - 1 ? last : 0xffff,            \
+                                        out + 16 * q);                         \
+    for (int64_t t = 0; t < f->taps; ++t) {                                    \
+      const float *at = in + f->offset[t];                                     \
+      const __mmask16 *m = mask + t * f->vectors;                              \
+      _Pragma("GCC unroll 8") for (int q = 0; q < V; ++q) acc[q] =             \
+          _mm512_fmadd_ps(weight[t],                                           \
+                          _mm512_maskz_loadu_ps(m[q],                           \
+                                                at + 16 * q),                  \
+                          acc[q]);                                             \
+    }                                                                          \
+    _Pragma("GCC unroll 8") for (int q = 0; q < V; ++q)                        \
+        finishDepthwiseAvx512(d, acc[q], res ? res + 16 * q : NULL,            \
+                              out + 16 * q, q == V - 1 ? last : 0xffff);       \
+  }
+
+ONNXC_DEPTHWISE_FLAT(depthwiseFlat8, 8)
+ONNXC_DEPTHWISE_FLAT(depthwiseFlat4, 4)
+ONNXC_DEPTHWISE_FLAT(depthwiseFlat2, 2)
+ONNXC_DEPTHWISE_FLAT(depthwiseFlat1, 1)
+
+/// The planes [begin, end) of `d` in its flat form `f`: eight vectors at a
+/// time (eight independent sums per tap), then four, two and one.
+ONNXC_AVX512_DW static void depthwiseFlatPlanes(const Depthwise *d,
+                                                const DepthwiseFlat *f,
+                                                int64_t begin, int64_t end) {
+  int64_t pixels = d->oh * d->ow;
+  for (int64_t plane = begin; plane < end; ++plane) {
+    const float *x;
+    int64_t yAt;
+    __m512 weight[DepthwiseMaxTaps], init;
+    startDepthwisePlane(d, plane, &x, &yAt, weight, &init);
+    for (int64_t v = 0; v < f->vectors;) {
+      int64_t left = f->vectors - v;
+      int n = left >= 8 ? 8 : left >= 4 ? 4 : left >= 2 ? 2 : 1;
+      int64_t tail = pixels - 16 * (v + n - 1);
+      __mmask16 last = (__mmask16)(tail >= 16 ? 0xffff : (1u << tail) - 1);
+      const __mmask16 *mask = f->mask + v;
+      const float *in = x + 16 * v;
+      float *out = d->y + yAt + 16 * v;
+      const float *res = d->res ? d->res + yAt + 16 * v : NULL;
+      if (n == 8)
+        depthwiseFlat8(d, f, weight, mask, in, out, res, init, last);
+      else if (n == 4)
+        depthwiseFlat4(d, f, weight, mask, in, out, res, init, last);
+      else if (n == 2)
+        depthwiseFlat2(d, f, weight, mask, in, out, res, init, last);
+      else
+        depthwiseFlat1(d, f, weight, mask, in, out, res, init, last);
+      v += n;
+    }
+  }
+}
+
 /// The masks of dm for `d`; 0 when its shape does not fit them.
 static int initDepthwiseMasks(const Depthwise *d, DepthwiseMasks *dm) {
   dm->chunks = (d->ow + 15) / 16;
@@ -775,11 +930,15 @@ static int initDepthwiseMasks(const Depthwise *d, DepthwiseMasks *dm) {
 typedef struct {
   const Depthwise *d;
   const DepthwiseMasks *masks;
+  const DepthwiseFlat *flat;
 } DepthwiseAvx512;
 
 static void runDepthwiseAvx512(void *ctx, int64_t begin, int64_t end) {
   const DepthwiseAvx512 *k = ctx;
-  depthwisePlanesAvx512(k->d, k->masks, begin, end);
+  if (k->flat)
+    depthwiseFlatPlanes(k->d, k->flat, begin, end);
+  else
+    depthwisePlanesAvx512(k->d, k->masks, begin, end);
 }
 #endif
 
@@ -844,6 +1003,12 @@ void onnxc_kernel_depthwise_conv2d_nchw_chw_f32(
 #if defined(__x86_64__)
   if (__builtin_cpu_supports("avx512f") && xStride3 == 1 && yStride3 == 1 &&
       (strideW == 1 || strideW == 2) && wSize1 * wSize2 <= DepthwiseMaxTaps) {
+    const DepthwiseFlat *flat = depthwiseFlat(&d);
+    if (flat) {
+      DepthwiseAvx512 k = {&d, NULL, flat};
+      runPlanes(runDepthwiseAvx512, &k, planes, work);
+      return;
+    }
     DepthwiseMasks *masks = malloc(sizeof(DepthwiseMasks));
     int64_t *rows = malloc(sizeof(int64_t) * 2 * (size_t)ySize2);
     if (masks && rows) {
@@ -851,7 +1016,7 @@ void onnxc_kernel_depthwise_conv2d_nchw_chw_f32(
       masks->rowLast = rows + ySize2;
     }
     if (masks && rows && initDepthwiseMasks(&d, masks)) {
-      DepthwiseAvx512 k = {&d, masks};
+      DepthwiseAvx512 k = {&d, masks, NULL};
       runPlanes(runDepthwiseAvx512, &k, planes, work);
       free(rows);
       free(masks);

@@ -240,8 +240,12 @@ TEST_CASE("depthwise kernel reads its padding implicitly", "[kernels]") {
   // planes; rows taken four at a time and one at a time), asymmetric ones
   // (SAME_UPPER at stride 2), pads wider than the window reaches (rows and
   // columns of the bias alone), dilation, and a plane wider than 64 chunks
-  // (the fallback loops).
+  // (the fallback loops). Outputs as large as the input at stride 1 take
+  // the flat form: 7 x 7, 30 x 33 and 5 x 1100 planes, a dilation with its
+  // pads, pads on one side only, and two images.
   for (Case c : {Case{1, 6, 6, 7, 7, 3, 1, 6, 1, 1, 1, 1, 1},
+                 Case{2, 5, 5, 13, 11, 3, 1, 5, 2, 2, 2, 2, 2},
+                 Case{1, 3, 3, 9, 10, 3, 1, 3, 1, 0, 2, 2, 0},
                  Case{2, 5, 5, 14, 14, 5, 2, 5, 1, 2, 2, 2, 2},
                  Case{1, 4, 4, 7, 7, 5, 1, 4, 1, 2, 2, 2, 2},
                  Case{1, 3, 3, 37, 45, 3, 2, 3, 1, 0, 0, 1, 1},
