@@ -152,6 +152,20 @@ void onnxc_kernel_depthwise_conv2d_nchw_chw_f32(
     ONNXC_MEMREF4(res), int64_t strideH, int64_t strideW, int64_t dilationH,
     int64_t dilationW, int64_t padTop, int64_t padLeft, int64_t flags, float lo,
     float hi, float alpha, float beta);
+/// A one-dimensional byte memref as generated code passes it through the C
+/// interface (`llvm.emit_c_interface`): by pointer to its descriptor.
+typedef struct {
+  void *allocated, *aligned;
+  int64_t offset, sizes[1], strides[1];
+} OnnxcByteMemRef;
+
+/// The arena of onnxc-plan-buffers (Arena.c): `bytes` bytes, 64-byte
+/// aligned, for one call of a generated function (the calling thread's own
+/// block, or fresh memory while that is in use); released before the call
+/// returns. Their C-interface names, as generated code calls them.
+void _mlir_ciface_onnxc_arena_acquire(OnnxcByteMemRef *result, int64_t bytes);
+void _mlir_ciface_onnxc_arena_release(OnnxcByteMemRef *arena);
+
 /// dst = src padded with `value`: src at [:, :, top, left] of dst (a copy
 /// into a constant-filled buffer, in one pass).
 void onnxc_kernel_pad_f32(ONNXC_MEMREF4(src), ONNXC_MEMREF4(dst), int64_t top,

@@ -150,6 +150,41 @@ def FlattenMemRefGlobalsPass
   ];
 }
 
+def PlanBuffersPass : Pass<"onnxc-plan-buffers", "mlir::ModuleOp"> {
+  let summary = "place a function's temporary buffers in one arena";
+  let description = [{
+    Runs in the CPU pipeline after the kernel calls are made. In every
+    function body of one block, the temporaries (each `memref.alloc` of a
+    static shape, identity layout and whole-byte ints or floats that one
+    `memref.dealloc` of the same block frees) become views of one byte
+    arena at offsets fixed at compile time: each lives from its alloc to its
+    dealloc, and the temporaries are placed largest first, each at the
+    lowest offset free of those alive at the same time (the greedy-by-size
+    plan of TFLite's arena). The arena comes from the runtime at the start
+    of the call and goes back before the return:
+
+    ```mlir
+    %a = memref.alloc() {alignment = 64 : i64} : memref<1x96x112x112xf32>
+    ...
+    memref.dealloc %a : memref<1x96x112x112xf32>
+    // becomes
+    %arena = call @onnxc_arena_acquire(%c6021120) : (index) -> memref<?xi8>
+    %a = memref.view %arena[%c0][] : memref<?xi8> to memref<1x96x112x112xf32>
+    ...
+    call @onnxc_arena_release(%arena) : (memref<?xi8>) -> ()
+    ```
+
+    The runtime keeps one arena per thread and hands the same memory to
+    every call (a nested call gets its own): no allocation in the steady
+    state, and a buffer reuses memory that the buffers before it have just
+    left, which is still in the cache. Returned buffers, buffers of dynamic
+    shape and those of nested regions are left as they are.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::func::FuncDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
 def ConvertParallelLoopsToThreadPoolPass
     : Pass<"convert-parallel-loops-to-thread-pool", "mlir::ModuleOp"> {
   let summary = "run the outermost scf.parallel loops on the runtime's thread pool";

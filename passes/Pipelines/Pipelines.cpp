@@ -109,6 +109,8 @@ void onnxc::buildONNXLowerToLLVMPipeline(OpPassManager &pm, unsigned level,
   pm.addPass(createConvertLinalgToKernelCallsPass());
   // fused.qmatmul and fused.qconv: the int8 GEMM of the runtime.
   pm.addPass(createConvertFusedToKernelCallsPass());
+  // Temporaries in one arena per call, reused while it is hot.
+  pm.addPass(createPlanBuffersPass());
   if (parallelLoops) {
     // Generated loops over the session's thread pool where they are big.
     pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());

@@ -1,0 +1,236 @@
+//===- PlanBuffers.cpp - A function's temporary buffers in one arena ------===//
+//
+// Every temporary buffer of a function body (a static memref.alloc with its
+// memref.dealloc in the same block) becomes a view at a fixed offset of one
+// arena, placed so that buffers alive at the same time never overlap; the
+// arena comes from the runtime once per call (see the pass description in
+// Passes.td).
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelCalls.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+#include "llvm/ADT/MapVector.h"
+
+#include <algorithm>
+
+namespace onnxc {
+#define GEN_PASS_DEF_PLANBUFFERSPASS
+#include "passes/Conversion/Passes.h.inc"
+} // namespace onnxc
+
+using namespace mlir;
+
+namespace {
+/// The offsets of the arena are multiples of this (the alignment the
+/// bufferization asks for and the kernels' vector loads like).
+constexpr int64_t kArenaAlignment = 64;
+
+/// A temporary buffer: its alloc and dealloc, its size (rounded up to the
+/// alignment; per unit of the scale for a scaled one), when it lives
+/// (positions in the block, both ends included) and its place in the arena.
+struct Temporary {
+  memref::AllocOp alloc;
+  memref::DeallocOp dealloc;
+  int64_t bytes, first, last, offset = 0;
+};
+} // namespace
+
+/// The size in bytes of what `alloc` allocates, when it can live in an
+/// arena: a static shape or one dynamic dim (then the size per unit of it),
+/// the identity layout, the default memory space, whole-byte ints or
+/// floats, no alignment beyond the arena's.
+static std::optional<int64_t> arenaBytes(memref::AllocOp alloc) {
+  MemRefType type = alloc.getType();
+  Type element = type.getElementType();
+  if (type.getNumDynamicDims() > 1 || !alloc.getSymbolOperands().empty() ||
+      !type.getLayout().isIdentity() || type.getMemorySpace() ||
+      !(isa<FloatType>(element) || element.isSignlessInteger()) ||
+      element.getIntOrFloatBitWidth() % 8 != 0 ||
+      alloc.getAlignment().value_or(1) > kArenaAlignment)
+    return std::nullopt;
+  int64_t bytes = element.getIntOrFloatBitWidth() / 8;
+  for (int64_t dim : type.getShape())
+    if (!ShapedType::isDynamic(dim))
+      bytes *= dim;
+  return (std::max<int64_t>(bytes, 1) + kArenaAlignment - 1) /
+         kArenaAlignment * kArenaAlignment;
+}
+
+/// The temporaries of `block`: its allocs that one dealloc of the same
+/// block frees (the others, such as returned buffers, are left alone), of
+/// a static shape (`scale` null) or with the one dynamic dim `scale`.
+static SmallVector<Temporary> findTemporaries(Block &block, Value scale) {
+  llvm::DenseMap<Operation *, int64_t> position;
+  int64_t next = 0;
+  for (Operation &op : block)
+    position[&op] = next++;
+  SmallVector<Temporary> temporaries;
+  for (auto alloc : block.getOps<memref::AllocOp>()) {
+    std::optional<int64_t> bytes = arenaBytes(alloc);
+    ValueRange dynamic = alloc.getDynamicSizes();
+    if (!bytes || (scale ? dynamic.size() != 1 || dynamic[0] != scale
+                         : !dynamic.empty()))
+      continue;
+    memref::DeallocOp dealloc;
+    int deallocs = 0;
+    for (Operation *user : alloc->getUsers())
+      if (auto d = dyn_cast<memref::DeallocOp>(user)) {
+        dealloc = d;
+        ++deallocs;
+      }
+    if (deallocs != 1 || dealloc->getBlock() != &block)
+      continue;
+    temporaries.push_back(
+        {alloc, dealloc, *bytes, position[alloc], position[dealloc]});
+  }
+  return temporaries;
+}
+
+/// The dynamic size that most allocs of `block` with one dynamic dim have
+/// (a batch size), when it is known before the first alloc of the block
+/// that could live in the arena; null otherwise.
+static Value commonDynamicSize(Block &block) {
+  llvm::MapVector<Value, int> counts;
+  Operation *first = nullptr;
+  for (auto alloc : block.getOps<memref::AllocOp>()) {
+    if (!arenaBytes(alloc))
+      continue;
+    first = first ? first : alloc.getOperation();
+    if (alloc.getDynamicSizes().size() == 1)
+      ++counts[alloc.getDynamicSizes()[0]];
+  }
+  Value best;
+  int most = 0;
+  for (auto [value, count] : counts)
+    if (count > most) {
+      best = value;
+      most = count;
+    }
+  if (!best)
+    return best;
+  Operation *def = best.getDefiningOp();
+  if (!def)
+    return best.getParentBlock() == &block ? best : Value();
+  return def->getBlock() == &block && def->isBeforeInBlock(first) ? best
+                                                                   : Value();
+}
+
+/// Places the temporaries, largest first, each at the lowest offset where
+/// it overlaps no temporary placed before it that is alive at the same time
+/// (TFLite's greedy-by-size arena plan); returns the arena's size.
+static int64_t placeTemporaries(MutableArrayRef<Temporary> temporaries) {
+  SmallVector<Temporary *> order;
+  for (Temporary &t : temporaries)
+    order.push_back(&t);
+  llvm::sort(order, [](const Temporary *a, const Temporary *b) {
+    return std::make_pair(-a->bytes, a->first) <
+           std::make_pair(-b->bytes, b->first);
+  });
+  int64_t size = 0;
+  SmallVector<Temporary *> placed;
+  for (Temporary *t : order) {
+    SmallVector<Temporary *> alive;
+    for (Temporary *p : placed)
+      if (p->first <= t->last && t->first <= p->last)
+        alive.push_back(p);
+    llvm::sort(alive, [](const Temporary *a, const Temporary *b) {
+      return a->offset < b->offset;
+    });
+    int64_t offset = 0;
+    for (Temporary *p : alive) {
+      if (offset + t->bytes <= p->offset)
+        break;
+      offset = std::max(offset, p->offset + p->bytes);
+    }
+    t->offset = offset;
+    size = std::max(size, offset + t->bytes);
+    placed.push_back(t);
+  }
+  return size;
+}
+
+namespace {
+struct PlanBuffersPass
+    : public onnxc::impl::PlanBuffersPassBase<PlanBuffersPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    MLIRContext *context = module.getContext();
+    auto arenaType = MemRefType::get({ShapedType::kDynamic},
+                                     IntegerType::get(context, 8));
+    auto indexType = IndexType::get(context);
+    bool declared = false;
+    for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
+      // Bodies of one block (the pass runs before control flow is lowered).
+      if (func.isExternal() || !func.getBody().hasOneBlock())
+        continue;
+      Block &block = func.getBody().front();
+      SmallVector<Temporary> fixed = findTemporaries(block, Value());
+      Value scale = commonDynamicSize(block);
+      SmallVector<Temporary> scaled;
+      if (scale)
+        scaled = findTemporaries(block, scale);
+      if (fixed.empty() && scaled.empty())
+        continue;
+      // The arena: the fixed temporaries, then the scaled ones at offsets
+      // and sizes that scale with `scale` (so that they never overlap,
+      // whatever it is at run time).
+      int64_t fixedSize = placeTemporaries(fixed);
+      int64_t scaledSize = placeTemporaries(scaled);
+      if (!declared) {
+        auto acquire = FunctionType::get(context, {indexType}, {arenaType});
+        auto release = FunctionType::get(context, {arenaType}, {});
+        onnxc::declareKernel(module, symbols, "onnxc_arena_acquire", acquire);
+        onnxc::declareKernel(module, symbols, "onnxc_arena_release", release);
+        // The runtime defines them with C's memref descriptors.
+        for (StringRef name : {"onnxc_arena_acquire", "onnxc_arena_release"})
+          symbols.lookup(name)->setAttr(
+              LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+              UnitAttr::get(context));
+        declared = true;
+      }
+      // Acquired before the first temporary (after `scale` is known).
+      Operation *start = nullptr;
+      for (Temporary &t : llvm::concat<Temporary>(fixed, scaled))
+        if (!start || t.alloc->isBeforeInBlock(start))
+          start = t.alloc;
+      Location loc = func.getLoc();
+      OpBuilder b(start);
+      Value fixedBytes = b.create<arith::ConstantIndexOp>(loc, fixedSize);
+      Value bytes = fixedBytes;
+      if (!scaled.empty())
+        bytes = b.create<arith::AddIOp>(
+            loc, fixedBytes,
+            b.create<arith::MulIOp>(
+                loc, scale,
+                b.create<arith::ConstantIndexOp>(loc, scaledSize)));
+      Value arena =
+          b.create<func::CallOp>(loc, "onnxc_arena_acquire", arenaType, bytes)
+              .getResult(0);
+      for (Temporary &t : llvm::concat<Temporary>(fixed, scaled)) {
+        bool isScaled = !t.alloc.getDynamicSizes().empty();
+        Location at = t.alloc.getLoc();
+        b.setInsertionPoint(t.alloc);
+        Value offset = b.create<arith::ConstantIndexOp>(at, t.offset);
+        if (isScaled)
+          offset = b.create<arith::AddIOp>(
+              at, fixedBytes, b.create<arith::MulIOp>(at, scale, offset));
+        Value view = b.create<memref::ViewOp>(
+            at, t.alloc.getType(), arena, offset, t.alloc.getDynamicSizes());
+        t.alloc.replaceAllUsesWith(view);
+        t.dealloc.erase();
+        t.alloc.erase();
+      }
+      b.setInsertionPoint(block.getTerminator());
+      b.create<func::CallOp>(loc, "onnxc_arena_release", TypeRange{}, arena);
+    }
+  }
+};
+} // namespace
