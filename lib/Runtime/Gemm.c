@@ -944,10 +944,10 @@ static const float *packWhole(const GemmArch *arch, const OnnxcGemm *g,
     int64_t nPad = (g->n + arch->nr - 1) / arch->nr * arch->nr;
     int64_t floats = which ? g->k * nPad : g->k * mPad;
     size_t bytes = ((size_t)floats * sizeof(float) + 63) & ~(size_t)63;
-    float *packed = aligned_alloc(64, bytes ? bytes : 64);
-    e = packed ? malloc(sizeof(*e)) : NULL;
-    if (!e) {
-      free(packed);
+    e = malloc(sizeof(*e));
+    float *packed = e ? onnxcPersistentAlloc(bytes) : NULL;
+    if (!packed) {
+      free(e);
       pthread_mutex_unlock(&packedMutex);
       return NULL;
     }

@@ -568,11 +568,11 @@ static const PackedQ *packConstant(const QArch *arch, const QOperand *x,
     int64_t kp = (k + 3) / 4 * 4;
     int64_t padded = (rows + width - 1) / width * width;
     size_t bytes = ((size_t)(padded * kp) + 63) & ~(size_t)63;
-    uint8_t *packed = aligned_alloc(64, bytes ? bytes : 64);
     int32_t *sums = malloc(sizeof(int32_t) * (size_t)(rows ? rows : 1));
-    e = packed && sums ? malloc(sizeof(*e)) : NULL;
-    if (!e) {
-      free(packed);
+    e = sums ? malloc(sizeof(*e)) : NULL;
+    uint8_t *packed = e ? onnxcPersistentAlloc(bytes) : NULL;
+    if (!packed) {
+      free(e);
       free(sums);
       pthread_mutex_unlock(&packedMutex);
       return NULL;

@@ -305,10 +305,10 @@ static const float *packB(const OnnxcGemm *g, int width) {
   if (!e) {
     int64_t nPad = (g->n + width - 1) / width * width;
     size_t bytes = ((size_t)(g->k * nPad) * sizeof(float) + 63) & ~(size_t)63;
-    float *packed = aligned_alloc(64, bytes);
-    e = packed ? malloc(sizeof(*e)) : NULL;
-    if (!e) {
-      free(packed);
+    e = malloc(sizeof(*e));
+    float *packed = e ? onnxcPersistentAlloc(bytes) : NULL;
+    if (!packed) {
+      free(e);
       pthread_mutex_unlock(&packedMutex);
       return NULL;
     }

@@ -11,6 +11,7 @@
 #include "GemmLayout.h"
 #include "onnxc_runtime.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -152,6 +153,10 @@ void onnxc_kernel_depthwise_conv2d_nchw_chw_f32(
     ONNXC_MEMREF4(res), int64_t strideH, int64_t strideW, int64_t dilationH,
     int64_t dilationW, int64_t padTop, int64_t padLeft, int64_t flags, float lo,
     float hi, float alpha, float beta);
+/// `bytes` of memory, 64-byte aligned, that lives as long as the process
+/// (packed constant operands; never freed); NULL when out of memory.
+void *onnxcPersistentAlloc(size_t bytes);
+
 /// A one-dimensional byte memref as generated code passes it through the C
 /// interface (`llvm.emit_c_interface`): by pointer to its descriptor.
 typedef struct {
