@@ -299,16 +299,16 @@ ONNXC_AVX512 static inline void transpose16(const __m512 r[16], __m512 t[16]) {
   }
 }
 
-/// kernelAvx512 with C stored transposed: each half of the 14 x 32 sums is
-/// transposed in registers, and each of the first `cols` columns is stored
-/// as `rows` values to its row of C; the bias is per column.
-ONNXC_AVX512 static void kernelAvx512T(int64_t kc, const float *a, int64_t lda,
-                                       const float *b, float *c, int64_t ldc,
-                                       int rows, int cols,
-                                       const TileEpilogue *e) {
-  __m512 acc[14][2];
-  sumsAvx512(kc, a, lda, b, acc);
-  const __mmask16 mask = (__mmask16)((1u << rows) - 1);
+/// The 14 x 32 sums `acc` of a tile stored transposed: each half is
+/// transposed in registers, and of each of the first `cols` columns the
+/// lanes (tile rows) `keep` are stored as consecutive values to its row of
+/// C, the others dropped; the bias is per column.
+ONNXC_AVX512 static inline void storeTransposedAvx512(__m512 acc[14][2],
+                                                      float *c, int64_t ldc,
+                                                      __mmask16 keep, int cols,
+                                                      const TileEpilogue *e) {
+  const __mmask16 stored =
+      (__mmask16)((1u << __builtin_popcount((unsigned)keep)) - 1);
   for (int v = 0; v < 2 && 16 * v < cols; ++v) {
     __m512 r[16], t[16];
     _Pragma("GCC unroll 16") for (int i = 0; i < 14; ++i) r[i] = acc[i][v];
@@ -316,10 +316,46 @@ ONNXC_AVX512 static void kernelAvx512T(int64_t kc, const float *a, int64_t lda,
     transpose16(r, t);
     for (int m = 0; m < 16 && 16 * v + m < cols; ++m) {
       int j = 16 * v + m;
-      storeMaskedAvx512(e, t[m], e && e->bias ? e->bias + j : NULL, c, j * ldc,
-                        mask);
+      __m512 column =
+          keep == stored ? t[m] : _mm512_maskz_compress_ps(keep, t[m]);
+      storeMaskedAvx512(e, column, e && e->bias ? e->bias + j : NULL, c,
+                        j * ldc, stored);
     }
   }
+}
+
+/// kernelAvx512 with C stored transposed: each of the first `cols` columns
+/// is stored as `rows` values to its row of C; the bias is per column.
+ONNXC_AVX512 static void kernelAvx512T(int64_t kc, const float *a, int64_t lda,
+                                       const float *b, float *c, int64_t ldc,
+                                       int rows, int cols,
+                                       const TileEpilogue *e) {
+  __m512 acc[14][2];
+  sumsAvx512(kc, a, lda, b, acc);
+  storeTransposedAvx512(acc, c, ldc, (__mmask16)((1u << rows) - 1), cols, e);
+}
+
+/// kernelAvx512T for a convolution's grid (onnxcConvGrid): step p of the
+/// sliver's 14 consecutive rows at a + off[p]; of the tile's rows, the
+/// lanes `keep` are stored (the others are the grid's dropped columns).
+ONNXC_AVX512 static void kernelAvx512Grid(int64_t kc, const float *a,
+                                          const int64_t *off, const float *b,
+                                          float *c, int64_t ldc,
+                                          __mmask16 keep, int cols,
+                                          const TileEpilogue *e) {
+  __m512 acc[14][2];
+  _Pragma("GCC unroll 16") for (int i = 0; i < 14; ++i) acc[i][0] =
+      acc[i][1] = _mm512_setzero_ps();
+  for (int64_t p = 0; p < kc; ++p, b += 32) {
+    const float *at = a + off[p];
+    __m512 b0 = _mm512_load_ps(b), b1 = _mm512_load_ps(b + 16);
+    _Pragma("GCC unroll 16") for (int i = 0; i < 14; ++i) {
+      __m512 x = _mm512_set1_ps(at[i]);
+      acc[i][0] = _mm512_fmadd_ps(x, b0, acc[i][0]);
+      acc[i][1] = _mm512_fmadd_ps(x, b1, acc[i][1]);
+    }
+  }
+  storeTransposedAvx512(acc, c, ldc, keep, cols, e);
 }
 
 ONNXC_AVX512_KERNEL(kernelAvx512x8x48, 8, 3)
@@ -1162,6 +1198,143 @@ void onnxcGemmPacked(const OnnxcGemm *g, const float *packedB, int nr,
     onnxcGemm(&block);
   }
   free(t);
+}
+
+/*===----------------------------------------------------------------------===*
+ * Convolutions on their input's grid
+ *===----------------------------------------------------------------------===*/
+
+typedef struct {
+  const OnnxcConvGrid *g;
+  const GemmArch *arch;
+  const float *packedB;
+  int64_t rows, mTasks, nTasks, mBlocks, nBlocks;
+} GridTasks;
+
+#if defined(__x86_64__)
+/// Grid rows [m0, m1) x filters [n0, n1) of image `image` of `t` on one
+/// thread, in the blocking of gemmBlock: reduction blocks, mc rows, nr
+/// filters, mr rows.
+static void gridBlock(const GridTasks *t, int64_t image, int64_t m0,
+                      int64_t m1, int64_t n0, int64_t n1) {
+  const OnnxcConvGrid *g = t->g;
+  const float *x = g->x + image * g->xImageStride;
+  float *c = g->c + image * g->cImageStride;
+  const float *res = g->res ? g->res + image * g->cImageStride : NULL;
+  const GemmArch *arch = t->arch;
+  int64_t nPad = (g->n + 31) / 32 * 32, kcBlock = blockK(arch, g->k);
+  _Alignas(64) float sliver[14 * 512];
+  int64_t packedSteps[512];
+  for (int64_t pc = 0; pc < g->k; pc += kcBlock) {
+    int64_t kc = min64(kcBlock, g->k - pc);
+    int first = pc == 0, last = pc + kc == g->k;
+    TileEpilogue epilogue = {!(first && g->bias), last && g->clamp, NULL,
+                             NULL, g->lo, g->hi, 1};
+    int plain = epilogue.load && !(last && (res || g->clamp));
+    for (int64_t p = 0; p < kc; ++p)
+      packedSteps[p] = p * 14;
+    for (int64_t ic = m0; ic < m1; ic += arch->mc) {
+      int64_t mc = min64(arch->mc, m1 - ic);
+      for (int64_t jr = n0; jr < n1; jr += 32) {
+        int cols = (int)min64(32, n1 - jr);
+        const float *b = t->packedB + pc * nPad + jr * kc;
+        for (int64_t i = ic; i < ic + mc; i += 14) {
+          int64_t rows = min64(14, ic + mc - i);
+          // The lanes that are output pixels, and where the first one goes.
+          __mmask16 keep = 0;
+          int64_t at = -1;
+          for (int64_t l = 0; l < rows; ++l) {
+            int64_t y = (i + l) / g->xRowStride, x = (i + l) % g->xRowStride;
+            if (x >= g->ow)
+              continue;
+            keep |= (__mmask16)(1u << l);
+            if (at < 0)
+              at = y * g->ow + x;
+          }
+          if (!keep)
+            continue;
+          const float *a = x + i;
+          const int64_t *off = g->aCol + pc;
+          if (rows < 14) {
+            // The last rows: copied, so that no lane reads past the image.
+            for (int64_t p = 0; p < kc; ++p)
+              for (int64_t l = 0; l < 14; ++l)
+                sliver[p * 14 + l] = l < rows ? a[off[p] + l] : 0.0f;
+            a = sliver;
+            off = packedSteps;
+          }
+          epilogue.bias = first && g->bias ? g->bias + jr : NULL;
+          epilogue.res =
+              last && res ? res + jr * g->cFilterStride + at : NULL;
+          kernelAvx512Grid(kc, a, off, b, c + jr * g->cFilterStride + at,
+                           g->cFilterStride, keep, cols,
+                           plain ? NULL : &epilogue);
+        }
+      }
+    }
+  }
+}
+
+static void runGridTasks(void *ctx, int64_t begin, int64_t end) {
+  const GridTasks *t = ctx;
+  int64_t perImage = t->mTasks * t->nTasks;
+  for (int64_t task = begin; task < end; ++task) {
+    int64_t r[4];
+    if (onnxcGemmTaskRange(task % perImage, t->mTasks, t->nTasks, t->mBlocks,
+                           t->nBlocks, 14, 32, t->rows, t->g->n, r))
+      gridBlock(t, task / perImage, r[0], r[1], r[2], r[3]);
+  }
+}
+#endif
+
+int onnxcConvGrid(const OnnxcConvGrid *g) {
+#if defined(__x86_64__)
+  const GemmArch *arch = getArch();
+  if (arch->kernel != kernelAvx512 || arch->kc > 512 || g->k <= 0 ||
+      g->oh <= 0 || g->ow <= 0 || g->n <= 0)
+    return 0;
+  if (g->images <= 0)
+    return 1;
+  // The B of the grid's GEMM: constant filters packed once like any
+  // constant operand, others for this call.
+  int64_t rows = (g->oh - 1) * g->xRowStride + g->ow;
+  OnnxcGemm gemm = {.m = rows,
+                    .n = g->n,
+                    .k = g->k,
+                    .b = g->w,
+                    .bRow = g->bRow,
+                    .bCol = g->bCol,
+                    .constB = g->constW};
+  float *own = NULL;
+  const float *packedB = NULL;
+  if (g->constW) {
+    packedB = packWhole(arch, &gemm, 1);
+  } else {
+    int64_t kcBlock = blockK(arch, g->k), nPad = (g->n + 31) / 32 * 32;
+    own = aligned_alloc(64, (size_t)(g->k * nPad) * sizeof(float));
+    for (int64_t pc = 0; own && pc < g->k; pc += kcBlock)
+      packB(&gemm, 32, pc, min64(kcBlock, g->k - pc), 0, g->n,
+            own + pc * nPad);
+    packedB = own;
+  }
+  if (!packedB)
+    return 0;
+  GridTasks t = {g,    arch, packedB, rows, 1, 1, (rows + 13) / 14,
+                 (g->n + 31) / 32};
+  onnxc_threadpool *pool = onnxc_current_threadpool();
+  onnxcSplitGemmTasks(onnxc_threadpool_size(pool), t.mBlocks, t.nBlocks,
+                      &t.mTasks, &t.nTasks);
+  int64_t tasks = g->images * t.mTasks * t.nTasks;
+  if (tasks == 1)
+    runGridTasks(&t, 0, 1);
+  else
+    onnxc_parallel_for(pool, tasks, runGridTasks, &t);
+  free(own);
+  return 1;
+#else
+  (void)g;
+  return 0;
+#endif
 }
 
 int onnxcGemmPrefersTransposed(int64_t m, int64_t n) {

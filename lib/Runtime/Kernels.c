@@ -252,6 +252,61 @@ static void runConvGemm(const ConvGemm *cg, const float *w, const float *x,
   onnxcGemm(&g);
 }
 
+/// Runs the convolution on its input's grid (onnxcConvGrid) when that
+/// fits: stride 1, a window of more than one tap, unit column strides and
+/// output rows one after the other, and few dropped grid columns (at most
+/// a tenth: 3x3 windows over rows of 28 and more). Strides as in
+/// onnxc_kernel_conv2d_nchw_fchw_f32 (image, channel, row, column); returns
+/// 0 when it did nothing.
+static int convOnGrid(const float *x, const float *w, float *y,
+                      const float *bias, const float *res, int64_t images,
+                      int64_t filters, int64_t channels, int64_t kh,
+                      int64_t kw, int64_t oh, int64_t ow, const int64_t xs[4],
+                      const int64_t ws[4], const int64_t ys[4],
+                      int64_t strideH, int64_t strideW, int64_t dilationH,
+                      int64_t dilationW, int64_t flags, float lo, float hi) {
+  int64_t rowStride = xs[2];
+  if (strideH != 1 || strideW != 1 || kh * kw == 1 || xs[3] != 1 ||
+      ys[3] != 1 || ys[2] != ow || (rowStride - ow) * 10 > rowStride)
+    return 0;
+  int64_t k = channels * kh * kw;
+  int64_t *t = allocOffsets(2 * k + filters);
+  if (!t)
+    return 0;
+  int64_t *aCol = t, *bRow = t + k, *bCol = t + 2 * k;
+  for (int64_t c = 0, p = 0; c < channels; ++c)
+    for (int64_t i = 0; i < kh; ++i)
+      for (int64_t j = 0; j < kw; ++j, ++p) {
+        aCol[p] = c * xs[1] + i * dilationH * rowStride + j * dilationW;
+        bRow[p] = c * ws[1] + i * ws[2] + j * ws[3];
+      }
+  fillStrided(bCol, filters, ws[0]);
+  OnnxcConvGrid g = {.images = images,
+                     .xImageStride = xs[0],
+                     .cImageStride = ys[0],
+                     .x = x,
+                     .aCol = aCol,
+                     .k = k,
+                     .oh = oh,
+                     .ow = ow,
+                     .xRowStride = rowStride,
+                     .w = w,
+                     .bRow = bRow,
+                     .bCol = bCol,
+                     .n = filters,
+                     .c = y,
+                     .cFilterStride = ys[1],
+                     .bias = bias,
+                     .res = res,
+                     .clamp = (flags & FlagRelu) != 0,
+                     .constW = (flags & FlagConstSecond) != 0,
+                     .lo = lo,
+                     .hi = hi};
+  int done = onnxcConvGrid(&g);
+  free(t);
+  return done;
+}
+
 void onnxc_kernel_conv2d_nchw_fchw_f32(ONNXC_MEMREF4(x), ONNXC_MEMREF4(w),
                                        ONNXC_MEMREF4(y), ONNXC_MEMREF1(bias),
                                        ONNXC_MEMREF4(res), int64_t strideH,
@@ -267,6 +322,15 @@ void onnxc_kernel_conv2d_nchw_fchw_f32(ONNXC_MEMREF4(x), ONNXC_MEMREF4(w),
   // the residual shares the output's strides.
   (void)biasStride0;
   int64_t filters = wSize0, channels = wSize1, kh = wSize2, kw = wSize3;
+  if (convOnGrid(x + xOff, w + wOff, y + yOff,
+                 flags & FlagBias ? bias + biasOff : NULL,
+                 flags & FlagResidual ? res + resOff : NULL, ySize0, filters,
+                 channels, kh, kw, ySize2, ySize3,
+                 (int64_t[4]){xStride0, xStride1, xStride2, xStride3},
+                 (int64_t[4]){wStride0, wStride1, wStride2, wStride3},
+                 (int64_t[4]){yStride0, yStride1, yStride2, yStride3},
+                 strideH, strideW, dilationH, dilationW, flags, lo, hi))
+    return;
   int64_t *t =
       allocOffsets(2 * (filters + channels * kh * kw + ySize2 * ySize3));
   if (!t)

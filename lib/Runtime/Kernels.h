@@ -78,6 +78,37 @@ int onnxcGemmTaskRange(int64_t task, int64_t mTasks, int64_t nTasks,
                        int64_t mBlocks, int64_t nBlocks, int64_t mr,
                        int64_t nr, int64_t m, int64_t n, int64_t range[4]);
 
+/// A stride-1 convolution computed on its input's grid, image by image
+/// (`images` of them, `xImageStride` and `cImageStride` apart): grid
+/// row i (pixel (i / xRowStride, i % xRowStride) of the input) is output
+/// pixel (i / xRowStride, i % xRowStride) when its column is below `ow`,
+/// and step p of its implicit im2col row is x[i + aCol[p]], so the GEMM
+/// reads the image where it lies (no im2col, no packing); the grid's other
+/// columns are computed and dropped as C is stored. B: the filters, a
+/// constant k x n matrix (element (p, j) at w[bRow[p] + bCol[j]]). C: the
+/// output, filter j's oh x ow pixels contiguous at c + j * cFilterStride.
+/// `constW`: the filters are constant for the life of the process (packed
+/// once and kept, else per call). Epilogue as OnnxcGemm's, the bias per
+/// filter.
+typedef struct {
+  int64_t images, xImageStride, cImageStride;
+  const float *x;
+  const int64_t *aCol;
+  int64_t k, oh, ow, xRowStride;
+  const float *w;
+  const int64_t *bRow, *bCol;
+  int64_t n;
+  float *c;
+  int64_t cFilterStride;
+  const float *bias, *res;
+  int clamp, constW;
+  float lo, hi;
+} OnnxcConvGrid;
+
+/// Runs `g` on the current session's thread pool; returns 0 (nothing done)
+/// when this CPU's kernel has no grid form or memory runs out.
+int onnxcConvGrid(const OnnxcConvGrid *g);
+
 /// True when an m x n C costs the micro-kernel less padding computed as
 /// (C')' with C' = B' A' (which its transposed store supports).
 int onnxcGemmPrefersTransposed(int64_t m, int64_t n);

@@ -199,6 +199,19 @@ TEST_CASE("conv kernel with its fused epilogue matches the reference",
     checkEpilogues(c);
 }
 
+TEST_CASE("conv kernel on its input's grid matches the reference",
+          "[kernels]") {
+  // Stride 1 over rows wide enough that the grid's dropped columns are at
+  // most a tenth: 40 filters (an edge of 8 columns) and a last partial
+  // sliver of rows, 64 channels (576 steps: two reduction blocks) on two
+  // images, a dilated 3x3 with its pads, and a 5x5.
+  for (Case c : {Case{1, 16, 40, 26, 30, 3, 1, 1, 1, 1, 1, 1, 1},
+                 Case{2, 64, 32, 24, 24, 3, 1, 1, 1, 1, 1, 1, 1},
+                 Case{1, 8, 20, 30, 40, 3, 1, 1, 2, 2, 2, 2, 2},
+                 Case{1, 6, 33, 20, 36, 5, 1, 1, 1, 2, 2, 2, 2}})
+    checkEpilogues(c);
+}
+
 TEST_CASE("grouped conv kernel with its fused epilogue matches the reference",
           "[kernels]") {
   // Groups of 2 and 32 (4 .. 32 channels each, as ResNeXt's), one filter per
