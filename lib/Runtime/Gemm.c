@@ -582,8 +582,9 @@ static int splitRuns(const int64_t *col, int64_t n, ColumnRun *runs) {
  * stride rather than gathered. */
 
 /// The body of packPanel, compiled once per vector ISA (ATTR), with
-/// COPY(o, s, n) copying a unit-stride run.
-#define ONNXC_PACK_PANEL(NAME, ATTR, COPY)                                     \
+/// COPY(o, s, n) copying a unit-stride run and COPY2(o, s, n) one of stride
+/// 2 (o[j] = s[2 j]).
+#define ONNXC_PACK_PANEL(NAME, ATTR, COPY, COPY2)                              \
   ATTR static void NAME(const float *base, const int64_t *kOff,                \
                         const int64_t *vOff, int w, int64_t kc, int64_t width, \
                         float *dst) {                                          \
@@ -600,6 +601,8 @@ static int splitRuns(const int64_t *col, int64_t n, ColumnRun *runs) {
           float *o = d + run->first;                                           \
           if (run->stride == 1) {                                              \
             COPY(o, s, run->length);                                           \
+          } else if (run->stride == 2) {                                       \
+            COPY2(o, s, run->length);                                          \
           } else {                                                             \
             for (int64_t j = 0; j < run->length; ++j)                          \
               o[j] = s[j * run->stride];                                       \
@@ -616,7 +619,12 @@ static inline void copyFloats(float *o, const float *s, int64_t n) {
     o[j] = s[j];
 }
 
-ONNXC_PACK_PANEL(packPanelGeneric, , copyFloats)
+static inline void copyEvenFloats(float *o, const float *s, int64_t n) {
+  for (int64_t j = 0; j < n; ++j)
+    o[j] = s[2 * j];
+}
+
+ONNXC_PACK_PANEL(packPanelGeneric, , copyFloats, copyEvenFloats)
 
 #if defined(__x86_64__)
 /// o[0, n) = s[0, n) in whole vectors: the last one overlaps the one before
@@ -643,7 +651,31 @@ ONNXC_AVX512 static inline void copyFloatsAvx512(float *o, const float *s,
   }
 }
 
-ONNXC_PACK_PANEL(packPanelAvx512, ONNXC_AVX512, copyFloatsAvx512)
+/// o[0, n) = s[0, 2 n) at even positions, 16 at a time from two vectors
+/// (the second one's last lane, s[2 j + 31], is never read: it may lie past
+/// the run's last element, s[2 n - 2]).
+ONNXC_AVX512 static inline void copyEvenFloatsAvx512(float *o, const float *s,
+                                                     int64_t n) {
+  const __m512i even = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14,
+                                        12, 10, 8, 6, 4, 2, 0);
+  int64_t j = 0;
+  for (; j + 16 <= n; j += 16) {
+    __m512 lo = _mm512_loadu_ps(s + 2 * j);
+    __m512 hi = _mm512_maskz_loadu_ps(0x7fff, s + 2 * j + 16);
+    _mm512_storeu_ps(o + j, _mm512_permutex2var_ps(lo, even, hi));
+  }
+  if (j < n) {
+    // The last n - j < 16 values: elements [0, 2 (n - j) - 1) of s + 2 j.
+    uint32_t bits = (1u << (2 * (n - j) - 1)) - 1;
+    __m512 lo = _mm512_maskz_loadu_ps((__mmask16)bits, s + 2 * j);
+    __m512 hi = _mm512_maskz_loadu_ps((__mmask16)(bits >> 16), s + 2 * j + 16);
+    _mm512_mask_storeu_ps(o + j, (__mmask16)((1u << (n - j)) - 1),
+                          _mm512_permutex2var_ps(lo, even, hi));
+  }
+}
+
+ONNXC_PACK_PANEL(packPanelAvx512, ONNXC_AVX512, copyFloatsAvx512,
+                 copyEvenFloatsAvx512)
 #endif
 
 static void packPanel(const float *base, const int64_t *kOff,

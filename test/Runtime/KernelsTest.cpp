@@ -190,12 +190,14 @@ TEST_CASE("conv kernel with its fused epilogue matches the reference",
   // 64 filters over 7 x 7 and 14 x 14 outputs take the transposed tile (240
   // filters: with an edge of 16 columns), 20 filters over 9 x 11 the plain
   // one with edge tiles (and 16 -> 24 on 9 x 10, a 1x1 with edge rows and a
-  // partial last sliver).
+  // partial last sliver); a 7x7 window at stride 2 over 3 channels, as
+  // ResNet's first layer, packs rows of 18 pixels from every other column.
   for (Case c :
        {Case{1, 16, 64, 9, 9, 3, 1}, Case{2, 8, 64, 14, 14, 1, 1},
         Case{1, 8, 240, 7, 7, 1, 1}, Case{1, 16, 24, 9, 10, 1, 1},
         Case{1, 12, 20, 11, 13, 3, 1}, Case{1, 6, 40, 15, 15, 3, 2},
-        Case{1, 600, 32, 7, 7, 1, 1}, Case{1, 5, 7, 13, 12, 3, 1, 1, 2}})
+        Case{1, 600, 32, 7, 7, 1, 1}, Case{1, 5, 7, 13, 12, 3, 1, 1, 2},
+        Case{1, 3, 24, 40, 42, 7, 2}})
     checkEpilogues(c);
 }
 
