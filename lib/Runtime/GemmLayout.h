@@ -74,19 +74,23 @@ static inline OnnxcGemmTile onnxcGemmWideTile(void) {
 }
 
 /// True when an m x n product (m <= 0: not known) runs on the wide tile
-/// of AVX-512 rather than the default one: n fills whole 48-column slivers
-/// and m (when known) whole 8-row ones, with less padding than 14 x 32 (by
-/// 3% of the tile's work at least).
+/// of AVX-512 rather than the default one: m (when known) fills whole
+/// 8-row slivers, n whole 48-column ones (or at least four, the last one
+/// partial: the wide tile has no edge kernel), and the tiles pad less than
+/// 14 x 32 (by 3% of the tile's work at least; when m is not known, n must
+/// fit exactly).
 static inline int onnxcGemmPrefersWide(OnnxcGemmIsa isa, int64_t m,
                                        int64_t n) {
-  if (isa != ONNXC_GEMM_ISA_AVX512 || n <= 0 || n % 48 != 0)
+  if (isa != ONNXC_GEMM_ISA_AVX512 || n <= 0 ||
+      (n % 48 != 0 && (m <= 0 || n < 4 * 48)))
     return 0;
   if (m <= 0)
     return 1;
   if (m % 8 != 0)
     return 0;
+  double wide = (double)m * (double)((n + 47) / 48 * 48);
   double narrow = (double)((m + 13) / 14 * 14) * (double)((n + 31) / 32 * 32);
-  return (double)m * (double)n * 1.03 < narrow;
+  return wide * 1.03 < narrow;
 }
 
 /// The length of the reduction blocks of a reduction of length k for a

@@ -191,13 +191,14 @@ TEST_CASE("conv kernel with its fused epilogue matches the reference",
   // filters: with an edge of 16 columns), 20 filters over 9 x 11 the plain
   // one with edge tiles (and 16 -> 24 on 9 x 10, a 1x1 with edge rows and a
   // partial last sliver); a 7x7 window at stride 2 over 3 channels, as
-  // ResNet's first layer, packs rows of 18 pixels from every other column.
+  // ResNet's first layer, packs rows of 18 pixels from every other column;
+  // 16 filters over 625 pixels take the 8 x 48 tile with a partial sliver.
   for (Case c :
        {Case{1, 16, 64, 9, 9, 3, 1}, Case{2, 8, 64, 14, 14, 1, 1},
         Case{1, 8, 240, 7, 7, 1, 1}, Case{1, 16, 24, 9, 10, 1, 1},
         Case{1, 12, 20, 11, 13, 3, 1}, Case{1, 6, 40, 15, 15, 3, 2},
         Case{1, 600, 32, 7, 7, 1, 1}, Case{1, 5, 7, 13, 12, 3, 1, 1, 2},
-        Case{1, 3, 24, 40, 42, 7, 2}})
+        Case{1, 3, 24, 40, 42, 7, 2}, Case{1, 16, 16, 25, 25, 1, 1}})
     checkEpilogues(c);
 }
 
@@ -565,14 +566,16 @@ void checkPacked(int64_t m, int64_t n, int64_t k, bool transposed,
 }
 
 void checkPackedShapes() {
-  // Whole tiles of 8 x 48 (AVX-512 picks them), edge rows and columns, a
-  // single row, reductions of one to three blocks, a reduction shorter
-  // than 8, and enough work to split over threads.
+  // Whole tiles of 8 x 48 (AVX-512 picks them; also with a last partial
+  // sliver of 16 columns), edge rows and columns, a single row, reductions
+  // of one to three blocks, a reduction shorter than 8, and enough work to
+  // split over threads.
   struct Shape {
     int64_t m, n, k;
   };
   for (Shape s : {Shape{128, 96, 600}, Shape{37, 45, 29}, Shape{1, 100, 257},
-                  Shape{16, 48, 5}, Shape{200, 130, 1030}, Shape{3, 1, 70}})
+                  Shape{16, 48, 5}, Shape{16, 400, 40}, Shape{200, 130, 1030},
+                  Shape{3, 1, 70}})
     for (bool transposed : {false, true})
       for (bool relu : {false, true})
         checkPacked(s.m, s.n, s.k, transposed, relu);
