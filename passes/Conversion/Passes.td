@@ -157,10 +157,13 @@ def PlanBuffersPass : Pass<"onnxc-plan-buffers", "mlir::ModuleOp"> {
     function body of one block, the temporaries (each `memref.alloc` of a
     static shape, identity layout and whole-byte ints or floats that one
     `memref.dealloc` of the same block frees) become views of one byte
-    arena at offsets fixed at compile time: each lives from its alloc to its
-    dealloc, and the temporaries are placed largest first, each at the
-    lowest offset free of those alive at the same time (the greedy-by-size
-    plan of TFLite's arena). The arena comes from the runtime at the start
+    arena at offsets fixed at compile time: each lives from its alloc to the
+    last op of the block that uses it through any of its views (nested uses
+    count for the op that holds them; the deallocation pipeline frees most
+    buffers only at the end of the block), or to its dealloc when a view
+    escapes into a region's or an op's result, and the temporaries are
+    placed largest first, each at the lowest offset free of those alive at
+    the same time (the greedy-by-size plan of TFLite's arena). The arena comes from the runtime at the start
     of the call and goes back before the return:
 
     ```mlir

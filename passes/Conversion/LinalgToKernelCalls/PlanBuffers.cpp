@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include "llvm/ADT/MapVector.h"
 
@@ -62,9 +63,44 @@ static std::optional<int64_t> arenaBytes(memref::AllocOp alloc) {
          kArenaAlignment * kArenaAlignment;
 }
 
+/// The position (in `position`, of the ops of `block`) of the last op of
+/// `block` that uses `alloc` through any of its views, the op itself or one
+/// nested in it; none when a view escapes into something other than a view
+/// (yielded to a region's results, a call's result): then the buffer lives
+/// to its dealloc.
+/// (The deallocation pipeline frees most buffers at the end of the block,
+/// not after their last use.)
+static std::optional<int64_t>
+lastUse(memref::AllocOp alloc, memref::DeallocOp dealloc, Block &block,
+        const llvm::DenseMap<Operation *, int64_t> &position) {
+  int64_t last = position.lookup(alloc);
+  SmallVector<Value> aliases = {alloc.getResult()};
+  while (!aliases.empty()) {
+    Value alias = aliases.pop_back_val();
+    for (Operation *user : alias.getUsers()) {
+      if (user == dealloc.getOperation())
+        continue;
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+          view && view.getViewSource() == alias) {
+        aliases.push_back(user->getResult(0));
+      } else if (user->hasTrait<OpTrait::IsTerminator>() ||
+                 llvm::any_of(user->getResultTypes(),
+                              llvm::IsaPred<BaseMemRefType>)) {
+        return std::nullopt;
+      }
+      Operation *top = block.findAncestorOpInBlock(*user);
+      if (!top)
+        return std::nullopt;
+      last = std::max(last, position.lookup(top));
+    }
+  }
+  return last;
+}
+
 /// The temporaries of `block`: its allocs that one dealloc of the same
 /// block frees (the others, such as returned buffers, are left alone), of
-/// a static shape (`scale` null) or with the one dynamic dim `scale`.
+/// a static shape (`scale` null) or with the one dynamic dim `scale`; each
+/// lives from its alloc to its last use.
 static SmallVector<Temporary> findTemporaries(Block &block, Value scale) {
   llvm::DenseMap<Operation *, int64_t> position;
   int64_t next = 0;
@@ -86,8 +122,9 @@ static SmallVector<Temporary> findTemporaries(Block &block, Value scale) {
       }
     if (deallocs != 1 || dealloc->getBlock() != &block)
       continue;
-    temporaries.push_back(
-        {alloc, dealloc, *bytes, position[alloc], position[dealloc]});
+    int64_t last = lastUse(alloc, dealloc, block, position)
+                       .value_or(position[dealloc]);
+    temporaries.push_back({alloc, dealloc, *bytes, position[alloc], last});
   }
   return temporaries;
 }

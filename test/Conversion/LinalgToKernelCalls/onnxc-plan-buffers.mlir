@@ -38,6 +38,54 @@ func.func @temporaries() -> memref<8xf32> {
 
 // -----
 
+// Freed at the end of the block (as the deallocation pipeline places most
+// deallocs), a buffer still lives only to its last use, through its views
+// and in nested regions: %b reuses %a's place once the loop that reads a
+// view of %a is done, and %c once %b is done. %c's view escapes into an
+// scf.if result, so %c lives to its dealloc and %d, allocated after the
+// scf.if, must not overlap it.
+// CHECK-LABEL: func.func @last_use
+// CHECK: %[[SIZE:.+]] = arith.constant 6144 : index
+// CHECK: %[[ARENA:.+]] = call @onnxc_arena_acquire(%[[SIZE]])
+// CHECK: %[[OA:.+]] = arith.constant 0 : index
+// CHECK: memref.view %[[ARENA]][%[[OA]]][] : memref<?xi8> to memref<1024xf32>
+// CHECK: scf.for
+// CHECK: %[[OB:.+]] = arith.constant 0 : index
+// CHECK: memref.view %[[ARENA]][%[[OB]]][] : memref<?xi8> to memref<1024xf32>
+// CHECK: %[[OC:.+]] = arith.constant 0 : index
+// CHECK: memref.view %[[ARENA]][%[[OC]]][] : memref<?xi8> to memref<1024xf32>
+// CHECK: scf.if
+// CHECK: %[[OD:.+]] = arith.constant 4096 : index
+// CHECK: memref.view %[[ARENA]][%[[OD]]][] : memref<?xi8> to memref<512xf32>
+func.func @last_use(%cond: i1, %other: memref<4x256xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = memref.alloc() : memref<1024xf32>
+  %va = memref.expand_shape %a [[0, 1]] output_shape [4, 256] : memref<1024xf32> into memref<4x256xf32>
+  scf.for %i = %c0 to %c4 step %c1 {
+    "test.use"(%va) : (memref<4x256xf32>) -> ()
+  }
+  %b = memref.alloc() : memref<1024xf32>
+  "test.use"(%b) : (memref<1024xf32>) -> ()
+  %c = memref.alloc() : memref<1024xf32>
+  %vc = memref.expand_shape %c [[0, 1]] output_shape [4, 256] : memref<1024xf32> into memref<4x256xf32>
+  %either = scf.if %cond -> memref<4x256xf32> {
+    scf.yield %vc : memref<4x256xf32>
+  } else {
+    scf.yield %other : memref<4x256xf32>
+  }
+  %d = memref.alloc() : memref<512xf32>
+  "test.use"(%d, %either) : (memref<512xf32>, memref<4x256xf32>) -> ()
+  memref.dealloc %a : memref<1024xf32>
+  memref.dealloc %b : memref<1024xf32>
+  memref.dealloc %c : memref<1024xf32>
+  memref.dealloc %d : memref<512xf32>
+  return
+}
+
+// -----
+
 // Buffers sized by one dynamic dim (a batch) scale with it: the fixed part
 // first (128 bytes), then %n times the scaled plan (%x: 512 bytes per unit
 // at 0, %y: 64 per unit, alive with it, at 512).
