@@ -150,6 +150,31 @@ def FlattenMemRefGlobalsPass
   ];
 }
 
+def CollapseElementwisePass
+    : Pass<"onnxc-collapse-elementwise", "mlir::func::FuncOp"> {
+  let summary = "fold the innermost dims of generics on memrefs into one";
+  let description = [{
+    Runs in the CPU pipeline after the kernel calls are made, before loops.
+    A `linalg.generic` whose operands are memrefs of the identity layout and
+    whose indexing maps are projected permutations gets the longest run of
+    innermost dims of one iterator type that every map keeps in order folded
+    into one (`memref.collapse_shape` on its operands): the loop that LLVM
+    vectorizes is then as long as the tensor (or its part below a broadcast,
+    or a global pooling's whole plane), not one row of a 14x14 or 7x7 plane,
+    which it vectorized across rows with gathers and scatters.
+
+    ```mlir
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = [4 x "parallel"]}
+        ins(%x : memref<1x672x14x14xf32>) outs(%y : memref<1x672x14x14xf32>)
+    // becomes
+    %cx = memref.collapse_shape %x [[0, 1, 2, 3]] : ... into memref<131712xf32>
+    linalg.generic ... ins(%cx : memref<...>) outs(%cy : memref<...>)
+    ```
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
 def PlanBuffersPass : Pass<"onnxc-plan-buffers", "mlir::ModuleOp"> {
   let summary = "place a function's temporary buffers in one arena";
   let description = [{

@@ -111,6 +111,8 @@ void onnxc::buildONNXLowerToLLVMPipeline(OpPassManager &pm, unsigned level,
   pm.addPass(createConvertFusedToKernelCallsPass());
   // Temporaries in one arena per call, reused while it is hot.
   pm.addPass(createPlanBuffersPass());
+  // Elementwise loops over one flat dim, which vectorizes.
+  pm.addNestedPass<func::FuncOp>(createCollapseElementwisePass());
   if (parallelLoops) {
     // Generated loops over the session's thread pool where they are big.
     pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
