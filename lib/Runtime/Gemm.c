@@ -72,6 +72,10 @@ static inline float finishValue(const TileEpilogue *e, float sum, int64_t i,
   return v;
 }
 
+/// The most row slivers of a block of A (mc / mr, as every tile and
+/// ONNXC_GEMM_BLOCKS keep it).
+enum { MaxSlivers = 64 };
+
 typedef struct {
   int mr, nr;
   int64_t kc, mc, nc;
@@ -528,6 +532,7 @@ static void initArch(void) {
   if (blocks && sscanf(blocks, "%lld,%lld,%lld", &kc, &mc, &nc) == 3 &&
       kc > 0 && mc > 0 && nc > 0) {
     theArch.kc = kc;
+    mc = mc < MaxSlivers * theArch.mr ? mc : MaxSlivers * theArch.mr;
     theArch.mc = (mc + theArch.mr - 1) / theArch.mr * theArch.mr;
     theArch.nc = (nc + theArch.nr - 1) / theArch.nr * theArch.nr;
   }
@@ -754,37 +759,30 @@ static int64_t blockK(const GemmArch *arch, int64_t k) {
   return onnxcGemmBlockK(arch->kc, k);
 }
 
-/// The stride between the `lines` runs of `length` consecutive elements of
-/// C that start at offsets[0, lines), when that is a plain block, else 0.
-static int64_t blockStride(const int64_t *offsets, int64_t lines,
-                           int64_t length) {
+/// The layout of `lines` offsets into C: the step between them when they
+/// are evenly spaced, else 0 (and `length` for a single line, which any
+/// step fits).
+static int64_t evenStep(const int64_t *offsets, int64_t lines, int64_t length) {
   if (lines == 1)
     return length;
   int64_t stride = offsets[1] - offsets[0];
-  if (stride < length && -stride < length)
-    return 0;
   for (int64_t r = 2; r < lines; ++r)
     if (offsets[r] != offsets[0] + r * stride)
       return 0;
   return stride;
 }
 
-/// The row stride of C's rows x cols tile at (i, j) when it is a plain
-/// block with unit column stride, else 0.
-static int64_t directStride(const OnnxcGemm *g, int64_t rows, int64_t cols,
-                            int64_t i, int64_t j) {
-  if (!isUnitRun(g->cCol + j, cols))
-    return 0;
-  return blockStride(g->cRow + i, rows, cols);
+/// The stride between runs of `length` consecutive elements of C that start
+/// `step` apart (evenStep's), when they form a plain block, else 0.
+static int64_t blockOf(int64_t step, int64_t length) {
+  return step < length && -step < length ? 0 : step;
 }
 
-/// The column stride of C's rows x cols tile at (i, j) when it is a plain
-/// block stored transposed (unit row stride), for arch->kernelT, else 0.
-static int64_t transposedStride(const OnnxcGemm *g, int64_t rows, int64_t cols,
-                                int64_t i, int64_t j) {
-  if (!isUnitRun(g->cRow + i, rows))
-    return 0;
-  return blockStride(g->cCol + j, cols, rows);
+/// The stride between the `lines` runs of `length` consecutive elements of
+/// C that start at offsets[0, lines), when that is a plain block, else 0.
+static int64_t blockStride(const int64_t *offsets, int64_t lines,
+                           int64_t length) {
+  return blockOf(evenStep(offsets, lines, length), length);
 }
 
 enum { MaxTile = 16 * 64 };
@@ -864,21 +862,39 @@ static void gemmBlock(const GemmArch *arch, const OnnxcGemm *g, int64_t m0,
           panelA = packedA + pc * mPad + ic * kc;
         else if (!direct)
           packA(g, mr, ic, mc, pc, kc, bufA);
+        // How C's rows of each row sliver lie (checked once, not per tile):
+        // the step between them (evenStep) and whether they are consecutive.
+        int64_t rowStep[MaxSlivers];
+        int rowsUnit[MaxSlivers];
+        for (int64_t ir = 0; ir < mc; ir += mr) {
+          int64_t rows = min64(mr, mc - ir);
+          rowStep[ir / mr] = evenStep(g->cRow + ic + ir, rows, nr);
+          rowsUnit[ir / mr] = isUnitRun(g->cRow + ic + ir, rows);
+        }
         for (int64_t jr = 0; jr < nc; jr += nr) {
           int64_t cols = min64(nr, nc - jr), j = jc + jr;
           const float *b = panelB + jr * kc;
+          // Likewise C's columns of this sliver.
+          int colsUnit = isUnitRun(g->cCol + j, cols);
+          int64_t colStep = evenStep(g->cCol + j, cols, mr);
           for (int64_t ir = 0; ir < mc; ir += mr) {
             int64_t rows = min64(mr, mc - ir), i = ic + ir;
             const float *a =
                 direct ? g->a + g->aRow[i] + g->aCol[pc] : panelA + ir * kc;
             int full = rows == mr && cols == nr;
-            int64_t ldc = (full || arch->kernelEdge) && !g->biasColumns
-                              ? directStride(g, rows, cols, i, j)
+            // A plain block with unit column stride (its row stride), or
+            // one stored transposed for arch->kernelT (its column stride).
+            int64_t ldc = (full || arch->kernelEdge) && !g->biasColumns &&
+                                  colsUnit
+                              ? blockOf(rows == 1 ? cols : rowStep[ir / mr],
+                                        cols)
                               : 0;
             epilogue.bias =
                 first && g->bias ? g->bias + (g->biasColumns ? j : i) : NULL;
-            int64_t ldcT = !ldc && arch->kernelT && (!g->bias || g->biasColumns)
-                               ? transposedStride(g, rows, cols, i, j)
+            int64_t ldcT = !ldc && arch->kernelT &&
+                                   (!g->bias || g->biasColumns) &&
+                                   rowsUnit[ir / mr]
+                               ? blockOf(cols == 1 ? rows : colStep, rows)
                                : 0;
             int64_t at = g->cRow[i] + g->cCol[j];
             epilogue.res = last && g->res ? g->res + at : NULL;
