@@ -800,15 +800,21 @@ static void finishRun(const TileEpilogue *e, float *sum, int64_t r, int along,
   if (e && e->bias && e->biasColumns == along)
     for (int64_t j = 0; j < n; ++j)
       sum[j] += e->bias[j];
-  else if (e && e->bias)
+  else if (e && e->bias) {
+    // (Scalars in locals: the stores to sum could alias *e, and the loops
+    // would reload them every element instead of vectorizing.)
+    const float bias = e->bias[r];
     for (int64_t j = 0; j < n; ++j)
-      sum[j] += e->bias[r];
+      sum[j] += bias;
+  }
   if (e && e->res)
     for (int64_t j = 0; j < n; ++j)
       sum[j] += e->res[at + j];
-  if (e && e->clamp)
+  if (e && e->clamp) {
+    const float lo = e->lo, hi = e->hi;
     for (int64_t j = 0; j < n; ++j)
-      sum[j] = sum[j] < e->lo ? e->lo : sum[j] > e->hi ? e->hi : sum[j];
+      sum[j] = sum[j] < lo ? lo : sum[j] > hi ? hi : sum[j];
+  }
   for (int64_t j = 0; j < n; ++j)
     c[j] = sum[j];
 }

@@ -348,6 +348,9 @@ typedef struct {
 /// C's columns at the offsets of its table, or consecutive with `unitC`.
 static void finish(const OnnxcGemm *g, int unitC, const float *sums, int64_t j0,
                    int64_t cols) {
+  // (In locals: the stores to C could alias g, and the loops would reload
+  // them every element instead of vectorizing.)
+  const float lo = g->lo, hi = g->hi;
   for (int64_t i = 0; i < g->m; ++i) {
     const float *s = sums + i * MaxWidth;
     int64_t at = g->cRow[i] + g->cCol[j0];
@@ -364,7 +367,7 @@ static void finish(const OnnxcGemm *g, int unitC, const float *sums, int64_t j0,
         if (res)
           x += res[d];
         if (g->clamp)
-          x = x < g->lo ? g->lo : x > g->hi ? g->hi : x;
+          x = x < lo ? lo : x > hi ? hi : x;
         c[d] = x;
       }
       continue;
@@ -383,7 +386,7 @@ static void finish(const OnnxcGemm *g, int unitC, const float *sums, int64_t j0,
         v[j] += res[j];
     if (g->clamp)
       for (int64_t j = 0; j < cols; ++j)
-        v[j] = v[j] < g->lo ? g->lo : v[j] > g->hi ? g->hi : v[j];
+        v[j] = v[j] < lo ? lo : v[j] > hi ? hi : v[j];
     memcpy(c, v, sizeof(float) * (size_t)cols);
   }
 }

@@ -603,14 +603,19 @@ static void validRange(int64_t start, int64_t step, int64_t limit,
 /// clamp, then HardSwish.
 static void finishDepthwiseRow(const Depthwise *d, float *out, const float *res,
                                int64_t ys) {
-  for (int64_t j = 0; j < d->ow; ++j) {
+  // (Scalars in locals: the stores to out could alias *d, and the loop
+  // would reload them every element instead of vectorizing.)
+  const float lo = d->lo, hi = d->hi, alpha = d->alpha, beta = d->beta;
+  const int clamp = d->clamp, hardSwish = d->hardSwish;
+  const int64_t ow = d->ow;
+  for (int64_t j = 0; j < ow; ++j) {
     float v = out[j * ys];
     if (res)
       v += res[j * ys];
-    if (d->clamp)
-      v = v < d->lo ? d->lo : v > d->hi ? d->hi : v;
-    if (d->hardSwish) {
-      float gate = v * d->alpha + d->beta;
+    if (clamp)
+      v = v < lo ? lo : v > hi ? hi : v;
+    if (hardSwish) {
+      float gate = v * alpha + beta;
       v *= gate < 0.0f ? 0.0f : gate > 1.0f ? 1.0f : gate;
     }
     out[j * ys] = v;
