@@ -362,6 +362,45 @@ ONNXC_AVX512 static void kernelAvx512Grid(int64_t kc, const float *a,
   storeTransposedAvx512(acc, c, ldc, keep, cols, e);
 }
 
+/// kernelAvx512Grid for at most 16 filters (the first vector of each step
+/// of B's 32-wide sliver): 28 rows, two slivers of 14, so that no lane of
+/// the sums is padding. `keep`: the lanes of the 28 rows that are stored
+/// (those of the second half follow those of the first in C).
+ONNXC_AVX512 static void kernelAvx512Grid16(int64_t kc, const float *a,
+                                            const int64_t *off,
+                                            const float *b, float *c,
+                                            int64_t ldc, uint32_t keep,
+                                            int cols, const TileEpilogue *e) {
+  __m512 acc[28];
+  _Pragma("GCC unroll 28") for (int i = 0; i < 28; ++i) acc[i] =
+      _mm512_setzero_ps();
+  for (int64_t p = 0; p < kc; ++p, b += 32) {
+    const float *at = a + off[p];
+    __m512 b0 = _mm512_load_ps(b);
+    _Pragma("GCC unroll 28") for (int i = 0; i < 28; ++i) acc[i] =
+        _mm512_fmadd_ps(_mm512_set1_ps(at[i]), b0, acc[i]);
+  }
+  __mmask16 keep0 = (__mmask16)(keep & 0x3fff), keep1 = (__mmask16)(keep >> 14);
+  __m512 half[14][2];
+  _Pragma("GCC unroll 14") for (int i = 0; i < 14; ++i) {
+    half[i][0] = acc[i];
+    half[i][1] = _mm512_setzero_ps();
+  }
+  storeTransposedAvx512(half, c, ldc, keep0, cols, e);
+  if (!keep1)
+    return;
+  // The second half's values go on where the first half's end.
+  int kept = __builtin_popcount((unsigned)keep0);
+  TileEpilogue second;
+  if (e) {
+    second = *e;
+    second.res = e->res ? e->res + kept : NULL;
+  }
+  _Pragma("GCC unroll 14") for (int i = 0; i < 14; ++i) half[i][0] =
+      acc[14 + i];
+  storeTransposedAvx512(half, c + kept, ldc, keep1, cols, e ? &second : NULL);
+}
+
 ONNXC_AVX512_KERNEL(kernelAvx512x8x48, 8, 3)
 ONNXC_AVX512_KERNEL(kernelAvx512x6x64, 6, 4)
 ONNXC_AVX512_KERNEL(kernelAvx512x12x32, 12, 2)
@@ -1292,21 +1331,32 @@ static void gridBlock(const GridTasks *t, int64_t image, int64_t m0,
       for (int64_t jr = n0; jr < n1; jr += 32) {
         int cols = (int)min64(32, n1 - jr);
         const float *b = t->packedB + pc * nPad + jr * kc;
-        for (int64_t i = ic; i < ic + mc; i += 14) {
-          int64_t rows = min64(14, ic + mc - i);
+        for (int64_t i = ic, rows; i < ic + mc; i += rows) {
+          // Two slivers at once (28 x 16) where the filters fit one vector.
+          rows = cols <= 16 && ic + mc - i >= 28 ? 28 : min64(14, ic + mc - i);
           // The lanes that are output pixels, and where the first one goes.
-          __mmask16 keep = 0;
+          uint32_t keep = 0;
           int64_t at = -1;
           for (int64_t l = 0; l < rows; ++l) {
             int64_t y = (i + l) / g->xRowStride, x = (i + l) % g->xRowStride;
             if (x >= g->ow)
               continue;
-            keep |= (__mmask16)(1u << l);
+            keep |= 1u << l;
             if (at < 0)
               at = y * g->ow + x;
           }
           if (!keep)
             continue;
+          epilogue.bias = first && g->bias ? g->bias + jr : NULL;
+          epilogue.res =
+              last && res ? res + jr * g->cFilterStride + at : NULL;
+          if (rows == 28) {
+            kernelAvx512Grid16(kc, x + i, g->aCol + pc, b,
+                               c + jr * g->cFilterStride + at,
+                               g->cFilterStride, keep, cols,
+                               plain ? NULL : &epilogue);
+            continue;
+          }
           const float *a = x + i;
           const int64_t *off = g->aCol + pc;
           if (rows < 14) {
@@ -1317,11 +1367,8 @@ static void gridBlock(const GridTasks *t, int64_t image, int64_t m0,
             a = sliver;
             off = packedSteps;
           }
-          epilogue.bias = first && g->bias ? g->bias + jr : NULL;
-          epilogue.res =
-              last && res ? res + jr * g->cFilterStride + at : NULL;
           kernelAvx512Grid(kc, a, off, b, c + jr * g->cFilterStride + at,
-                           g->cFilterStride, keep, cols,
+                           g->cFilterStride, (__mmask16)keep, cols,
                            plain ? NULL : &epilogue);
         }
       }

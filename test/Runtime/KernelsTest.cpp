@@ -207,11 +207,14 @@ TEST_CASE("conv kernel on its input's grid matches the reference",
   // Stride 1 over rows wide enough that the grid's dropped columns are at
   // most a tenth: 40 filters (an edge of 8 columns) and a last partial
   // sliver of rows, 64 channels (576 steps: two reduction blocks) on two
-  // images, a dilated 3x3 with its pads, and a 5x5.
+  // images, a dilated 3x3 with its pads, and a 5x5; 16 and 4 filters (and
+  // the 33rd of 33) take two slivers of rows at once.
   for (Case c : {Case{1, 16, 40, 26, 30, 3, 1, 1, 1, 1, 1, 1, 1},
                  Case{2, 64, 32, 24, 24, 3, 1, 1, 1, 1, 1, 1, 1},
                  Case{1, 8, 20, 30, 40, 3, 1, 1, 2, 2, 2, 2, 2},
-                 Case{1, 6, 33, 20, 36, 5, 1, 1, 1, 2, 2, 2, 2}})
+                 Case{1, 6, 33, 20, 36, 5, 1, 1, 1, 2, 2, 2, 2},
+                 Case{1, 16, 16, 26, 30, 3, 1, 1, 1, 1, 1, 1, 1},
+                 Case{2, 8, 4, 28, 28, 3, 1, 1, 1, 1, 1, 1, 1}})
     checkEpilogues(c);
 }
 
