@@ -35,13 +35,21 @@
 
 /// What a micro-kernel does with its sums S of one tile: c = S + c (or S
 /// alone without `load`), + bias[i] (one value per tile row, when not NULL),
-/// + res[i * ldc + j] (when not NULL), clamped to [lo, hi] with `clamp`.
+/// + res[i * ldc + j] (when not NULL), clamped to [lo, hi] with `clamp`,
+/// then with `hardSwish` x * clamp(x / 6 + 1/2, 0, 1).
 typedef struct {
   int load, clamp;
   const float *bias, *res;
   float lo, hi;
   int biasColumns; // bias[j] (one value per tile column) instead of bias[i]
+  int hardSwish;
 } TileEpilogue;
+
+/// ONNX's HardSwish of one value.
+static inline float hardSwishValue(float v) {
+  float gate = v * (1.0f / 6.0f) + 0.5f;
+  return v * (gate < 0.0f ? 0.0f : gate > 1.0f ? 1.0f : gate);
+}
 
 /// The micro-kernel: c[i * ldc + j] = epilogue(sum_p a[p * mr + i] *
 /// b[p * nr + j]) over a full mr x nr tile; a NULL epilogue accumulates.
@@ -69,7 +77,7 @@ static inline float finishValue(const TileEpilogue *e, float sum, int64_t i,
     v += e->res[at];
   if (e->clamp)
     v = v < e->lo ? e->lo : v > e->hi ? e->hi : v;
-  return v;
+  return e->hardSwish ? hardSwishValue(v) : v;
 }
 
 /// The most row slivers of a block of A (mc / mr, as every tile and
@@ -109,6 +117,15 @@ static void kernelGeneric(int64_t kc, const float *a, const float *b, float *c,
 #define ONNXC_AVX512 __attribute__((target("avx512f,fma")))
 #define ONNXC_AVX2 __attribute__((target("avx2,fma")))
 
+/// ONNX's HardSwish of 16 values.
+ONNXC_AVX512 static inline __m512 hardSwishAvx512(__m512 v) {
+  __m512 gate = _mm512_fmadd_ps(v, _mm512_set1_ps(1.0f / 6.0f),
+                                _mm512_set1_ps(0.5f));
+  gate = _mm512_min_ps(_mm512_max_ps(gate, _mm512_setzero_ps()),
+                       _mm512_set1_ps(1.0f));
+  return _mm512_mul_ps(v, gate);
+}
+
 /// The epilogue of one 16-wide vector `v` of tile row `i` at c + at.
 ONNXC_AVX512 static inline __m512 finishAvx512(const TileEpilogue *e, __m512 v,
                                                int i, const float *c,
@@ -124,7 +141,7 @@ ONNXC_AVX512 static inline __m512 finishAvx512(const TileEpilogue *e, __m512 v,
   if (e->clamp)
     v = _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(e->lo)),
                       _mm512_set1_ps(e->hi));
-  return v;
+  return e->hardSwish ? hardSwishAvx512(v) : v;
 }
 
 ONNXC_AVX512 static void kernelAvx512(int64_t kc, const float *a,
@@ -251,6 +268,8 @@ ONNXC_AVX512 static inline void storeMaskedAvx512(const TileEpilogue *e,
     if (e->clamp)
       v = _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(e->lo)),
                         _mm512_set1_ps(e->hi));
+    if (e->hardSwish)
+      v = hardSwishAvx512(v);
   }
   _mm512_mask_storeu_ps(c + at, mask, v);
 }
@@ -419,6 +438,13 @@ ONNXC_AVX2 static inline __m256 finishAvx2(const TileEpilogue *e, __m256 v,
   if (e->clamp)
     v = _mm256_min_ps(_mm256_max_ps(v, _mm256_set1_ps(e->lo)),
                       _mm256_set1_ps(e->hi));
+  if (e->hardSwish) {
+    __m256 gate = _mm256_fmadd_ps(v, _mm256_set1_ps(1.0f / 6.0f),
+                                  _mm256_set1_ps(0.5f));
+    gate = _mm256_min_ps(_mm256_max_ps(gate, _mm256_setzero_ps()),
+                         _mm256_set1_ps(1.0f));
+    v = _mm256_mul_ps(v, gate);
+  }
   return v;
 }
 
@@ -854,6 +880,9 @@ static void finishRun(const TileEpilogue *e, float *sum, int64_t r, int along,
     for (int64_t j = 0; j < n; ++j)
       sum[j] = sum[j] < lo ? lo : sum[j] > hi ? hi : sum[j];
   }
+  if (e && e->hardSwish)
+    for (int64_t j = 0; j < n; ++j)
+      sum[j] = hardSwishValue(sum[j]);
   for (int64_t j = 0; j < n; ++j)
     c[j] = sum[j];
 }
@@ -881,10 +910,16 @@ static void gemmBlock(const GemmArch *arch, const OnnxcGemm *g, int64_t m0,
       // The first block starts from the bias (or C), the last one applies
       // the residual and the clamp.
       int first = pc == 0, last = pc + kc == g->k;
-      TileEpilogue epilogue = {
-          !(first && g->bias), last && g->clamp, NULL, NULL, g->lo, g->hi,
-          g->biasColumns};
-      int plain = epilogue.load && !(last && (g->res || g->clamp));
+      TileEpilogue epilogue = {!(first && g->bias),
+                               last && g->clamp,
+                               NULL,
+                               NULL,
+                               g->lo,
+                               g->hi,
+                               g->biasColumns,
+                               last && g->hardSwish};
+      int plain =
+          epilogue.load && !(last && (g->res || g->clamp || g->hardSwish));
       const float *panelB = bufB;
       if (packedB)
         panelB = packedB + pc * nPad + jc * kc;
@@ -990,8 +1025,8 @@ static void gemmBlock(const GemmArch *arch, const OnnxcGemm *g, int64_t m0,
     }
   }
   if (g->k == 0) {
-    TileEpilogue epilogue = {!g->bias, g->clamp, g->bias,       g->res,
-                             g->lo,    g->hi,    g->biasColumns};
+    TileEpilogue epilogue = {!g->bias, g->clamp, g->bias,         g->res,
+                             g->lo,    g->hi,    g->biasColumns, g->hardSwish};
     for (int64_t i = m0; i < m1; ++i)
       for (int64_t j = n0; j < n1; ++j) {
         int64_t at = g->cRow[i] + g->cCol[j];
@@ -1004,8 +1039,8 @@ static void gemmBlock(const GemmArch *arch, const OnnxcGemm *g, int64_t m0,
 /// be allocated).
 static void gemmUnpacked(const OnnxcGemm *g, int64_t m0, int64_t m1,
                          int64_t n0, int64_t n1) {
-  TileEpilogue epilogue = {!g->bias, g->clamp, g->bias,       g->res,
-                           g->lo,    g->hi,    g->biasColumns};
+  TileEpilogue epilogue = {!g->bias, g->clamp, g->bias,         g->res,
+                           g->lo,    g->hi,    g->biasColumns, g->hardSwish};
   for (int64_t i = m0; i < m1; ++i) {
     const float *a = g->a + g->aRow[i];
     for (int64_t j = n0; j < n1; ++j) {
@@ -1322,8 +1357,9 @@ static void gridBlock(const GridTasks *t, int64_t image, int64_t m0,
     int64_t kc = min64(kcBlock, g->k - pc);
     int first = pc == 0, last = pc + kc == g->k;
     TileEpilogue epilogue = {!(first && g->bias), last && g->clamp, NULL,
-                             NULL, g->lo, g->hi, 1};
-    int plain = epilogue.load && !(last && (res || g->clamp));
+                             NULL, g->lo, g->hi, 1, last && g->hardSwish};
+    int plain =
+        epilogue.load && !(last && (res || g->clamp || g->hardSwish));
     for (int64_t p = 0; p < kc; ++p)
       packedSteps[p] = p * 14;
     for (int64_t ic = m0; ic < m1; ic += arch->mc) {

@@ -221,7 +221,8 @@ static ConvGemm convGemm(int64_t *t, int64_t filters, int64_t channels,
                  .clamp = (flags & FlagRelu) != 0,
                  .lo = lo,
                  .hi = hi,
-                 .constA = (flags & FlagConstSecond) != 0};
+                 .constA = (flags & FlagConstSecond) != 0,
+                 .hardSwish = (flags & FlagHardSwish) != 0};
   if (!onnxcGemmPrefersTransposed(m, n))
     return (ConvGemm){g, 0};
   OnnxcGemm gt = g;
@@ -299,6 +300,7 @@ static int convOnGrid(const float *x, const float *w, float *y,
                      .bias = bias,
                      .res = res,
                      .clamp = (flags & FlagRelu) != 0,
+                     .hardSwish = (flags & FlagHardSwish) != 0,
                      .constW = (flags & FlagConstSecond) != 0,
                      .lo = lo,
                      .hi = hi};
@@ -517,7 +519,9 @@ void onnxc_kernel_conv2d_ngchw_gfchw_f32(ONNXC_MEMREF5(x), ONNXC_MEMREF5(w),
                   .clamp = (flags & FlagRelu) != 0,
                   .lo = lo,
                   .hi = hi};
-  if (n > 0 && prefersDirectConv(&d, xStride4, yStride4)) {
+  // (The direct kernel has no HardSwish: with it, the GEMM path.)
+  if (n > 0 && !(flags & FlagHardSwish) &&
+      prefersDirectConv(&d, xStride4, yStride4)) {
     int64_t taps = channels * kh * kw;
     int64_t *tap = allocOffsets(2 * taps);
     if (!tap)

@@ -26,8 +26,10 @@ extern "C" {
 /// Epilogue: with `bias` (m values, one per row; with `biasColumns` n, one
 /// per column), C is not read but set to bias + (A B)(i, j); `res` (NULL or
 /// an addend at C's offsets) is added; then with `clamp` the result is
-/// clamped to [lo, hi]. `strided`: every offset table is i * (its second
-/// entry), as the caller built it (spares the few-row path checking them).
+/// clamped to [lo, hi], and with `hardSwish` ONNX's HardSwish is applied,
+/// x * clamp(x / 6 + 1/2, 0, 1). `strided`: every offset table is
+/// i * (its second entry), as the caller built it (spares the few-row path
+/// checking them).
 typedef struct OnnxcGemm {
   int64_t m, n, k;
   const float *a;
@@ -41,6 +43,7 @@ typedef struct OnnxcGemm {
   float lo, hi;
   int constA, constB;
   int strided;
+  int hardSwish;
 } OnnxcGemm;
 
 /// Runs `g` on the current session's thread pool (serially without one).
@@ -101,7 +104,7 @@ typedef struct {
   float *c;
   int64_t cFilterStride;
   const float *bias, *res;
-  int clamp, constW;
+  int clamp, hardSwish, constW;
   float lo, hi;
 } OnnxcConvGrid;
 
@@ -157,7 +160,8 @@ void onnxc_kernel_matmul_packed_f32(ONNXC_MEMREF2(a), ONNXC_MEMREF1(b),
 void onnxc_kernel_batch_matmul_f32(ONNXC_MEMREF3(a), ONNXC_MEMREF3(b),
                                    ONNXC_MEMREF3(c), int64_t flags);
 /// linalg.conv_2d_nchw_fchw on an already padded input, with the epilogue
-/// of `flags` (bias, residual, clamp) fused.
+/// of `flags` (bias, residual, clamp) fused; bit 5 (32): after the clamp,
+/// ONNX's HardSwish v * clamp(v / 6 + 1/2, 0, 1).
 void onnxc_kernel_conv2d_nchw_fchw_f32(ONNXC_MEMREF4(x), ONNXC_MEMREF4(w),
                                        ONNXC_MEMREF4(y), ONNXC_MEMREF1(bias),
                                        ONNXC_MEMREF4(res), int64_t strideH,

@@ -171,12 +171,13 @@ void check(const Case &c, int64_t flags, float lo, float hi, int threads) {
   CHECK(worst < 1e-3);
 }
 
-/// check() with each part of the epilogue (and for a depthwise `c`
-/// HardSwish, alone and after the rest), on 1 and 2 threads.
+/// check() with each part of the epilogue (and for a plain or depthwise
+/// `c` HardSwish, alone and after the rest), on 1 and 2 threads.
 void checkEpilogues(const Case &c) {
   const float inf = std::numeric_limits<float>::infinity();
   std::vector<int64_t> epilogues{0, 8, 8 | 1, 16 | 1, 8 | 16 | 1};
-  if (c.groups > 1 && c.groups == c.channels && c.groups == c.filters)
+  if (c.groups == 1 ||
+      (c.groups == c.channels && c.groups == c.filters))
     epilogues.insert(epilogues.end(), {32, 8 | 32, 8 | 16 | 1 | 32});
   for (int threads : {1, 2})
     for (int64_t flags : epilogues)
@@ -192,13 +193,15 @@ TEST_CASE("conv kernel with its fused epilogue matches the reference",
   // one with edge tiles (and 16 -> 24 on 9 x 10, a 1x1 with edge rows and a
   // partial last sliver); a 7x7 window at stride 2 over 3 channels, as
   // ResNet's first layer, packs rows of 18 pixels from every other column;
-  // 16 filters over 625 pixels take the 8 x 48 tile with a partial sliver.
+  // 16 filters over 625 pixels take the 8 x 48 tile with a partial sliver,
+  // 4 filters the few-row path.
   for (Case c :
        {Case{1, 16, 64, 9, 9, 3, 1}, Case{2, 8, 64, 14, 14, 1, 1},
         Case{1, 8, 240, 7, 7, 1, 1}, Case{1, 16, 24, 9, 10, 1, 1},
         Case{1, 12, 20, 11, 13, 3, 1}, Case{1, 6, 40, 15, 15, 3, 2},
         Case{1, 600, 32, 7, 7, 1, 1}, Case{1, 5, 7, 13, 12, 3, 1, 1, 2},
-        Case{1, 3, 24, 40, 42, 7, 2}, Case{1, 16, 16, 25, 25, 1, 1}})
+        Case{1, 3, 24, 40, 42, 7, 2}, Case{1, 16, 16, 25, 25, 1, 1},
+        Case{1, 16, 4, 20, 20, 1, 1}})
     checkEpilogues(c);
 }
 

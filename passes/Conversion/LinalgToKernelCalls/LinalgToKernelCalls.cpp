@@ -59,11 +59,12 @@ enum KernelFlags : int64_t {
 
 /// What a convolution's kernel does after the sums: start from `bias`, add
 /// `residual`, clamp to [lo, hi]; kernels that take `hardSwishArgs` (alpha,
-/// beta) may then apply HardSwish, v * clamp(alpha v + beta, 0, 1).
+/// beta) may then apply HardSwish, v * clamp(alpha v + beta, 0, 1), and
+/// those with `onnxHardSwish` ONNX's (alpha 1/6, beta 1/2) without args.
 struct ConvEpilogue {
   Value bias, residual;
   std::optional<double> lo, hi;
-  bool hardSwishArgs = false;
+  bool hardSwishArgs = false, onnxHardSwish = false;
   std::optional<std::pair<double, double>> hardSwish;
   SmallVector<Operation *> fused; // the ops the kernel replaces
 };
@@ -172,8 +173,13 @@ static void matchActivation(linalg::LinalgOp conv, ConvEpilogue &epilogue) {
   }
   if (!value)
     return;
-  if (epilogue.hardSwishArgs && !other) {
-    if (auto hardSwish = matchHardSwish(body, value)) {
+  if ((epilogue.hardSwishArgs || epilogue.onnxHardSwish) && !other) {
+    auto hardSwish = matchHardSwish(body, value);
+    if (hardSwish && !epilogue.hardSwishArgs &&
+        (static_cast<float>(hardSwish->first) != 1.0f / 6.0f ||
+         hardSwish->second != 0.5))
+      hardSwish.reset();
+    if (hardSwish) {
       epilogue.hardSwish = hardSwish;
       epilogue.fused.push_back(generic);
       return;
@@ -456,11 +462,14 @@ static void reuseConsumerBuffer(linalg::LinalgOp conv) {
   xAlloc->erase();
 }
 
-/// The epilogue that a convolution `op` can take along.
-static ConvEpilogue matchEpilogue(linalg::LinalgOp op, bool hardSwishArgs) {
+/// The epilogue that a convolution `op` can take along (HardSwish: see
+/// ConvEpilogue).
+static ConvEpilogue matchEpilogue(linalg::LinalgOp op, bool hardSwishArgs,
+                                  bool onnxHardSwish) {
   reuseConsumerBuffer(op);
   ConvEpilogue epilogue;
   epilogue.hardSwishArgs = hardSwishArgs;
+  epilogue.onnxHardSwish = onnxHardSwish;
   matchBias(op, epilogue);
   matchActivation(op, epilogue);
   return epilogue;
@@ -584,14 +593,15 @@ static std::optional<ImplicitPad> takeImplicitPad(linalg::LinalgOp conv) {
 template <typename ConvOp>
 static void replaceConvByCall(ModuleOp module, SymbolTable &symbols,
                               ConvOp conv, StringRef name,
-                              bool depthwise = false) {
+                              bool depthwise = false,
+                              bool onnxHardSwish = false) {
   bool padArgs = depthwise;
   std::optional<ImplicitPad> pad;
   Value padded = conv.getDpsInputs()[0];
   if (padArgs && (pad = takeImplicitPad(conv)))
     // The call reads the unpadded image; the op goes right after.
     conv->setOperand(0, pad->source);
-  ConvEpilogue epilogue = matchEpilogue(conv, depthwise);
+  ConvEpilogue epilogue = matchEpilogue(conv, depthwise, onnxHardSwish);
   func::CallOp call = replaceByCall(
       module, symbols, conv, name, {},
       [&](OpBuilder &b) {
@@ -831,7 +841,8 @@ struct ConvertLinalgToKernelCallsPass
           })
           .Case([&](linalg::Conv2DNchwFchwOp conv) {
             replaceConvByCall(module, symbols, conv,
-                              "onnxc_kernel_conv2d_nchw_fchw_f32");
+                              "onnxc_kernel_conv2d_nchw_fchw_f32",
+                              /*depthwise=*/false, /*onnxHardSwish=*/true);
           })
           .Case([&](linalg::Conv2DNgchwGfchwOp conv) {
             replaceConvByCall(module, symbols, conv,

@@ -530,7 +530,8 @@ func.func @depthwise_explicit_pad(%x: memref<1x8x4x4xf32>, %w: memref<8x3x3xf32>
 
 // HardSwish right after a depthwise convolution joins its epilogue: flags
 // 8 | 32, alpha and beta after the clamp's bounds. After a plain
-// convolution (whose kernel has no HardSwish) it stays.
+// convolution it joins too, as ONNX's (alpha 1/6, beta 1/2), which that
+// kernel applies without arguments: flags 32.
 #bias = affine_map<(d0, d1, d2, d3) -> (d1)>
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 // CHECK-LABEL: func.func @depthwise_hardswish
@@ -539,9 +540,9 @@ func.func @depthwise_explicit_pad(%x: memref<1x8x4x4xf32>, %w: memref<8x3x3xf32>
 // CHECK-DAG: %[[BETA:.+]] = arith.constant 5.000000e-01 : f32
 // CHECK: call @onnxc_kernel_depthwise_conv2d_nchw_chw_f32({{.+}}, %[[FLAGS]], %{{.+}}, %{{.+}}, %[[ALPHA]], %[[BETA]])
 // CHECK-NOT: linalg.generic
-// CHECK: call @onnxc_kernel_conv2d_nchw_fchw_f32
-// CHECK: linalg.generic
-// CHECK: arith.minimumf
+// CHECK: %[[PLAIN:.+]] = arith.constant 32 : i64
+// CHECK: call @onnxc_kernel_conv2d_nchw_fchw_f32({{.+}}, %[[PLAIN]], %{{.+}}, %{{.+}}) :
+// CHECK-NOT: linalg.generic
 func.func @depthwise_hardswish(%x: memref<1x8x6x6xf32>, %w: memref<8x3x3xf32>, %b: memref<8xf32>, %y: memref<1x8x4x4xf32>, %w2: memref<8x8x1x1xf32>, %z: memref<1x8x4x4xf32>) {
   %zero = arith.constant 0.0 : f32
   %one = arith.constant 1.0 : f32
@@ -566,6 +567,35 @@ func.func @depthwise_hardswish(%x: memref<1x8x6x6xf32>, %w: memref<8x3x3xf32>, %
   }
   linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
     ins(%y, %w2 : memref<1x8x4x4xf32>, memref<8x8x1x1xf32>) outs(%z : memref<1x8x4x4xf32>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+    ins(%z : memref<1x8x4x4xf32>) outs(%z : memref<1x8x4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.mulf %in, %alpha : f32
+    %1 = arith.addf %0, %beta : f32
+    %2 = arith.minimumf %1, %one : f32
+    %3 = arith.maximumf %2, %zero : f32
+    %4 = arith.mulf %in, %3 : f32
+    linalg.yield %4 : f32
+  }
+  return
+}
+
+// -----
+
+// A HardSwish of another alpha (1/5) is no epilogue of the plain kernel,
+// which applies ONNX's only.
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @plain_other_hardswish
+// CHECK: %[[FLAGS:.+]] = arith.constant 0 : i64
+// CHECK: call @onnxc_kernel_conv2d_nchw_fchw_f32({{.+}}, %[[FLAGS]], {{.+}})
+// CHECK: linalg.generic
+func.func @plain_other_hardswish(%x: memref<1x8x4x4xf32>, %w: memref<8x8x1x1xf32>, %z: memref<1x8x4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %alpha = arith.constant 0.2 : f32
+  %beta = arith.constant 0.5 : f32
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : memref<1x8x4x4xf32>, memref<8x8x1x1xf32>) outs(%z : memref<1x8x4x4xf32>)
   linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
     ins(%z : memref<1x8x4x4xf32>) outs(%z : memref<1x8x4x4xf32>) {
   ^bb0(%in: f32, %out: f32):
