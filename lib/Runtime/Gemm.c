@@ -56,6 +56,13 @@ static inline float hardSwishValue(float v) {
 typedef void (*MicroKernel)(int64_t kc, const float *a, const float *b,
                             float *c, int64_t ldc, const TileEpilogue *e);
 
+/// The micro-kernel on a B read where it lies: step p of the sliver at
+/// b + p * ldb, its columns consecutive (a 1x1 convolution's image: no
+/// packing).
+typedef void (*DirectBKernel)(int64_t kc, const float *a, const float *b,
+                              int64_t ldb, float *c, int64_t ldc,
+                              const TileEpilogue *e);
+
 /// A micro-kernel that also takes the part of the tile that C holds, its
 /// first `rows` x `cols` (the packed operands are zero padded beyond), and
 /// A's step `lda`: its column p at a[p * lda, p * lda + mr) (mr when packed;
@@ -81,8 +88,10 @@ static inline float finishValue(const TileEpilogue *e, float sum, int64_t i,
 }
 
 /// The most row slivers of a block of A (mc / mr, as every tile and
-/// ONNXC_GEMM_BLOCKS keep it).
-enum { MaxSlivers = 64 };
+/// ONNXC_GEMM_BLOCKS keep it); the longest reduction block, and the most
+/// rows of A, for which the kernels read B in place (kernelB) rather than
+/// packed.
+enum { MaxSlivers = 64, DirectBSteps = 128, DirectBRows = 64 };
 
 typedef struct {
   int mr, nr;
@@ -93,6 +102,8 @@ typedef struct {
   /// The tile stored transposed, element (i, j) at c[i + j * ldc] (a
   /// convolution's output computed as pixels x filters); NULL if none.
   EdgeKernel kernelT;
+  /// `kernel` on a B read in place; NULL if none.
+  DirectBKernel kernelB;
 } GemmArch;
 
 /*===----------------------------------------------------------------------===*
@@ -209,19 +220,17 @@ ONNXC_AVX512 static void kernelAvx512(int64_t kc, const float *a,
 }
 
 /// An AVX-512 kernel of MR rows and NV vectors of 16 columns, accumulators
-/// in registers (the loops are fully unrolled).
-#define ONNXC_AVX512_KERNEL(NAME, MR, NV)                                      \
-  ONNXC_AVX512 static void NAME(int64_t kc, const float *a, const float *b,    \
-                                float *c, int64_t ldc,                         \
-                                const TileEpilogue *e) {                       \
+/// in registers (the loops are fully unrolled); the body of both forms, B
+/// packed (LDB 16 * NV, aligned loads) or read in place (DirectBKernel).
+#define ONNXC_AVX512_KERNEL_BODY(MR, NV, LDB, LOAD)                            \
     __m512 acc[MR][NV];                                                        \
     _Pragma("GCC unroll 16") for (int i = 0; i < MR; ++i)                      \
         _Pragma("GCC unroll 4") for (int v = 0; v < NV; ++v) acc[i][v] =       \
             _mm512_setzero_ps();                                               \
-    for (int64_t p = 0; p < kc; ++p, a += MR, b += 16 * NV) {                  \
+    for (int64_t p = 0; p < kc; ++p, a += MR, b += (LDB)) {                    \
       __m512 bv[NV];                                                           \
       _Pragma("GCC unroll 4") for (int v = 0; v < NV; ++v) bv[v] =             \
-          _mm512_load_ps(b + 16 * v);                                          \
+          LOAD(b + 16 * v);                                                    \
       _Pragma("GCC unroll 16") for (int i = 0; i < MR; ++i) {                  \
         __m512 x = _mm512_set1_ps(a[i]);                                       \
         _Pragma("GCC unroll 4") for (int v = 0; v < NV; ++v) acc[i][v] =       \
@@ -233,7 +242,21 @@ ONNXC_AVX512 static void kernelAvx512(int64_t kc, const float *a,
         int64_t at = i * ldc + 16 * v;                                         \
         _mm512_storeu_ps(c + at, finishAvx512(e, acc[i][v], i, c, at));        \
       }                                                                        \
-    }                                                                          \
+    }
+
+#define ONNXC_AVX512_KERNEL(NAME, MR, NV)                                      \
+  ONNXC_AVX512 static void NAME(int64_t kc, const float *a, const float *b,    \
+                                float *c, int64_t ldc,                         \
+                                const TileEpilogue *e) {                       \
+    ONNXC_AVX512_KERNEL_BODY(MR, NV, 16 * NV, _mm512_load_ps)                  \
+  }
+
+/// ONNXC_AVX512_KERNEL's kernel on a B read in place (DirectBKernel).
+#define ONNXC_AVX512_DIRECT_B_KERNEL(NAME, MR, NV)                             \
+  ONNXC_AVX512 static void NAME(int64_t kc, const float *a, const float *b,    \
+                                int64_t ldb, float *c, int64_t ldc,            \
+                                const TileEpilogue *e) {                       \
+    ONNXC_AVX512_KERNEL_BODY(MR, NV, ldb, _mm512_loadu_ps)                     \
   }
 
 /// The sums of kernelAvx512 in an array (kept in registers once inlined).
@@ -421,6 +444,8 @@ ONNXC_AVX512 static void kernelAvx512Grid16(int64_t kc, const float *a,
 }
 
 ONNXC_AVX512_KERNEL(kernelAvx512x8x48, 8, 3)
+ONNXC_AVX512_DIRECT_B_KERNEL(kernelAvx512x8x48DirectB, 8, 3)
+ONNXC_AVX512_DIRECT_B_KERNEL(kernelAvx512DirectB, 14, 2)
 ONNXC_AVX512_KERNEL(kernelAvx512x6x64, 6, 4)
 ONNXC_AVX512_KERNEL(kernelAvx512x12x32, 12, 2)
 
@@ -538,9 +563,10 @@ static void kernelNeon(int64_t kc, const float *a, const float *b, float *c,
 
 /// `kernel` and its helpers on `tile`.
 static GemmArch makeArch(OnnxcGemmTile tile, MicroKernel kernel,
-                         EdgeKernel kernelEdge, EdgeKernel kernelT) {
-  return (GemmArch){tile.mr, tile.nr,  tile.kc,    tile.mc,
-                    tile.nc, kernel, kernelEdge, kernelT};
+                         EdgeKernel kernelEdge, EdgeKernel kernelT,
+                         DirectBKernel kernelB) {
+  return (GemmArch){tile.mr, tile.nr,    tile.kc, tile.mc, tile.nc,
+                    kernel,  kernelEdge, kernelT, kernelB};
 }
 
 #if defined(__x86_64__)
@@ -558,25 +584,27 @@ static GemmArch chooseArch(void) {
   OnnxcGemmTile wide = onnxcGemmWideTile();
   if ((any || !strcmp(forced, "avx512")) && avx512)
     return makeArch(onnxcGemmDefaultTile(ONNXC_GEMM_ISA_AVX512), kernelAvx512,
-                    kernelAvx512Edge, kernelAvx512T);
+                    kernelAvx512Edge, kernelAvx512T, kernelAvx512DirectB);
   if (forced && !strcmp(forced, "avx512-8x48") && avx512)
-    return makeArch(wide, kernelAvx512x8x48, NULL, NULL);
+    return makeArch(wide, kernelAvx512x8x48, NULL, NULL, NULL);
   if (forced && !strcmp(forced, "avx512-6x64") && avx512)
-    return (GemmArch){6, 64, 256, 120, 2048, kernelAvx512x6x64, NULL, NULL};
+    return (GemmArch){6,    64,   256,  120, 2048, kernelAvx512x6x64,
+                      NULL, NULL, NULL};
   if (forced && !strcmp(forced, "avx512-12x32") && avx512)
-    return (GemmArch){12, 32, 256, 120, 2048, kernelAvx512x12x32, NULL, NULL};
+    return (GemmArch){12,   32,   256,  120, 2048, kernelAvx512x12x32,
+                      NULL, NULL, NULL};
   if ((any || !strcmp(forced, "avx2")) && __builtin_cpu_supports("avx2") &&
       __builtin_cpu_supports("fma"))
     return makeArch(onnxcGemmDefaultTile(ONNXC_GEMM_ISA_AVX2), kernelAvx2,
-                    NULL, NULL);
+                    NULL, NULL, NULL);
 #elif defined(__aarch64__)
   if (any || !strcmp(forced, "neon"))
     return makeArch(onnxcGemmDefaultTile(ONNXC_GEMM_ISA_NEON), kernelNeon,
-                    NULL, NULL);
+                    NULL, NULL, NULL);
 #endif
   (void)any;
   return makeArch(onnxcGemmDefaultTile(ONNXC_GEMM_ISA_GENERIC), kernelGeneric,
-                  NULL, NULL);
+                  NULL, NULL, NULL);
 }
 
 /// The kernel chosen for the process, and the wide AVX-512 one that calls
@@ -590,7 +618,8 @@ static void initArch(void) {
   theArch = chooseArch();
 #if defined(__x86_64__)
   if (theArch.kernel == kernelAvx512)
-    wideArch = makeArch(onnxcGemmWideTile(), kernelAvx512x8x48, NULL, NULL);
+    wideArch = makeArch(onnxcGemmWideTile(), kernelAvx512x8x48, NULL, NULL,
+                        kernelAvx512x8x48DirectB);
 #endif
   const char *blocks = getenv("ONNXC_GEMM_BLOCKS");
   long long kc, mc, nc;
@@ -920,10 +949,21 @@ static void gemmBlock(const GemmArch *arch, const OnnxcGemm *g, int64_t m0,
                                last && g->hardSwish};
       int plain =
           epilogue.load && !(last && (g->res || g->clamp || g->hardSwish));
+      // B read where it lies (kernelB) when its steps are few evenly spaced
+      // rows of consecutive columns and few rows of A use them (a 1x1
+      // convolution's image over 128 channels or fewer, into 64 filters or
+      // fewer: packing would cost a pass over it for little reuse); a sliver
+      // is packed only when a tile other than a full one needs it.
+      int64_t ldb = kc > 1 ? g->bRow[pc + 1] - g->bRow[pc] : 0;
+      int directB = !packedB && arch->kernelB && kc > 1 &&
+                    kc <= DirectBSteps && m1 - m0 <= DirectBRows &&
+                    ldb >= nr &&
+                    evenStep(g->bRow + pc, kc, 0) == ldb &&
+                    isUnitRun(g->bCol + jc, nc);
       const float *panelB = bufB;
       if (packedB)
         panelB = packedB + pc * nPad + jc * kc;
-      else
+      else if (!directB)
         packB(g, nr, pc, kc, jc, nc, bufB);
       // A straight from memory for the transposed store, when each sliver's
       // rows are consecutive and its steps evenly spaced (a 1x1
@@ -957,6 +997,7 @@ static void gemmBlock(const GemmArch *arch, const OnnxcGemm *g, int64_t m0,
           // Likewise C's columns of this sliver.
           int colsUnit = isUnitRun(g->cCol + j, cols);
           int64_t colStep = evenStep(g->cCol + j, cols, mr);
+          int slivPacked = !directB;
           for (int64_t ir = 0; ir < mc; ir += mr) {
             int64_t rows = min64(mr, mc - ir), i = ic + ir;
             const float *a =
@@ -979,6 +1020,15 @@ static void gemmBlock(const GemmArch *arch, const OnnxcGemm *g, int64_t m0,
             int64_t at = g->cRow[i] + g->cCol[j];
             epilogue.res = last && g->res ? g->res + at : NULL;
             const TileEpilogue *e = plain ? NULL : &epilogue;
+            if (directB && ldc && full && !ldcT && !direct) {
+              arch->kernelB(kc, a, g->b + g->bRow[pc] + g->bCol[j], ldb,
+                            g->c + at, ldc, e);
+              continue;
+            }
+            if (!slivPacked) {
+              packB(g, nr, pc, kc, j, cols, bufB + jr * kc);
+              slivPacked = 1;
+            }
             if (ldcT || direct) {
               arch->kernelT(kc, a, direct ? lda : mr, b, g->c + at,
                             direct ? tStore : ldcT, (int)rows, (int)cols, e);
