@@ -224,7 +224,8 @@ def ConvertParallelLoopsToThreadPoolPass
     least `min-work`, is outlined into a function of a range of its outer
     iterations and run by the runtime's `onnxc_parallel_for` on the
     session's pool (`onnxc_current_threadpool()`). The outer dims are
-    linearized (constant unit dims skipped) until they give 64 iterations,
+    linearized (constant unit dims skipped) until they give 64 iterations
+    (a dynamic dim counts as one: most often it is a batch of one),
     the innermost dim only when it is the first one taken; the other dims
     stay an `scf.parallel` in the body. The values the loop uses go into a
     context struct of their LLVM types (memrefs as descriptors), built on the

@@ -143,8 +143,9 @@ struct SharePlan {
 } // namespace
 
 /// The outer dims to share: from the outside, skipping constant unit dims,
-/// until they make kMinChunks iterations; the innermost dim only when it is
-/// the first one taken (a linear index then needs no division per element).
+/// until they make kMinChunks iterations (a dynamic dim counts as one: it is
+/// most often a batch of one); the innermost dim only when it is the first
+/// one taken (a linear index then needs no division per element).
 static SharePlan planSharing(scf::ParallelOp loop) {
   SharePlan plan;
   unsigned rank = loop.getNumLoops();
@@ -166,7 +167,9 @@ static SharePlan planSharing(scf::ParallelOp loop) {
       continue;
     }
     plan.shared.push_back(d);
-    if (!trips || *trips >= kMinChunks / chunks) {
+    if (!trips)
+      continue;
+    if (*trips >= kMinChunks / chunks) {
       done = true;
       continue;
     }

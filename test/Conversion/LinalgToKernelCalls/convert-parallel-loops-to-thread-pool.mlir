@@ -91,6 +91,30 @@ func.func @dynamic(%x: memref<?x256xf32>, %y: memref<?x256xf32>) {
 
 // -----
 
+// A dynamic dim (a batch, most often of one) counts as one iteration: the
+// static dim after it is shared too, linearized with it.
+// CHECK-LABEL: func.func private @dynamic_batch_parallel
+// CHECK: scf.for %[[L:.+]] =
+// CHECK: %[[C:.+]] = arith.remui %[[L]], %c64
+// CHECK: %[[N:.+]] = arith.divui %[[L]], %c64
+// CHECK: scf.parallel (%[[K:.+]]) = (%c0) to (%c256)
+// CHECK: memref.load %{{.+}}[%[[N]], %[[C]], %[[K]]]
+func.func @dynamic_batch(%x: memref<?x64x256xf32>, %y: memref<?x64x256xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c256 = arith.constant 256 : index
+  %d = memref.dim %x, %c0 : memref<?x64x256xf32>
+  scf.parallel (%n, %c, %k) = (%c0, %c0, %c0) to (%d, %c64, %c256) step (%c1, %c1, %c1) {
+    %v = memref.load %x[%n, %c, %k] : memref<?x64x256xf32>
+    memref.store %v, %y[%n, %c, %k] : memref<?x64x256xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
 // Constants and views of globals are recomputed in the body, not captured:
 // the context holds only the output.
 // CHECK-LABEL: func.func @global
