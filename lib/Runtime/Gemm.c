@@ -1273,6 +1273,27 @@ int onnxcGemmTaskRange(int64_t task, int64_t mTasks, int64_t nTasks,
   return range[0] < range[1] && range[2] < range[3];
 }
 
+/// A row-major A packed whole (packWhole's layout) by several threads.
+typedef struct {
+  const GemmArch *arch;
+  const OnnxcGemm *g;
+  float *dst;
+} SharedA;
+
+/// Slivers [begin, end) of the SharedA `ctx`, in every reduction block.
+static void packSharedA(void *ctx, int64_t begin, int64_t end) {
+  const SharedA *s = ctx;
+  const GemmArch *arch = s->arch;
+  const OnnxcGemm *g = s->g;
+  int64_t mPad = (g->m + arch->mr - 1) / arch->mr * arch->mr;
+  int64_t i0 = begin * arch->mr, i1 = min64(end * arch->mr, g->m);
+  int64_t kcBlock = blockK(arch, g->k);
+  for (int64_t pc = 0; pc < g->k; pc += kcBlock) {
+    int64_t kc = min64(kcBlock, g->k - pc);
+    packA(g, arch->mr, i0, i1 - i0, pc, kc, s->dst + pc * mPad + i0 * kc);
+  }
+}
+
 /// Runs `g` with the kernel of `arch` on the current session's thread pool;
 /// `packedA` / `packedB` (or NULL) hold an operand packed whole for `arch`.
 static void runGemm(const GemmArch *arch, const OnnxcGemm *g,
@@ -1293,10 +1314,24 @@ static void runGemm(const GemmArch *arch, const OnnxcGemm *g,
                  packedB};
   onnxcSplitGemmTasks(threads, t.mBlocks, t.nBlocks, &t.mTasks, &t.nTasks);
   int64_t tasks = t.mTasks * t.nTasks;
-  if (tasks == 1)
+  if (tasks == 1) {
     runGemmTasks(&t, 0, 1);
-  else
-    onnxc_parallel_for(pool, tasks, runGemmTasks, &t);
+    return;
+  }
+  // Tasks that split only B's columns would each pack all of a row-major
+  // A: it is packed once, its slivers shared out, into this thread's
+  // buffer (a transformer's activations times packed weights).
+  int64_t mPad = t.mBlocks * arch->mr;
+  float *shared = NULL;
+  if (t.mTasks == 1 && packedB && !packedA && g->k > 1 &&
+      (g->strided ? g->aCol[1] == 1 : isUnitRun(g->aCol, g->k)))
+    shared = getPanel(0, g->k * mPad);
+  if (shared) {
+    SharedA pack = {arch, g, shared};
+    onnxc_parallel_for(pool, t.mBlocks, packSharedA, &pack);
+    t.packedA = shared;
+  }
+  onnxc_parallel_for(pool, tasks, runGemmTasks, &t);
 }
 
 /// The kernel for `g`: the wide AVX-512 one where its tiles fit C better
