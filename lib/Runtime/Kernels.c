@@ -309,6 +309,22 @@ static int convOnGrid(const float *x, const float *w, float *y,
   return done;
 }
 
+/// One convolution's images, each one GEMM.
+typedef struct {
+  ConvGemm cg;
+  const float *x, *w, *bias, *res;
+  float *y;
+  int64_t xStride, yStride, resStride;
+} ConvImages;
+
+/// The images [begin, end) of a ConvImages.
+static void runImages(void *ctx, int64_t begin, int64_t end) {
+  const ConvImages *c = ctx;
+  for (int64_t b = begin; b < end; ++b)
+    runConvGemm(&c->cg, c->w, c->x + b * c->xStride, c->y + b * c->yStride,
+                c->bias, c->res ? c->res + b * c->resStride : NULL);
+}
+
 void onnxc_kernel_conv2d_nchw_fchw_f32(ONNXC_MEMREF4(x), ONNXC_MEMREF4(w),
                                        ONNXC_MEMREF4(y), ONNXC_MEMREF1(bias),
                                        ONNXC_MEMREF4(res), int64_t strideH,
@@ -340,13 +356,26 @@ void onnxc_kernel_conv2d_nchw_fchw_f32(ONNXC_MEMREF4(x), ONNXC_MEMREF4(w),
   const int64_t xs[3] = {xStride1, xStride2, xStride3};
   const int64_t ws[4] = {wStride0, wStride1, wStride2, wStride3};
   const int64_t ys[3] = {yStride1, yStride2, yStride3};
-  ConvGemm cg =
-      convGemm(t, filters, channels, kh, kw, ySize2, ySize3, xs, ws, ys,
-               strideH, strideW, dilationH, dilationW, flags, lo, hi);
-  for (int64_t b = 0; b < ySize0; ++b)
-    runConvGemm(&cg, w + wOff, x + xOff + b * xStride0, y + yOff + b * yStride0,
-                flags & FlagBias ? bias + biasOff : NULL,
-                flags & FlagResidual ? res + resOff + b * resStride0 : NULL);
+  ConvImages c = {
+      .cg = convGemm(t, filters, channels, kh, kw, ySize2, ySize3, xs, ws, ys,
+                     strideH, strideW, dilationH, dilationW, flags, lo, hi),
+      .x = x + xOff,
+      .w = w + wOff,
+      .bias = flags & FlagBias ? bias + biasOff : NULL,
+      .res = flags & FlagResidual ? res + resOff : NULL,
+      .y = y + yOff,
+      .xStride = xStride0,
+      .yStride = yStride0,
+      .resStride = resStride0};
+  // Images whose GEMMs are each too small to share (a batch of small
+  // images) are shared out instead; larger ones one after the other, each
+  // GEMM over the whole pool.
+  double work = (double)filters * (double)(channels * kh * kw) *
+                (double)(ySize2 * ySize3);
+  if (ySize0 > 1 && work < 1e6)
+    runPlanes(runImages, &c, ySize0, work * (double)ySize0);
+  else
+    runImages(&c, 0, ySize0);
   free(t);
 }
 
