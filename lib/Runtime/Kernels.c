@@ -309,20 +309,26 @@ static int convOnGrid(const float *x, const float *w, float *y,
   return done;
 }
 
-/// One convolution's images, each one GEMM.
 typedef struct {
   ConvGemm cg;
   const float *x, *w, *bias, *res;
   float *y;
-  int64_t xStride, yStride, resStride;
-} ConvImages;
+  int64_t groups, filters; // per group
+  int64_t xStride[2], wStride, yStride[2], resStride[2];
+} GroupedConv;
 
-/// The images [begin, end) of a ConvImages.
-static void runImages(void *ctx, int64_t begin, int64_t end) {
-  const ConvImages *c = ctx;
-  for (int64_t b = begin; b < end; ++b)
-    runConvGemm(&c->cg, c->w, c->x + b * c->xStride, c->y + b * c->yStride,
-                c->bias, c->res ? c->res + b * c->resStride : NULL);
+/// The (image, group) pairs [begin, end) of a grouped convolution.
+static void runGroups(void *ctx, int64_t begin, int64_t end) {
+  const GroupedConv *c = ctx;
+  for (int64_t task = begin; task < end; ++task) {
+    int64_t b = task / c->groups, g = task % c->groups;
+    runConvGemm(&c->cg, c->w + g * c->wStride,
+                c->x + b * c->xStride[0] + g * c->xStride[1],
+                c->y + b * c->yStride[0] + g * c->yStride[1],
+                c->bias ? c->bias + g * c->filters : NULL,
+                c->res ? c->res + b * c->resStride[0] + g * c->resStride[1]
+                       : NULL);
+  }
 }
 
 void onnxc_kernel_conv2d_nchw_fchw_f32(ONNXC_MEMREF4(x), ONNXC_MEMREF4(w),
@@ -356,50 +362,32 @@ void onnxc_kernel_conv2d_nchw_fchw_f32(ONNXC_MEMREF4(x), ONNXC_MEMREF4(w),
   const int64_t xs[3] = {xStride1, xStride2, xStride3};
   const int64_t ws[4] = {wStride0, wStride1, wStride2, wStride3};
   const int64_t ys[3] = {yStride1, yStride2, yStride3};
-  ConvImages c = {
-      .cg = convGemm(t, filters, channels, kh, kw, ySize2, ySize3, xs, ws, ys,
-                     strideH, strideW, dilationH, dilationW, flags, lo, hi),
-      .x = x + xOff,
-      .w = w + wOff,
-      .bias = flags & FlagBias ? bias + biasOff : NULL,
-      .res = flags & FlagResidual ? res + resOff : NULL,
-      .y = y + yOff,
-      .xStride = xStride0,
-      .yStride = yStride0,
-      .resStride = resStride0};
+  // One group: each task an image.
+  GroupedConv c = {.cg = convGemm(t, filters, channels, kh, kw, ySize2, ySize3,
+                                  xs, ws, ys, strideH, strideW, dilationH,
+                                  dilationW, flags, lo, hi),
+                   .x = x + xOff,
+                   .w = w + wOff,
+                   .bias = flags & FlagBias ? bias + biasOff : NULL,
+                   .res = flags & FlagResidual ? res + resOff : NULL,
+                   .y = y + yOff,
+                   .groups = 1,
+                   .filters = filters,
+                   .xStride = {xStride0, 0},
+                   .yStride = {yStride0, 0},
+                   .resStride = {resStride0, 0}};
   // Images whose GEMMs are each too small to share (a batch of small
   // images) are shared out instead; larger ones one after the other, each
   // GEMM over the whole pool.
   double work = (double)filters * (double)(channels * kh * kw) *
                 (double)(ySize2 * ySize3);
   if (ySize0 > 1 && work < 1e6)
-    runPlanes(runImages, &c, ySize0, work * (double)ySize0);
+    runPlanes(runGroups, &c, ySize0, work * (double)ySize0);
   else
-    runImages(&c, 0, ySize0);
+    runGroups(&c, 0, ySize0);
   free(t);
 }
 
-typedef struct {
-  ConvGemm cg;
-  const float *x, *w, *bias, *res;
-  float *y;
-  int64_t groups, filters; // per group
-  int64_t xStride[2], wStride, yStride[2], resStride[2];
-} GroupedConv;
-
-/// The (image, group) pairs [begin, end) of a grouped convolution.
-static void runGroups(void *ctx, int64_t begin, int64_t end) {
-  const GroupedConv *c = ctx;
-  for (int64_t task = begin; task < end; ++task) {
-    int64_t b = task / c->groups, g = task % c->groups;
-    runConvGemm(&c->cg, c->w + g * c->wStride,
-                c->x + b * c->xStride[0] + g * c->xStride[1],
-                c->y + b * c->yStride[0] + g * c->yStride[1],
-                c->bias ? c->bias + g * c->filters : NULL,
-                c->res ? c->res + b * c->resStride[0] + g * c->resStride[1]
-                       : NULL);
-  }
-}
 
 #if defined(__x86_64__)
 /// A grouped convolution computed directly, for groups of few filters
