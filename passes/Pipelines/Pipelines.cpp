@@ -116,7 +116,11 @@ void onnxc::buildONNXLowerToLLVMPipeline(OpPassManager &pm, unsigned level,
   if (parallelLoops) {
     // Generated loops over the session's thread pool where they are big.
     pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
-    pm.addPass(createConvertParallelLoopsToThreadPoolPass());
+    // Only loops of 256K scalar ops or more: a smaller one (a recurrent
+    // step's gates) costs about as much to hand out as it saves.
+    ConvertParallelLoopsToThreadPoolPassOptions share;
+    share.minWork = 262144;
+    pm.addPass(createConvertParallelLoopsToThreadPoolPass(share));
   } else {
     pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   }
