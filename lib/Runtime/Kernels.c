@@ -1049,6 +1049,60 @@ static void runDepthwise(void *ctx, int64_t begin, int64_t end) {
   free(wide);
 }
 
+int onnxcAveragePoolFlat(const float *x, float *y, int64_t images,
+                         int64_t channels, int64_t h, int64_t w, int64_t kh,
+                         int64_t kw, int64_t dh, int64_t dw, int64_t top,
+                         int64_t left, const int64_t xs[4],
+                         const int64_t ys[4]) {
+#if defined(__x86_64__)
+  if (!__builtin_cpu_supports("avx512f") || kh * kw > DepthwiseMaxTaps ||
+      images <= 0 || channels <= 0)
+    return 0;
+  // Every filter is the same kh x kw taps of 1 / (kh kw) (wStride 0), from
+  // a bias of zeros.
+  float *weights = malloc(sizeof(float) * (size_t)(kh * kw + channels));
+  if (!weights)
+    return 0;
+  float *zeros = weights + kh * kw;
+  for (int64_t t = 0; t < kh * kw; ++t)
+    weights[t] = 1.0f / (float)(kh * kw);
+  for (int64_t c = 0; c < channels; ++c)
+    zeros[c] = 0.0f;
+  Depthwise d = {.x = x,
+                 .w = weights,
+                 .bias = zeros,
+                 .y = y,
+                 .channels = channels,
+                 .kh = kh,
+                 .kw = kw,
+                 .oh = h,
+                 .ow = w,
+                 .height = h,
+                 .width = w,
+                 .top = top,
+                 .left = left,
+                 .xStride = {xs[0], xs[1], xs[2], xs[3]},
+                 .wStride = {0, kw, 1},
+                 .yStride = {ys[0], ys[1], ys[2], ys[3]},
+                 .strideH = 1,
+                 .strideW = 1,
+                 .dilationH = dh,
+                 .dilationW = dw};
+  const DepthwiseFlat *flat = depthwiseFlat(&d);
+  if (flat) {
+    DepthwiseAvx512 k = {&d, NULL, flat};
+    runPlanes(runDepthwiseAvx512, &k, images * channels,
+              (double)(images * channels * h * w * kh * kw));
+  }
+  free(weights);
+  return flat != NULL;
+#else
+  (void)x, (void)y, (void)images, (void)channels, (void)h, (void)w, (void)kh,
+      (void)kw, (void)dh, (void)dw, (void)top, (void)left, (void)xs, (void)ys;
+  return 0;
+#endif
+}
+
 void onnxc_kernel_depthwise_conv2d_nchw_chw_f32(
     ONNXC_MEMREF4(x), ONNXC_MEMREF3(w), ONNXC_MEMREF4(y), ONNXC_MEMREF1(bias),
     ONNXC_MEMREF4(res), int64_t strideH, int64_t strideW, int64_t dilationH,

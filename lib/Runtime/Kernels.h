@@ -211,6 +211,17 @@ void _mlir_ciface_onnxc_arena_release(OnnxcByteMemRef *arena);
 void onnxc_kernel_pad_f32(ONNXC_MEMREF4(src), ONNXC_MEMREF4(dst), int64_t top,
                           int64_t left, float value);
 
+/// An average pooling of stride 1 whose output planes are as large as the
+/// input's (h x w) and that divides every window by its kh x kw taps
+/// (count_include_pad), computed as a depthwise convolution in its flat
+/// form; returns 0 (nothing done) where that does not apply. Strides `xs`
+/// and `ys` of (image, channel, row, column).
+int onnxcAveragePoolFlat(const float *x, float *y, int64_t images,
+                         int64_t channels, int64_t h, int64_t w, int64_t kh,
+                         int64_t kw, int64_t dh, int64_t dw, int64_t top,
+                         int64_t left, const int64_t xs[4],
+                         const int64_t ys[4]);
+
 /// MaxPool (`flags` 0) or AveragePool (`flags` bit 0) over 2-D windows of
 /// kh x kw taps, strides sh, sw and dilations dh, dw, the window of output
 /// (i, j) starting at input (i sh - top, j sw - left); taps outside x are

@@ -258,6 +258,14 @@ void onnxc_kernel_pool2d_f32(ONNXC_MEMREF4(x), ONNXC_MEMREF4(y), int64_t kh,
     return;
   int average = (flags & FlagAverage) != 0;
   int countPad = (flags & FlagCountPad) != 0;
+  // A same-size average counting the padding is a depthwise convolution.
+  if (average && countPad && sh == 1 && sw == 1 && ySize2 == xSize2 &&
+      ySize3 == xSize3 &&
+      onnxcAveragePoolFlat(
+          x + xOff, y + yOff, ySize0, ySize1, xSize2, xSize3, kh, kw, dh, dw,
+          top, left, (int64_t[4]){xStride0, xStride1, xStride2, xStride3},
+          (int64_t[4]){yStride0, yStride1, yStride2, yStride3}))
+    return;
   Pool p = {.x = x + xOff,
             .y = y + yOff,
             .channels = ySize1,

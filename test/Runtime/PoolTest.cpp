@@ -96,6 +96,10 @@ const std::vector<Geometry> &geometries() {
       {1, 3, 17, 19, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
       {2, 2, 35, 40, 3, 3, 1, 1, 1, 1, 0, 0, 0, 0},
       {1, 2, 7, 7, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+      // Same-size averages counting the padding (the depthwise flat form):
+      // 5x5, and a dilated 3x3 with its pads.
+      {2, 3, 15, 18, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2},
+      {1, 2, 20, 24, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2},
       // Others: any window, stride 3, dilations, uneven pads, ceil_mode.
       {1, 2, 13, 29, 5, 4, 1, 2, 1, 1, 2, 3, 1, 0},
       {1, 2, 20, 33, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1},
