@@ -63,6 +63,12 @@ typedef void (*DirectBKernel)(int64_t kc, const float *a, const float *b,
                               int64_t ldb, float *c, int64_t ldc,
                               const TileEpilogue *e);
 
+/// kernelT on two full slivers of rows at a0 and a1 (steps lda apart) for
+/// at most nr / 2 columns, C's rows of both consecutive.
+typedef void (*PairTKernel)(int64_t kc, const float *a0, const float *a1,
+                            int64_t lda, const float *b, float *c, int64_t ldc,
+                            int cols, const TileEpilogue *e);
+
 /// A micro-kernel that also takes the part of the tile that C holds, its
 /// first `rows` x `cols` (the packed operands are zero padded beyond), and
 /// A's step `lda`: its column p at a[p * lda, p * lda + mr) (mr when packed;
@@ -104,6 +110,9 @@ typedef struct {
   EdgeKernel kernelT;
   /// `kernel` on a B read in place; NULL if none.
   DirectBKernel kernelB;
+  /// kernelT over two full row slivers for at most nr / 2 columns; NULL if
+  /// none.
+  PairTKernel kernelT2;
 } GemmArch;
 
 /*===----------------------------------------------------------------------===*
@@ -404,6 +413,52 @@ ONNXC_AVX512 static void kernelAvx512Grid(int64_t kc, const float *a,
   storeTransposedAvx512(acc, c, ldc, keep, cols, e);
 }
 
+/// The 28 x 16 sums `acc` of two slivers of rows stored transposed (as
+/// storeTransposedAvx512 each half): of the 28 rows, the lanes `keep` are
+/// stored, those of the second half following those of the first in C.
+ONNXC_AVX512 static inline void
+storePairTransposedAvx512(const __m512 acc[28], float *c, int64_t ldc,
+                          uint32_t keep, int cols, const TileEpilogue *e) {
+  __mmask16 keep0 = (__mmask16)(keep & 0x3fff), keep1 = (__mmask16)(keep >> 14);
+  __m512 half[14][2];
+  _Pragma("GCC unroll 14") for (int i = 0; i < 14; ++i) {
+    half[i][0] = acc[i];
+    half[i][1] = _mm512_setzero_ps();
+  }
+  storeTransposedAvx512(half, c, ldc, keep0, cols, e);
+  if (!keep1)
+    return;
+  int kept = __builtin_popcount((unsigned)keep0);
+  TileEpilogue second;
+  if (e) {
+    second = *e;
+    second.res = e->res ? e->res + kept : NULL;
+  }
+  _Pragma("GCC unroll 14") for (int i = 0; i < 14; ++i) half[i][0] =
+      acc[14 + i];
+  storeTransposedAvx512(half, c + kept, ldc, keep1, cols, e ? &second : NULL);
+}
+
+/// kernelAvx512T for at most 16 columns (the first vector of each step of
+/// B's 32-wide sliver) over two slivers of rows at once, 28 x 16: rows
+/// 0..13 at a0, 14..27 at a1, each step `lda` on; C's 28 rows consecutive.
+ONNXC_AVX512 static void kernelAvx512T16(int64_t kc, const float *a0,
+                                         const float *a1, int64_t lda,
+                                         const float *b, float *c, int64_t ldc,
+                                         int cols, const TileEpilogue *e) {
+  __m512 acc[28];
+  _Pragma("GCC unroll 28") for (int i = 0; i < 28; ++i) acc[i] =
+      _mm512_setzero_ps();
+  for (int64_t p = 0; p < kc; ++p, a0 += lda, a1 += lda, b += 32) {
+    __m512 b0 = _mm512_load_ps(b);
+    _Pragma("GCC unroll 14") for (int i = 0; i < 14; ++i) {
+      acc[i] = _mm512_fmadd_ps(_mm512_set1_ps(a0[i]), b0, acc[i]);
+      acc[14 + i] = _mm512_fmadd_ps(_mm512_set1_ps(a1[i]), b0, acc[14 + i]);
+    }
+  }
+  storePairTransposedAvx512(acc, c, ldc, 0xfffffff, cols, e);
+}
+
 /// kernelAvx512Grid for at most 16 filters (the first vector of each step
 /// of B's 32-wide sliver): 28 rows, two slivers of 14, so that no lane of
 /// the sums is padding. `keep`: the lanes of the 28 rows that are stored
@@ -422,25 +477,7 @@ ONNXC_AVX512 static void kernelAvx512Grid16(int64_t kc, const float *a,
     _Pragma("GCC unroll 28") for (int i = 0; i < 28; ++i) acc[i] =
         _mm512_fmadd_ps(_mm512_set1_ps(at[i]), b0, acc[i]);
   }
-  __mmask16 keep0 = (__mmask16)(keep & 0x3fff), keep1 = (__mmask16)(keep >> 14);
-  __m512 half[14][2];
-  _Pragma("GCC unroll 14") for (int i = 0; i < 14; ++i) {
-    half[i][0] = acc[i];
-    half[i][1] = _mm512_setzero_ps();
-  }
-  storeTransposedAvx512(half, c, ldc, keep0, cols, e);
-  if (!keep1)
-    return;
-  // The second half's values go on where the first half's end.
-  int kept = __builtin_popcount((unsigned)keep0);
-  TileEpilogue second;
-  if (e) {
-    second = *e;
-    second.res = e->res ? e->res + kept : NULL;
-  }
-  _Pragma("GCC unroll 14") for (int i = 0; i < 14; ++i) half[i][0] =
-      acc[14 + i];
-  storeTransposedAvx512(half, c + kept, ldc, keep1, cols, e ? &second : NULL);
+  storePairTransposedAvx512(acc, c, ldc, keep, cols, e);
 }
 
 ONNXC_AVX512_KERNEL(kernelAvx512x8x48, 8, 3)
@@ -561,12 +598,12 @@ static void kernelNeon(int64_t kc, const float *a, const float *b, float *c,
 
 #endif
 
-/// `kernel` and its helpers on `tile`.
+/// `kernel` and its helpers on `tile` (no pair kernel: see kernelT2).
 static GemmArch makeArch(OnnxcGemmTile tile, MicroKernel kernel,
                          EdgeKernel kernelEdge, EdgeKernel kernelT,
                          DirectBKernel kernelB) {
   return (GemmArch){tile.mr, tile.nr,    tile.kc, tile.mc, tile.nc,
-                    kernel,  kernelEdge, kernelT, kernelB};
+                    kernel,  kernelEdge, kernelT, kernelB, NULL};
 }
 
 #if defined(__x86_64__)
@@ -582,17 +619,21 @@ static GemmArch chooseArch(void) {
   int avx512 = __builtin_cpu_supports("avx512f");
   packAvx512 = avx512;
   OnnxcGemmTile wide = onnxcGemmWideTile();
-  if ((any || !strcmp(forced, "avx512")) && avx512)
-    return makeArch(onnxcGemmDefaultTile(ONNXC_GEMM_ISA_AVX512), kernelAvx512,
-                    kernelAvx512Edge, kernelAvx512T, kernelAvx512DirectB);
+  if ((any || !strcmp(forced, "avx512")) && avx512) {
+    GemmArch arch =
+        makeArch(onnxcGemmDefaultTile(ONNXC_GEMM_ISA_AVX512), kernelAvx512,
+                 kernelAvx512Edge, kernelAvx512T, kernelAvx512DirectB);
+    arch.kernelT2 = kernelAvx512T16;
+    return arch;
+  }
   if (forced && !strcmp(forced, "avx512-8x48") && avx512)
     return makeArch(wide, kernelAvx512x8x48, NULL, NULL, NULL);
   if (forced && !strcmp(forced, "avx512-6x64") && avx512)
     return (GemmArch){6,    64,   256,  120, 2048, kernelAvx512x6x64,
-                      NULL, NULL, NULL};
+                      NULL, NULL, NULL, NULL};
   if (forced && !strcmp(forced, "avx512-12x32") && avx512)
     return (GemmArch){12,   32,   256,  120, 2048, kernelAvx512x12x32,
-                      NULL, NULL, NULL};
+                      NULL, NULL, NULL, NULL};
   if ((any || !strcmp(forced, "avx2")) && __builtin_cpu_supports("avx2") &&
       __builtin_cpu_supports("fma"))
     return makeArch(onnxcGemmDefaultTile(ONNXC_GEMM_ISA_AVX2), kernelAvx2,
@@ -1028,6 +1069,17 @@ static void gemmBlock(const GemmArch *arch, const OnnxcGemm *g, int64_t m0,
             if (!slivPacked) {
               packB(g, nr, pc, kc, j, cols, bufB + jr * kc);
               slivPacked = 1;
+            }
+            if ((ldcT || direct) && arch->kernelT2 && 2 * cols <= nr &&
+                ir + 2 * mr <= mc && g->cRow[i + mr] == g->cRow[i] + mr &&
+                (direct || rowsUnit[ir / mr + 1])) {
+              // Few columns: this sliver of rows and the next at once.
+              const float *a1 = direct ? g->a + g->aRow[i + mr] + g->aCol[pc]
+                                       : panelA + (ir + mr) * kc;
+              arch->kernelT2(kc, a, a1, direct ? lda : mr, b, g->c + at,
+                             direct ? tStore : ldcT, (int)cols, e);
+              ir += mr;
+              continue;
             }
             if (ldcT || direct) {
               arch->kernelT(kc, a, direct ? lda : mr, b, g->c + at,
@@ -1566,8 +1618,14 @@ int onnxcGemmPrefersTransposed(int64_t m, int64_t n) {
   int64_t mr = arch->mr, nr = arch->nr;
   double plain =
       (double)((m + mr - 1) / mr * mr) * (double)((n + nr - 1) / nr * nr);
-  double transposed =
-      (double)((n + mr - 1) / mr * mr) * (double)((m + nr - 1) / nr * nr);
+  // (Plain, the wide tile where it would be taken: 16 filters fill it.)
+  if (wideArch.kernel && onnxcGemmPrefersWide(ONNXC_GEMM_ISA_AVX512, m, n))
+    plain = (double)m * (double)((n + 47) / 48 * 48);
+  // Transposed, a last sliver of at most nr / 2 columns costs half of one
+  // (kernelT2).
+  int64_t tail = m % nr, half = arch->kernelT2 ? nr / 2 : nr;
+  int64_t mPadded = m / nr * nr + (tail == 0 ? 0 : tail <= half ? half : nr);
+  double transposed = (double)((n + mr - 1) / mr * mr) * (double)mPadded;
   // The transposed store costs a few percent of a tile.
   return transposed < 0.9 * plain;
 }
