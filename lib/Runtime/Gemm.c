@@ -1622,8 +1622,8 @@ int onnxcGemmPrefersTransposed(int64_t m, int64_t n) {
   if (wideArch.kernel && onnxcGemmPrefersWide(ONNXC_GEMM_ISA_AVX512, m, n))
     plain = (double)m * (double)((n + 47) / 48 * 48);
   // Transposed, a last sliver of at most nr / 2 columns costs half of one
-  // (kernelT2).
-  int64_t tail = m % nr, half = arch->kernelT2 ? nr / 2 : nr;
+  // (kernelT2, on pairs of row slivers: n must make some).
+  int64_t tail = m % nr, half = arch->kernelT2 && n >= 2 * mr ? nr / 2 : nr;
   int64_t mPadded = m / nr * nr + (tail == 0 ? 0 : tail <= half ? half : nr);
   double transposed = (double)((n + mr - 1) / mr * mr) * (double)mPadded;
   // The transposed store costs a few percent of a tile.
