@@ -799,14 +799,17 @@ startDepthwisePlane(const Depthwise *d, int64_t plane, const float **x,
                             out + q * outStep, store);                         \
   }
 
+ONNXC_DEPTHWISE_ROWS(depthwiseRows8S1, 8, 1)
 ONNXC_DEPTHWISE_ROWS(depthwiseRows4S1, 4, 1)
 ONNXC_DEPTHWISE_ROWS(depthwiseRows1S1, 1, 1)
+ONNXC_DEPTHWISE_ROWS(depthwiseRows8S2, 8, 2)
 ONNXC_DEPTHWISE_ROWS(depthwiseRows4S2, 4, 2)
 ONNXC_DEPTHWISE_ROWS(depthwiseRows1S2, 1, 2)
 
 /// AVX-512, for unit column strides of input and output and a column stride
-/// of the window of 1 or 2: each output row in chunks of 16 columns, four
-/// rows at a time where their windows lie inside the image vertically, the
+/// of the window of 1 or 2: each output row in chunks of 16 columns, eight
+/// or four rows at a time where their windows lie inside the image
+/// vertically, the
 /// sums in registers from the bias (or the output) to the clamp. Taps that
 /// read the padding load zeros (masked lanes are not read).
 ONNXC_AVX512_DW static void depthwisePlanesAvx512(const Depthwise *d,
@@ -823,13 +826,15 @@ ONNXC_AVX512_DW static void depthwisePlanesAvx512(const Depthwise *d,
     __m512 weight[DepthwiseMaxTaps], init;
     startDepthwisePlane(d, plane, &x, &yAt, weight, &init);
     for (int64_t i = 0; i < d->oh;) {
-      // Rows i .. i + 3 at once when all read every tap row.
-      int rows =
-          i + 4 <= d->oh && dm->rowFirst[i] == 0 && dm->rowLast[i + 3] == d->kh
-              ? 4
-              : 1;
+      // Rows i .. i + 7 (or i + 3) at once when all read every tap row:
+      // that many independent sums per tap.
+      int rows = 1;
+      for (int r = 8; r >= 4 && rows == 1; r /= 2)
+        if (i + r <= d->oh && dm->rowFirst[i] == 0 &&
+            dm->rowLast[i + r - 1] == d->kh)
+          rows = r;
       int64_t u0 = dm->rowFirst[i], u1 = dm->rowLast[i];
-      if (rows == 4)
+      if (rows > 1)
         u1 = d->kh;
       for (int64_t chunk = 0; chunk < dm->chunks; ++chunk) {
         int64_t j = chunk * 16, n = d->ow - j < 16 ? d->ow - j : 16;
@@ -841,7 +846,13 @@ ONNXC_AVX512_DW static void depthwisePlanesAvx512(const Depthwise *d,
         float *out = d->y + yAt + i * d->yStride[2] + j;
         const float *res = d->res ? d->res + yAt + i * d->yStride[2] + j : NULL;
         const __mmask16(*mask)[2] = dm->mask[chunk];
-        if (rows == 4 && sw == 1)
+        if (rows == 8 && sw == 1)
+          depthwiseRows8S1(d, weight, offset, mask, store, in, rowStep, u0, u1,
+                           out, d->yStride[2], res, init);
+        else if (rows == 8)
+          depthwiseRows8S2(d, weight, offset, mask, store, in, rowStep, u0, u1,
+                           out, d->yStride[2], res, init);
+        else if (rows == 4 && sw == 1)
           depthwiseRows4S1(d, weight, offset, mask, store, in, rowStep, u0, u1,
                            out, d->yStride[2], res, init);
         else if (rows == 4)
