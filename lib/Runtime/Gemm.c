@@ -45,11 +45,6 @@ typedef struct {
   int hardSwish;
 } TileEpilogue;
 
-/// ONNX's HardSwish of one value.
-static inline float hardSwishValue(float v) {
-  float gate = v * (1.0f / 6.0f) + 0.5f;
-  return v * (gate < 0.0f ? 0.0f : gate > 1.0f ? 1.0f : gate);
-}
 
 /// The micro-kernel: c[i * ldc + j] = epilogue(sum_p a[p * mr + i] *
 /// b[p * nr + j]) over a full mr x nr tile; a NULL epilogue accumulates.
@@ -90,7 +85,7 @@ static inline float finishValue(const TileEpilogue *e, float sum, int64_t i,
     v += e->res[at];
   if (e->clamp)
     v = v < e->lo ? e->lo : v > e->hi ? e->hi : v;
-  return e->hardSwish ? hardSwishValue(v) : v;
+  return e->hardSwish ? onnxcHardSwish(v) : v;
 }
 
 /// The most row slivers of a block of A (mc / mr, as every tile and
@@ -952,7 +947,7 @@ static void finishRun(const TileEpilogue *e, float *sum, int64_t r, int along,
   }
   if (e && e->hardSwish)
     for (int64_t j = 0; j < n; ++j)
-      sum[j] = hardSwishValue(sum[j]);
+      sum[j] = onnxcHardSwish(sum[j]);
   for (int64_t j = 0; j < n; ++j)
     c[j] = sum[j];
 }

@@ -346,12 +346,6 @@ typedef struct {
 
 /// The epilogue on the sums of rows [0, m) and columns [j0, j0 + cols);
 /// C's columns at the offsets of its table, or consecutive with `unitC`.
-/// ONNX's HardSwish of one value.
-static inline float hardSwish(float v) {
-  float gate = v * (1.0f / 6.0f) + 0.5f;
-  return v * (gate < 0.0f ? 0.0f : gate > 1.0f ? 1.0f : gate);
-}
-
 static void finish(const OnnxcGemm *g, int unitC, const float *sums, int64_t j0,
                    int64_t cols) {
   // (In locals: the stores to C could alias g, and the loops would reload
@@ -375,7 +369,7 @@ static void finish(const OnnxcGemm *g, int unitC, const float *sums, int64_t j0,
         if (g->clamp)
           x = x < lo ? lo : x > hi ? hi : x;
         if (g->hardSwish)
-          x = hardSwish(x);
+          x = onnxcHardSwish(x);
         c[d] = x;
       }
       continue;
@@ -397,7 +391,7 @@ static void finish(const OnnxcGemm *g, int unitC, const float *sums, int64_t j0,
         v[j] = v[j] < lo ? lo : v[j] > hi ? hi : v[j];
     if (g->hardSwish)
       for (int64_t j = 0; j < cols; ++j)
-        v[j] = hardSwish(v[j]);
+        v[j] = onnxcHardSwish(v[j]);
     memcpy(c, v, sizeof(float) * (size_t)cols);
   }
 }

@@ -46,6 +46,13 @@ typedef struct OnnxcGemm {
   int hardSwish;
 } OnnxcGemm;
 
+/// ONNX's HardSwish of one value, x * clamp(x / 6 + 1/2, 0, 1) (the
+/// epilogue of OnnxcGemm's `hardSwish`).
+static inline float onnxcHardSwish(float v) {
+  float gate = v * (1.0f / 6.0f) + 0.5f;
+  return v * (gate < 0.0f ? 0.0f : gate > 1.0f ? 1.0f : gate);
+}
+
 /// Runs `g` on the current session's thread pool (serially without one).
 void onnxcGemm(const OnnxcGemm *g);
 
