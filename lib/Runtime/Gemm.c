@@ -1485,6 +1485,8 @@ static void gridBlock(const GridTasks *t, int64_t image, int64_t m0,
   int64_t nPad = (g->n + 31) / 32 * 32, kcBlock = blockK(arch, g->k);
   _Alignas(64) float sliver[14 * 512];
   int64_t packedSteps[512];
+  for (int64_t p = 0; p < kcBlock; ++p)
+    packedSteps[p] = p * 14;
   for (int64_t pc = 0; pc < g->k; pc += kcBlock) {
     int64_t kc = min64(kcBlock, g->k - pc);
     int first = pc == 0, last = pc + kc == g->k;
@@ -1492,52 +1494,65 @@ static void gridBlock(const GridTasks *t, int64_t image, int64_t m0,
                              NULL, g->lo, g->hi, 1, last && g->hardSwish};
     int plain =
         epilogue.load && !(last && (res || g->clamp || g->hardSwish));
-    for (int64_t p = 0; p < kc; ++p)
-      packedSteps[p] = p * 14;
     for (int64_t ic = m0; ic < m1; ic += arch->mc) {
-      int64_t mc = min64(arch->mc, m1 - ic);
+      int64_t mc = min64(arch->mc, m1 - ic), slivers = (mc + 13) / 14;
+      // Once per block, not per tile: which lanes of each sliver of 14 grid
+      // rows are output pixels, and where the first of them goes.
+      uint32_t keep[MaxSlivers];
+      int64_t at[MaxSlivers];
+      for (int64_t s = 0; s < slivers; ++s) {
+        int64_t i = ic + 14 * s, rows = min64(14, ic + mc - i);
+        int64_t row = i / g->xRowStride, col = i % g->xRowStride;
+        keep[s] = 0;
+        at[s] = -1;
+        for (int64_t l = 0; l < rows; ++l, ++col) {
+          if (col == g->xRowStride) {
+            col = 0;
+            ++row;
+          }
+          if (col >= g->ow)
+            continue;
+          keep[s] |= 1u << l;
+          if (at[s] < 0)
+            at[s] = row * g->ow + col;
+        }
+      }
+      // A last sliver of fewer rows, copied so that no lane reads past the
+      // image.
+      int64_t tailRows = mc - 14 * (slivers - 1);
+      if (tailRows < 14) {
+        const float *a = x + ic + 14 * (slivers - 1);
+        const int64_t *off = g->aCol + pc;
+        for (int64_t p = 0; p < kc; ++p)
+          for (int64_t l = 0; l < 14; ++l)
+            sliver[p * 14 + l] = l < tailRows ? a[off[p] + l] : 0.0f;
+      }
       for (int64_t jr = n0; jr < n1; jr += 32) {
         int cols = (int)min64(32, n1 - jr);
         const float *b = t->packedB + pc * nPad + jr * kc;
-        for (int64_t i = ic, rows; i < ic + mc; i += rows) {
+        for (int64_t s = 0, pair; s < slivers; s += pair ? 2 : 1) {
           // Two slivers at once (28 x 16) where the filters fit one vector.
-          rows = cols <= 16 && ic + mc - i >= 28 ? 28 : min64(14, ic + mc - i);
-          // The lanes that are output pixels, and where the first one goes.
-          uint32_t keep = 0;
-          int64_t at = -1;
-          for (int64_t l = 0; l < rows; ++l) {
-            int64_t y = (i + l) / g->xRowStride, x = (i + l) % g->xRowStride;
-            if (x >= g->ow)
-              continue;
-            keep |= 1u << l;
-            if (at < 0)
-              at = y * g->ow + x;
-          }
-          if (!keep)
+          pair = cols <= 16 && s + 1 < slivers && (s + 2) * 14 <= mc;
+          uint32_t lanes = pair ? keep[s] | keep[s + 1] << 14 : keep[s];
+          int64_t start = at[s] >= 0 || !pair ? at[s] : at[s + 1];
+          if (!lanes)
             continue;
+          float *out = c + jr * g->cFilterStride + start;
           epilogue.bias = first && g->bias ? g->bias + jr : NULL;
           epilogue.res =
-              last && res ? res + jr * g->cFilterStride + at : NULL;
-          if (rows == 28) {
-            kernelAvx512Grid16(kc, x + i, g->aCol + pc, b,
-                               c + jr * g->cFilterStride + at,
-                               g->cFilterStride, keep, cols,
-                               plain ? NULL : &epilogue);
-            continue;
-          }
-          const float *a = x + i;
+              last && res ? res + jr * g->cFilterStride + start : NULL;
+          const float *a = x + ic + 14 * s;
           const int64_t *off = g->aCol + pc;
-          if (rows < 14) {
-            // The last rows: copied, so that no lane reads past the image.
-            for (int64_t p = 0; p < kc; ++p)
-              for (int64_t l = 0; l < 14; ++l)
-                sliver[p * 14 + l] = l < rows ? a[off[p] + l] : 0.0f;
-            a = sliver;
-            off = packedSteps;
-          }
-          kernelAvx512Grid(kc, a, off, b, c + jr * g->cFilterStride + at,
-                           g->cFilterStride, (__mmask16)keep, cols,
-                           plain ? NULL : &epilogue);
+          if (pair)
+            kernelAvx512Grid16(kc, a, off, b, out, g->cFilterStride, lanes,
+                               cols, plain ? NULL : &epilogue);
+          else if (s + 1 == slivers && tailRows < 14)
+            kernelAvx512Grid(kc, sliver, packedSteps, b, out,
+                             g->cFilterStride, (__mmask16)lanes, cols,
+                             plain ? NULL : &epilogue);
+          else
+            kernelAvx512Grid(kc, a, off, b, out, g->cFilterStride,
+                             (__mmask16)lanes, cols, plain ? NULL : &epilogue);
         }
       }
     }
