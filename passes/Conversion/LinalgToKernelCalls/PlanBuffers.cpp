@@ -98,10 +98,9 @@ lastUse(memref::AllocOp alloc, memref::DeallocOp dealloc, Block &block,
 }
 
 /// The temporaries of `block`: its allocs that one dealloc of the same
-/// block frees (the others, such as returned buffers, are left alone), of
-/// a static shape (`scale` null) or with the one dynamic dim `scale`; each
-/// lives from its alloc to its last use.
-static SmallVector<Temporary> findTemporaries(Block &block, Value scale) {
+/// block frees (the others, such as returned buffers, are left alone), in
+/// block order; each lives from its alloc to its last use.
+static SmallVector<Temporary> findTemporaries(Block &block) {
   llvm::DenseMap<Operation *, int64_t> position;
   int64_t next = 0;
   for (Operation &op : block)
@@ -109,9 +108,7 @@ static SmallVector<Temporary> findTemporaries(Block &block, Value scale) {
   SmallVector<Temporary> temporaries;
   for (auto alloc : block.getOps<memref::AllocOp>()) {
     std::optional<int64_t> bytes = arenaBytes(alloc);
-    ValueRange dynamic = alloc.getDynamicSizes();
-    if (!bytes || (scale ? dynamic.size() != 1 || dynamic[0] != scale
-                         : !dynamic.empty()))
+    if (!bytes)
       continue;
     memref::DeallocOp dealloc;
     int deallocs = 0;
@@ -129,19 +126,14 @@ static SmallVector<Temporary> findTemporaries(Block &block, Value scale) {
   return temporaries;
 }
 
-/// The dynamic size that most allocs of `block` with one dynamic dim have
-/// (a batch size), when it is known before the first alloc of the block
-/// that could live in the arena; null otherwise.
-static Value commonDynamicSize(Block &block) {
+/// The dynamic size that most of `temporaries` (in block order) have as
+/// their one dynamic dim (a batch size), when it is known before the first
+/// of them, where the arena is acquired; null otherwise.
+static Value commonDynamicSize(MutableArrayRef<Temporary> temporaries) {
   llvm::MapVector<Value, int> counts;
-  Operation *first = nullptr;
-  for (auto alloc : block.getOps<memref::AllocOp>()) {
-    if (!arenaBytes(alloc))
-      continue;
-    first = first ? first : alloc.getOperation();
-    if (alloc.getDynamicSizes().size() == 1)
-      ++counts[alloc.getDynamicSizes()[0]];
-  }
+  for (Temporary &t : temporaries)
+    if (t.alloc.getDynamicSizes().size() == 1)
+      ++counts[t.alloc.getDynamicSizes()[0]];
   Value best;
   int most = 0;
   for (auto [value, count] : counts)
@@ -151,11 +143,13 @@ static Value commonDynamicSize(Block &block) {
     }
   if (!best)
     return best;
+  Operation *first = temporaries.front().alloc;
   Operation *def = best.getDefiningOp();
   if (!def)
-    return best.getParentBlock() == &block ? best : Value();
-  return def->getBlock() == &block && def->isBeforeInBlock(first) ? best
-                                                                   : Value();
+    return best.getParentBlock() == first->getBlock() ? best : Value();
+  return def->getBlock() == first->getBlock() && def->isBeforeInBlock(first)
+             ? best
+             : Value();
 }
 
 /// Places the temporaries, largest first, each at the lowest offset where
@@ -209,11 +203,20 @@ struct PlanBuffersPass
       if (func.isExternal() || !func.getBody().hasOneBlock())
         continue;
       Block &block = func.getBody().front();
-      SmallVector<Temporary> fixed = findTemporaries(block, Value());
-      Value scale = commonDynamicSize(block);
-      SmallVector<Temporary> scaled;
-      if (scale)
-        scaled = findTemporaries(block, scale);
+      SmallVector<Temporary> temporaries = findTemporaries(block);
+      if (temporaries.empty())
+        continue;
+      // Static ones, and those of the most common dynamic size; the rest
+      // stay allocs.
+      Value scale = commonDynamicSize(temporaries);
+      SmallVector<Temporary> fixed, scaled;
+      for (Temporary &t : temporaries) {
+        ValueRange dynamic = t.alloc.getDynamicSizes();
+        if (dynamic.empty())
+          fixed.push_back(t);
+        else if (scale && dynamic[0] == scale)
+          scaled.push_back(t);
+      }
       if (fixed.empty() && scaled.empty())
         continue;
       // The arena: the fixed temporaries, then the scaled ones at offsets
