@@ -179,17 +179,20 @@ def PlanBuffersPass : Pass<"onnxc-plan-buffers", "mlir::ModuleOp"> {
   let summary = "place a function's temporary buffers in one arena";
   let description = [{
     Runs in the CPU pipeline after the kernel calls are made. In every
-    function body of one block, the temporaries (each `memref.alloc` of a
-    static shape, identity layout and whole-byte ints or floats that one
-    `memref.dealloc` of the same block frees) become views of one byte
+    function body of one block, the temporaries (each `memref.alloc` of the
+    identity layout and whole-byte ints or floats that one `memref.dealloc`
+    of the same block frees, of a static shape or with one dynamic dim, the
+    one most of them share, such as the batch) become views of one byte
     arena at offsets fixed at compile time: each lives from its alloc to the
     last op of the block that uses it through any of its views (nested uses
     count for the op that holds them; the deallocation pipeline frees most
     buffers only at the end of the block), or to its dealloc when a view
     escapes into a region's or an op's result, and the temporaries are
     placed largest first, each at the lowest offset free of those alive at
-    the same time (the greedy-by-size plan of TFLite's arena). The arena comes from the runtime at the start
-    of the call and goes back before the return:
+    the same time (the greedy-by-size plan of TFLite's arena). The
+    batch-sized ones follow the static ones, at offsets and sizes that scale
+    with the batch. The arena comes from the runtime at the start of the
+    call and goes back before the return:
 
     ```mlir
     %a = memref.alloc() {alignment = 64 : i64} : memref<1x96x112x112xf32>
@@ -205,8 +208,8 @@ def PlanBuffersPass : Pass<"onnxc-plan-buffers", "mlir::ModuleOp"> {
     The runtime keeps one arena per thread and hands the same memory to
     every call (a nested call gets its own): no allocation in the steady
     state, and a buffer reuses memory that the buffers before it have just
-    left, which is still in the cache. Returned buffers, buffers of dynamic
-    shape and those of nested regions are left as they are.
+    left, which is still in the cache. Returned buffers, buffers of other
+    dynamic shapes and those of nested regions are left as they are.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::func::FuncDialect",
