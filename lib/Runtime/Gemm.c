@@ -263,20 +263,32 @@ ONNXC_AVX512 static void kernelAvx512(int64_t kc, const float *a,
     ONNXC_AVX512_KERNEL_BODY(MR, NV, ldb, _mm512_loadu_ps)                     \
   }
 
-/// The sums of kernelAvx512 in an array (kept in registers once inlined).
+/// The sums of kernelAvx512 in an array (kept in registers once inlined),
+/// of its first `rows` rows (a constant once inlined); the others are zero.
 __attribute__((always_inline)) ONNXC_AVX512 static inline void
-sumsAvx512(int64_t kc, const float *a, int64_t lda, const float *b,
-           __m512 acc[14][2]) {
+sumsRowsAvx512(int64_t kc, const float *a, int64_t lda, const float *b,
+               __m512 acc[14][2], int rows) {
   _Pragma("GCC unroll 16") for (int i = 0; i < 14; ++i) acc[i][0] = acc[i][1] =
       _mm512_setzero_ps();
   for (int64_t p = 0; p < kc; ++p, a += lda, b += 32) {
     __m512 b0 = _mm512_load_ps(b), b1 = _mm512_load_ps(b + 16);
-    _Pragma("GCC unroll 16") for (int i = 0; i < 14; ++i) {
+    _Pragma("GCC unroll 16") for (int i = 0; i < rows; ++i) {
       __m512 x = _mm512_set1_ps(a[i]);
       acc[i][0] = _mm512_fmadd_ps(x, b0, acc[i][0]);
       acc[i][1] = _mm512_fmadd_ps(x, b1, acc[i][1]);
     }
   }
+}
+
+/// The sums of a tile of which `rows` rows are used: a sliver of 7 rows or
+/// fewer (the last of 49 pixels) computes only 7, not 14.
+ONNXC_AVX512 static inline void sumsAvx512(int64_t kc, const float *a,
+                                           int64_t lda, const float *b,
+                                           __m512 acc[14][2], int rows) {
+  if (rows <= 7)
+    sumsRowsAvx512(kc, a, lda, b, acc, 7);
+  else
+    sumsRowsAvx512(kc, a, lda, b, acc, 14);
 }
 
 /// The epilogue of the lanes `mask` of vector `v` of tile row (or column)
@@ -307,7 +319,7 @@ ONNXC_AVX512 static void kernelAvx512Edge(int64_t kc, const float *a,
                                           int64_t ldc, int rows, int cols,
                                           const TileEpilogue *e) {
   __m512 acc[14][2];
-  sumsAvx512(kc, a, lda, b, acc);
+  sumsAvx512(kc, a, lda, b, acc, rows);
   __mmask16 m0 = (__mmask16)(cols >= 16 ? 0xffff : (1u << cols) - 1);
   __mmask16 m1 = (__mmask16)(cols <= 16 ? 0 : (1u << (cols - 16)) - 1);
   for (int i = 0; i < rows; ++i) {
@@ -381,7 +393,7 @@ ONNXC_AVX512 static void kernelAvx512T(int64_t kc, const float *a, int64_t lda,
                                        int rows, int cols,
                                        const TileEpilogue *e) {
   __m512 acc[14][2];
-  sumsAvx512(kc, a, lda, b, acc);
+  sumsAvx512(kc, a, lda, b, acc, rows);
   storeTransposedAvx512(acc, c, ldc, (__mmask16)((1u << rows) - 1), cols, e);
 }
 

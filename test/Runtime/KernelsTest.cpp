@@ -189,9 +189,10 @@ void checkEpilogues(const Case &c) {
 TEST_CASE("conv kernel with its fused epilogue matches the reference",
           "[kernels]") {
   // 64 filters over 7 x 7 and 14 x 14 outputs take the transposed tile (240
-  // filters: with an edge of 16 columns), 20 filters over 9 x 11 the plain
-  // one with edge tiles (and 16 -> 24 on 9 x 10, a 1x1 with edge rows and a
-  // partial last sliver); a 7x7 window at stride 2 over 3 channels, as
+  // filters: with an edge of 16 columns; the last sliver of 49 pixels sums
+  // only 7 rows), 20 filters over 9 x 11 the plain one with edge tiles (its
+  // last 6 rows summed as 7; and 16 -> 24 on 9 x 10, a 1x1 with edge rows
+  // and a partial last sliver); a 7x7 window at stride 2 over 3 channels, as
   // ResNet's first layer, packs rows of 18 pixels from every other column;
   // 16 filters over 625 pixels take the 8 x 48 tile with a partial sliver,
   // 4 filters the few-row path.
