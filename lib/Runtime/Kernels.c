@@ -3,8 +3,8 @@
  * The functions that `convert-linalg-to-kernel-calls` calls in place of f32
  * matmuls and convolutions. Each receives its memrefs as expanded
  * descriptors, builds the offset tables of the GEMM in Gemm.c and runs it;
- * depthwise convolution has a direct kernel here. Work is spread over the
- * current session's thread pool.
+ * depthwise convolution, and plain convolution of small planes, have direct
+ * kernels here. Work is spread over the current session's thread pool.
  *
  *===----------------------------------------------------------------------===*/
 #include "Kernels.h"
@@ -1114,6 +1114,221 @@ int onnxcAveragePoolFlat(const float *x, float *y, int64_t images,
 #endif
 }
 
+/// The fields of a Depthwise that the kernels on an implicitly padded input
+/// (depthwise and small-plane) set alike from their expanded memrefs x, w,
+/// y, bias, res and their scalars.
+#define ONNXC_PADDED_CONV_FIELDS                                               \
+  .x = x + xOff, .w = w + wOff,                                                \
+  .bias = flags & FlagBias ? bias + biasOff : NULL,                            \
+  .res = flags & FlagResidual ? res + resOff : NULL, .y = y + yOff,            \
+  .oh = ySize2, .ow = ySize3, .height = xSize2, .width = xSize3,               \
+  .top = padTop, .left = padLeft,                                              \
+  .xStride = {xStride0, xStride1, xStride2, xStride3},                         \
+  .yStride = {yStride0, yStride1, yStride2, yStride3}, .strideH = strideH,     \
+  .strideW = strideW, .dilationH = dilationH, .dilationW = dilationW,          \
+  .clamp = (flags & FlagRelu) != 0,                                            \
+  .hardSwish = (flags & FlagHardSwish) != 0, .lo = lo, .hi = hi
+
+/*===----------------------------------------------------------------------===*
+ * Plain convolutions of small planes
+ *===----------------------------------------------------------------------===*/
+
+/// A plain convolution whose planes hold few pixels (a batch of 8x8
+/// digits): each image's GEMM would be a few tiles, mostly padding, packing
+/// and im2col. At stride 1 with the output the input's size, it is computed
+/// directly in the depthwise flat form (at most SmallConvVectors vectors of
+/// 16 pixels per plane): for each input channel and tap the shifted plane is
+/// loaded once, its masks reading the zero padding, and multiplied into the
+/// sums of G filters at once (G V <= SmallConvSums registers). Other shapes
+/// take a plain loop. `d` holds the geometry (its channels are the input's)
+/// and the epilogue.
+enum { SmallConvVectors = 4, SmallConvSums = 24 };
+
+typedef struct {
+  Depthwise d;
+  int64_t filters;
+  int64_t wStride[4];
+#if defined(__x86_64__)
+  /// The flat form, and each tap's offset in a filter's channel.
+  const DepthwiseFlat *flat;
+  int64_t wTap[DepthwiseMaxTaps];
+#endif
+} SmallConv;
+
+/// The sums at the output's (row, column) `oy`, `ox` of filter `f`, image
+/// `b` of `s`, read through the implicit padding, from `sum` (the bias or
+/// the output).
+static float smallConvSum(const SmallConv *s, int64_t b, int64_t f,
+                          int64_t oy, int64_t ox, float sum) {
+  const Depthwise *d = &s->d;
+  for (int64_t c = 0; c < d->channels; ++c)
+    for (int64_t u = 0; u < d->kh; ++u) {
+      int64_t iy = oy * d->strideH - d->top + u * d->dilationH;
+      if (iy < 0 || iy >= d->height)
+        continue;
+      for (int64_t v = 0; v < d->kw; ++v) {
+        int64_t ix = ox * d->strideW - d->left + v * d->dilationW;
+        if (ix < 0 || ix >= d->width)
+          continue;
+        sum += d->x[b * d->xStride[0] + c * d->xStride[1] +
+                    iy * d->xStride[2] + ix * d->xStride[3]] *
+               d->w[f * s->wStride[0] + c * s->wStride[1] + u * s->wStride[2] +
+                    v * s->wStride[3]];
+      }
+    }
+  return sum;
+}
+
+/// Images [begin, end) of `s`, one output element at a time.
+static void smallConvImages(void *ctx, int64_t begin, int64_t end) {
+  const SmallConv *s = ctx;
+  const Depthwise *d = &s->d;
+  for (int64_t b = begin; b < end; ++b)
+    for (int64_t f = 0; f < s->filters; ++f)
+      for (int64_t oy = 0; oy < d->oh; ++oy)
+        for (int64_t ox = 0; ox < d->ow; ++ox) {
+          int64_t at = b * d->yStride[0] + f * d->yStride[1] +
+                       oy * d->yStride[2] + ox * d->yStride[3];
+          float v = smallConvSum(s, b, f, oy, ox,
+                                 d->bias ? d->bias[f] : d->y[at]);
+          if (d->res)
+            v += d->res[at];
+          if (d->clamp)
+            v = v < d->lo ? d->lo : v > d->hi ? d->hi : v;
+          d->y[at] = d->hardSwish ? onnxcHardSwish(v) : v;
+        }
+}
+
+#if defined(__x86_64__)
+/// Filters [f0, f0 + G) of image `b` of `s` in its flat form, V vectors per
+/// plane (both constants once inlined): the G x V sums stay in registers
+/// over all channels and taps.
+__attribute__((always_inline)) ONNXC_AVX512_DW static inline void
+smallConvFilters(const SmallConv *s, int64_t b, int64_t f0, int V, int G) {
+  const Depthwise *d = &s->d;
+  const DepthwiseFlat *flat = s->flat;
+  const float *x = d->x + b * d->xStride[0];
+  const float *w = d->w + f0 * s->wStride[0];
+  int64_t tail = d->oh * d->ow - 16 * (V - 1);
+  __mmask16 last = (__mmask16)(tail >= 16 ? 0xffff : (1u << tail) - 1);
+  // The sums start from the bias, or from the output.
+  __m512 acc[16][SmallConvVectors];
+  _Pragma("GCC unroll 16") for (int g = 0; g < G; ++g) {
+    const float *out = d->y + b * d->yStride[0] + (f0 + g) * d->yStride[1];
+    _Pragma("GCC unroll 4") for (int q = 0; q < V; ++q) acc[g][q] =
+        d->bias ? _mm512_set1_ps(d->bias[f0 + g])
+                : _mm512_maskz_loadu_ps(q == V - 1 ? last : 0xffff,
+                                        out + 16 * q);
+  }
+  for (int64_t c = 0; c < d->channels; ++c) {
+    const float *xc = x + c * d->xStride[1];
+    const float *wc = w + c * s->wStride[1];
+    for (int64_t t = 0; t < flat->taps; ++t) {
+      const float *at = xc + flat->offset[t];
+      const __mmask16 *mask = flat->mask + t * flat->vectors;
+      __m512 in[SmallConvVectors];
+      _Pragma("GCC unroll 4") for (int q = 0; q < V; ++q) in[q] =
+          _mm512_maskz_loadu_ps(mask[q], at + 16 * q);
+      const float *wt = wc + s->wTap[t];
+      _Pragma("GCC unroll 16") for (int g = 0; g < G; ++g) {
+        __m512 weight = _mm512_set1_ps(wt[g * s->wStride[0]]);
+        _Pragma("GCC unroll 4") for (int q = 0; q < V; ++q) acc[g][q] =
+            _mm512_fmadd_ps(weight, in[q], acc[g][q]);
+      }
+    }
+  }
+  _Pragma("GCC unroll 16") for (int g = 0; g < G; ++g) {
+    int64_t at = b * d->yStride[0] + (f0 + g) * d->yStride[1];
+    _Pragma("GCC unroll 4") for (int q = 0; q < V; ++q)
+        finishDepthwiseAvx512(d, acc[g][q],
+                              d->res ? d->res + at + 16 * q : NULL,
+                              d->y + at + 16 * q, q == V - 1 ? last : 0xffff);
+  }
+}
+
+/// Images [begin, end) of `s` in its flat form: its filters in groups of
+/// the most that fit the registers, down to one.
+ONNXC_AVX512_DW static void smallConvImagesAvx512(void *ctx, int64_t begin,
+                                                  int64_t end) {
+  const SmallConv *s = ctx;
+  int V = (int)s->flat->vectors;
+  int most = SmallConvSums / V < 16 ? SmallConvSums / V : 16;
+  static const int groups[] = {16, 12, 8, 6, 4, 3, 2, 1};
+  for (int64_t b = begin; b < end; ++b)
+    for (int64_t f0 = 0; f0 < s->filters;) {
+      int64_t left = s->filters - f0;
+      int G = 1;
+      for (int i = 0; i < 8; ++i)
+        if (groups[i] <= most && groups[i] <= left) {
+          G = groups[i];
+          break;
+        }
+      switch (V * 100 + G) {
+#define ONNXC_SMALL_CONV(V, G)                                                 \
+  case V * 100 + G:                                                            \
+    smallConvFilters(s, b, f0, V, G);                                          \
+    break;
+#define ONNXC_SMALL_CONV_GROUPS(V)                                             \
+  ONNXC_SMALL_CONV(V, 6)                                                       \
+  ONNXC_SMALL_CONV(V, 4)                                                       \
+  ONNXC_SMALL_CONV(V, 3) ONNXC_SMALL_CONV(V, 2) ONNXC_SMALL_CONV(V, 1)
+        ONNXC_SMALL_CONV(1, 16)
+        ONNXC_SMALL_CONV(1, 12)
+        ONNXC_SMALL_CONV(1, 8)
+        ONNXC_SMALL_CONV_GROUPS(1)
+        ONNXC_SMALL_CONV(2, 12)
+        ONNXC_SMALL_CONV(2, 8)
+        ONNXC_SMALL_CONV_GROUPS(2)
+        ONNXC_SMALL_CONV(3, 8)
+        ONNXC_SMALL_CONV_GROUPS(3)
+        ONNXC_SMALL_CONV_GROUPS(4)
+#undef ONNXC_SMALL_CONV_GROUPS
+#undef ONNXC_SMALL_CONV
+      }
+      f0 += G;
+    }
+}
+#endif
+
+void onnxc_kernel_conv2d_small_nchw_fchw_f32(
+    ONNXC_MEMREF4(x), ONNXC_MEMREF4(w), ONNXC_MEMREF4(y), ONNXC_MEMREF1(bias),
+    ONNXC_MEMREF4(res), int64_t strideH, int64_t strideW, int64_t dilationH,
+    int64_t dilationW, int64_t padTop, int64_t padLeft, int64_t flags, float lo,
+    float hi) {
+  (void)xAlloc, (void)wAlloc, (void)yAlloc, (void)xSize0, (void)wSize1,
+      (void)ySize1, (void)biasAlloc, (void)biasSize0, (void)biasStride0,
+      (void)resAlloc, (void)resSize0, (void)resSize1, (void)resSize2,
+      (void)resSize3, (void)resStride0, (void)resStride1, (void)resStride2,
+      (void)resStride3;
+  // The residual shares the output's strides (as for the other kernels).
+  SmallConv s = {.d = {ONNXC_PADDED_CONV_FIELDS,
+                       .channels = xSize1,
+                       .kh = wSize2,
+                       .kw = wSize3,
+                       .alpha = 1.0f / 6.0f,
+                       .beta = 0.5f},
+                 .filters = wSize0,
+                 .wStride = {wStride0, wStride1, wStride2, wStride3}};
+  int64_t images = ySize0;
+  double work = (double)(images * wSize0 * xSize1 * wSize2 * wSize3) *
+                (double)(ySize2 * ySize3);
+  if (images <= 0 || wSize0 <= 0 || ySize2 <= 0 || ySize3 <= 0)
+    return;
+#if defined(__x86_64__)
+  if (__builtin_cpu_supports("avx512f") &&
+      wSize2 * wSize3 <= DepthwiseMaxTaps &&
+      (s.flat = depthwiseFlat(&s.d)) &&
+      s.flat->vectors <= SmallConvVectors) {
+    for (int64_t u = 0, t = 0; u < wSize2; ++u)
+      for (int64_t v = 0; v < wSize3; ++v, ++t)
+        s.wTap[t] = u * wStride2 + v * wStride3;
+    runPlanes(smallConvImagesAvx512, &s, images, work);
+    return;
+  }
+#endif
+  runPlanes(smallConvImages, &s, images, work);
+}
+
 void onnxc_kernel_depthwise_conv2d_nchw_chw_f32(
     ONNXC_MEMREF4(x), ONNXC_MEMREF3(w), ONNXC_MEMREF4(y), ONNXC_MEMREF1(bias),
     ONNXC_MEMREF4(res), int64_t strideH, int64_t strideW, int64_t dilationH,
@@ -1124,31 +1339,11 @@ void onnxc_kernel_depthwise_conv2d_nchw_chw_f32(
       (void)biasStride0, (void)resAlloc, (void)resSize0, (void)resSize1,
       (void)resSize2, (void)resSize3, (void)resStride0, (void)resStride1,
       (void)resStride2, (void)resStride3;
-  Depthwise d = {.x = x + xOff,
-                 .w = w + wOff,
-                 .bias = flags & FlagBias ? bias + biasOff : NULL,
-                 .res = flags & FlagResidual ? res + resOff : NULL,
-                 .y = y + yOff,
+  Depthwise d = {ONNXC_PADDED_CONV_FIELDS,
                  .channels = ySize1,
                  .kh = wSize1,
                  .kw = wSize2,
-                 .oh = ySize2,
-                 .ow = ySize3,
-                 .height = xSize2,
-                 .width = xSize3,
-                 .top = padTop,
-                 .left = padLeft,
-                 .xStride = {xStride0, xStride1, xStride2, xStride3},
                  .wStride = {wStride0, wStride1, wStride2},
-                 .yStride = {yStride0, yStride1, yStride2, yStride3},
-                 .strideH = strideH,
-                 .strideW = strideW,
-                 .dilationH = dilationH,
-                 .dilationW = dilationW,
-                 .clamp = (flags & FlagRelu) != 0,
-                 .hardSwish = (flags & FlagHardSwish) != 0,
-                 .lo = lo,
-                 .hi = hi,
                  .alpha = alpha,
                  .beta = beta};
   int64_t planes = ySize0 * ySize1;

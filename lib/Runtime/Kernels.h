@@ -195,6 +195,18 @@ void onnxc_kernel_depthwise_conv2d_nchw_chw_f32(
     ONNXC_MEMREF4(res), int64_t strideH, int64_t strideW, int64_t dilationH,
     int64_t dilationW, int64_t padTop, int64_t padLeft, int64_t flags, float lo,
     float hi, float alpha, float beta);
+/// linalg.conv_2d_nchw_fchw on an input read as if padded with zeros (the
+/// depthwise kernel's `padTop`, `padLeft`), for planes of few pixels: the
+/// compiler calls it on AVX-512 for outputs of 16 to 64 pixels at stride 1
+/// and dilation 1 that keep the input's size, with at most 2^18
+/// multiply-adds per image (computed directly, no GEMM); any other shape is
+/// computed too, element by element. The epilogue as for
+/// onnxc_kernel_conv2d_nchw_fchw_f32.
+void onnxc_kernel_conv2d_small_nchw_fchw_f32(
+    ONNXC_MEMREF4(x), ONNXC_MEMREF4(w), ONNXC_MEMREF4(y), ONNXC_MEMREF1(bias),
+    ONNXC_MEMREF4(res), int64_t strideH, int64_t strideW, int64_t dilationH,
+    int64_t dilationW, int64_t padTop, int64_t padLeft, int64_t flags, float lo,
+    float hi);
 /// `bytes` of memory, 64-byte aligned, that lives as long as the process
 /// (packed constant operands; never freed); NULL when out of memory.
 void *onnxcPersistentAlloc(size_t bytes);

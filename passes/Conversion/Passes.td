@@ -93,6 +93,14 @@ def ConvertLinalgToKernelCallsPass
     micro-kernel for the product's shape (lib/Runtime/GemmLayout.h), and the
     call is `onnxc_kernel_matmul_packed_f32(A, packed, C, n, nr, kcBlock,
     flags)`; the original global goes when nothing reads it any more.
+
+    With "avx512", a `linalg.conv_2d_nchw_fchw` of small planes (stride and
+    dilation 1, static shapes but the batch, 16 to 64 output pixels the size
+    of its image before a zero padding, at most 2^18 multiply-adds per image)
+    calls `onnxc_kernel_conv2d_small_nchw_fchw_f32` instead, which reads that
+    padding implicitly like the depthwise kernel (pads top and left after
+    the dilations): a direct kernel, where one GEMM per image would be a few
+    tiles of padding and packing.
   }];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::func::FuncDialect",

@@ -1,9 +1,10 @@
 //===- KernelsTest.cpp - f32 kernels against a plain reference ------------===//
 //
-// onnxc_kernel_conv2d_nchw_fchw_f32, the grouped and the depthwise kernel on
-// shapes that take each path (the micro-tile as is and transposed, edge
-// tiles, stride 1 and 2, dilation, groups of a few to many channels) with
-// each part of the fused epilogue (bias, residual, clamp); the few-row path
+// onnxc_kernel_conv2d_nchw_fchw_f32, the grouped, depthwise and small-plane
+// kernels on shapes that take each path (the micro-tile as is and
+// transposed, edge tiles, stride 1 and 2, dilation, groups of a few to many
+// channels, planes of a few vectors) with each part of the fused epilogue
+// (bias, residual, clamp, HardSwish); the few-row path
 // of onnxcGemm (Gemv.c) with every kernel, strided and transposed operands,
 // constant or not, each epilogue; the matmul on a B packed ahead
 // (GemmLayout.h) in the layout of this CPU's kernel and in others; on one
@@ -53,6 +54,8 @@ struct Case {
   int64_t groups = 1, dilation = 1;
   /// Zeros around the input: top, left, bottom, right.
   int64_t padTop = 0, padLeft = 0, padBottom = 0, padRight = 0;
+  /// A plain convolution through the small-plane kernel.
+  bool small = false;
 };
 
 /// The convolution of `c` with the epilogue of `flags` on plain loops; `x`
@@ -123,8 +126,8 @@ void check(const Case &c, int64_t flags, float lo, float hi, int threads) {
   int64_t oh = (ph - extent) / c.stride + 1, ow = (pw - extent) / c.stride + 1;
   bool depthwise =
       c.groups > 1 && c.groups == c.channels && c.groups == c.filters;
-  // The depthwise kernel reads the padding implicitly; the others take the
-  // padded copy.
+  // The depthwise and small-plane kernels read the padding implicitly; the
+  // others take the padded copy.
   Buffer image({c.batch, c.channels, c.h, c.w}, &rng);
   Buffer x({c.batch, c.channels, ph, pw});
   for (int64_t p = 0; p < c.batch * c.channels; ++p)
@@ -139,7 +142,12 @@ void check(const Case &c, int64_t flags, float lo, float hi, int threads) {
   onnxc_threadpool *pool = onnxc_threadpool_create(threads);
   REQUIRE(pool);
   onnxc_threadpool *previous = onnxcSetCurrentThreadpool(pool);
-  if (depthwise) {
+  if (c.small) {
+    onnxc_kernel_conv2d_small_nchw_fchw_f32(
+        EXPAND4(image), EXPAND4(w), EXPAND4(y), EXPAND1(bias), EXPAND4(res),
+        c.stride, c.stride, c.dilation, c.dilation, c.padTop, c.padLeft, flags,
+        lo, hi);
+  } else if (depthwise) {
     Buffer w3({c.filters, c.k, c.k});
     w3.data = w.data;
     onnxc_kernel_depthwise_conv2d_nchw_chw_f32(
@@ -163,7 +171,7 @@ void check(const Case &c, int64_t flags, float lo, float hi, int threads) {
   for (size_t i = 0; i < expected.size(); ++i)
     worst = std::max(worst, std::fabs(double(expected[i]) - y.data[i]));
   INFO("filters " << c.filters << " channels " << c.channels << " groups "
-                  << c.groups << " h " << c.h << " w " << c.w << " k " << c.k
+                  << c.groups << " small " << c.small << " h " << c.h << " w " << c.w << " k " << c.k
                   << " stride " << c.stride << " dilation " << c.dilation
                   << " pads " << c.padTop << "," << c.padLeft << ","
                   << c.padBottom << "," << c.padRight << " flags " << flags
@@ -276,6 +284,25 @@ TEST_CASE("depthwise kernel reads its padding implicitly", "[kernels]") {
                  Case{1, 3, 3, 6, 5, 3, 1, 3, 1, 3, 4, 2, 5},
                  Case{1, 3, 3, 17, 18, 3, 2, 3, 2, 2, 3, 1, 0},
                  Case{1, 2, 2, 5, 1100, 3, 1, 2, 1, 1, 1, 1, 1}})
+    checkEpilogues(c);
+}
+
+TEST_CASE("small-plane conv kernel matches the reference", "[kernels]") {
+  // Same-size outputs of at most four vectors take the flat form: a batch
+  // of 8 x 8 digits into 8 filters (groups of 6 and 2) and their 4 x 4
+  // maps into 16 (one group), 35 pixels into 13 filters with a 5x5 window
+  // (groups of 8, 4 and 1), 25 into 20 (12 and 8), a 1x1 without pads, a
+  // dilated 3x3 and pads on one side only. Stride 2 and a plane of 81
+  // pixels take the plain loop.
+  for (Case c : {Case{3, 1, 8, 8, 8, 3, 1, 1, 1, 1, 1, 1, 1, true},
+                 Case{2, 8, 16, 4, 4, 3, 1, 1, 1, 1, 1, 1, 1, true},
+                 Case{1, 3, 13, 5, 7, 5, 1, 1, 1, 2, 2, 2, 2, true},
+                 Case{2, 6, 20, 5, 5, 3, 1, 1, 1, 1, 1, 1, 1, true},
+                 Case{2, 4, 10, 6, 6, 1, 1, 1, 1, 0, 0, 0, 0, true},
+                 Case{1, 5, 7, 6, 7, 3, 1, 1, 2, 2, 2, 2, 2, true},
+                 Case{1, 2, 5, 7, 6, 3, 1, 1, 1, 2, 0, 0, 2, true},
+                 Case{1, 3, 5, 8, 8, 3, 2, 1, 1, 1, 1, 1, 1, true},
+                 Case{1, 2, 6, 9, 9, 3, 1, 1, 1, 1, 1, 1, 1, true}})
     checkEpilogues(c);
 }
 

@@ -15,7 +15,9 @@
 // copy of such a buffer, then the image copied into its interior) becomes one
 // call that writes each element of the padded buffer once. A depthwise
 // convolution reads a zero padding implicitly instead: its kernel takes the
-// image and the pads, and the copy goes.
+// image and the pads, and the copy goes; so does a plain convolution of
+// small planes (a batch of 8x8 digits) on AVX-512, which calls a direct
+// kernel rather than one GEMM per image.
 //
 // A grouped convolution (conv_2d_ngchw_gfchw, on the channel dims split into
 // [group, channels / group]) calls a kernel that runs one GEMM per group.
@@ -35,6 +37,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <limits>
+#include <type_traits>
 
 namespace onnxc {
 #define GEN_PASS_DEF_CONVERTLINALGTOKERNELCALLSPASS
@@ -585,22 +588,80 @@ static std::optional<ImplicitPad> takeImplicitPad(linalg::LinalgOp conv) {
                      renamed};
 }
 
+/// How a plain convolution of small planes reads its image, when
+/// onnxc_kernel_conv2d_small_nchw_fchw_f32 suits it: stride and dilation 1,
+/// static shapes but the batch, an output plane of 16 to 64 pixels (one to
+/// four vectors, mostly full) the size of the image before any zero
+/// padding, and at most 2^18 multiply-adds per image (beyond that the
+/// GEMM's tiles pay for their packing). True: through a padded copy (which
+/// must be read implicitly); false: as it is (no padding).
+static std::optional<bool> smallPlaneConv(linalg::Conv2DNchwFchwOp conv) {
+  auto outType = cast<MemRefType>(conv.getDpsInits()[0].getType());
+  auto wType = cast<MemRefType>(conv.getDpsInputs()[1].getType());
+  auto isOne = [](int64_t v) { return v == 1; };
+  if (llvm::any_of(outType.getShape().drop_front(), ShapedType::isDynamic) ||
+      !wType.hasStaticShape() ||
+      !llvm::all_of(conv.getStrides().getValues<int64_t>(), isOne) ||
+      !llvm::all_of(conv.getDilations().getValues<int64_t>(), isOne))
+    return std::nullopt;
+  int64_t plane = outType.getDimSize(2) * outType.getDimSize(3);
+  if (plane < 16 || plane > 64 ||
+      wType.getNumElements() * plane > (int64_t{1} << 18))
+    return std::nullopt;
+  // The image: the source of the padded copy that fills the input, if any.
+  Value image = conv.getDpsInputs()[0];
+  bool padded = false;
+  for (Operation *user : image.getUsers()) {
+    auto cast = dyn_cast<memref::CastOp>(user);
+    auto call = cast && cast->hasOneUse()
+                    ? dyn_cast<func::CallOp>(*cast->user_begin())
+                    : func::CallOp();
+    if (call && call.getCallee() == "onnxc_kernel_pad_f32" &&
+        call.getOperand(1) == cast.getResult()) {
+      image = call.getOperand(0);
+      padded = true;
+      break;
+    }
+  }
+  if (auto cast = image.getDefiningOp<memref::CastOp>())
+    image = cast.getSource();
+  auto imageType = dyn_cast<MemRefType>(image.getType());
+  if (!imageType || imageType.getRank() != 4 ||
+      imageType.getShape().drop_front(2) != outType.getShape().drop_front(2))
+    return std::nullopt;
+  return padded;
+}
+
 /// Replaces the 2-D convolution `conv` by a call of `name` that takes its
 /// epilogue along, then its strides and dilations; a `depthwise` kernel
 /// then takes the rows and columns of zeros that it reads before its input
 /// (those of a padded copy it can read implicitly, which then goes, or
-/// none), and after the clamp's bounds HardSwish's alpha and beta.
+/// none), and after the clamp's bounds HardSwish's alpha and beta. With a
+/// `smallName`, a plain convolution of small planes (smallPlaneConv) calls
+/// that kernel instead, which takes the zeros too (but no alpha or beta),
+/// unless its padded copy cannot be read implicitly.
 template <typename ConvOp>
 static void replaceConvByCall(ModuleOp module, SymbolTable &symbols,
                               ConvOp conv, StringRef name,
                               bool depthwise = false,
-                              bool onnxHardSwish = false) {
+                              bool onnxHardSwish = false,
+                              StringRef smallName = {}) {
   bool padArgs = depthwise;
   std::optional<ImplicitPad> pad;
   Value padded = conv.getDpsInputs()[0];
   if (padArgs && (pad = takeImplicitPad(conv)))
     // The call reads the unpadded image; the op goes right after.
     conv->setOperand(0, pad->source);
+  std::optional<bool> small;
+  if constexpr (std::is_same_v<ConvOp, linalg::Conv2DNchwFchwOp>)
+    if (!smallName.empty())
+      small = smallPlaneConv(conv);
+  if (small && (!*small || (pad = takeImplicitPad(conv)))) {
+    if (pad)
+      conv->setOperand(0, pad->source);
+    name = smallName;
+    padArgs = true;
+  }
   ConvEpilogue epilogue = matchEpilogue(conv, depthwise, onnxHardSwish);
   func::CallOp call = replaceByCall(
       module, symbols, conv, name, {},
@@ -840,9 +901,14 @@ struct ConvertLinalgToKernelCallsPass
                           {0, 2, 1}, nullptr);
           })
           .Case([&](linalg::Conv2DNchwFchwOp conv) {
-            replaceConvByCall(module, symbols, conv,
-                              "onnxc_kernel_conv2d_nchw_fchw_f32",
-                              /*depthwise=*/false, /*onnxHardSwish=*/true);
+            // (The small-plane kernel is AVX-512 only; elsewhere it would
+            // run its plain loop.)
+            replaceConvByCall(
+                module, symbols, conv, "onnxc_kernel_conv2d_nchw_fchw_f32",
+                /*depthwise=*/false, /*onnxHardSwish=*/true,
+                gemmIsa == ONNXC_GEMM_ISA_AVX512
+                    ? "onnxc_kernel_conv2d_small_nchw_fchw_f32"
+                    : "");
           })
           .Case([&](linalg::Conv2DNgchwGfchwOp conv) {
             replaceConvByCall(module, symbols, conv,

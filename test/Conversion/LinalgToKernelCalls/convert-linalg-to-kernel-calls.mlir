@@ -740,3 +740,52 @@ module attributes {onnxc.gemm_isa = "avx512"} {
     return
   }
 }
+
+// -----
+
+// On AVX-512, a plain convolution of small planes (8x8 digits, any batch)
+// whose output keeps its image's size calls the small-plane kernel, which
+// reads the padding implicitly (top 1, left 1) like the depthwise one: the
+// padded copy goes. Planes of more than 64 pixels, and stride 2, keep the
+// GEMM kernel and its padded copy.
+// CHECK-LABEL: func.func @small_plane_conv
+// CHECK-SAME: (%[[X:.+]]: memref<?x8x8x8xf32>, %[[W:.+]]: memref<16x8x3x3xf32>, %[[Y:.+]]: memref<?x16x8x8xf32>
+// CHECK-NOT: onnxc_kernel_pad_f32
+// CHECK-DAG: %[[CX:.+]] = memref.cast %[[X]]
+// CHECK-DAG: %[[ONE:.+]] = arith.constant 1 : i64
+// CHECK: call @onnxc_kernel_conv2d_small_nchw_fchw_f32(%[[CX]], {{.+}}, %[[ONE]], %[[ONE]], %[[ONE]], %[[ONE]], %[[ONE]], %[[ONE]], {{.+}})
+// CHECK: call @onnxc_kernel_pad_f32
+// CHECK: call @onnxc_kernel_conv2d_nchw_fchw_f32
+// CHECK: call @onnxc_kernel_pad_f32
+// CHECK: call @onnxc_kernel_conv2d_nchw_fchw_f32
+module attributes {onnxc.gemm_isa = "avx512"} {
+  func.func @small_plane_conv(%x: memref<?x8x8x8xf32>, %w: memref<16x8x3x3xf32>, %y: memref<?x16x8x8xf32>,
+                              %a: memref<1x8x9x9xf32>, %b: memref<1x16x9x9xf32>, %c: memref<1x16x4x4xf32>) {
+    %zero = arith.constant 0.0 : f32
+    %c0 = arith.constant 0 : index
+    %n = memref.dim %x, %c0 : memref<?x8x8x8xf32>
+    %p = memref.alloc(%n) : memref<?x8x10x10xf32>
+    linalg.fill ins(%zero : f32) outs(%p : memref<?x8x10x10xf32>)
+    %pv = memref.subview %p[0, 0, 1, 1] [%n, 8, 8, 8] [1, 1, 1, 1] : memref<?x8x10x10xf32> to memref<?x8x8x8xf32, strided<[800, 100, 10, 1], offset: 11>>
+    memref.copy %x, %pv : memref<?x8x8x8xf32> to memref<?x8x8x8xf32, strided<[800, 100, 10, 1], offset: 11>>
+    linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%p, %w : memref<?x8x10x10xf32>, memref<16x8x3x3xf32>) outs(%y : memref<?x16x8x8xf32>)
+    memref.dealloc %p : memref<?x8x10x10xf32>
+    %q = memref.alloc() : memref<1x8x11x11xf32>
+    linalg.fill ins(%zero : f32) outs(%q : memref<1x8x11x11xf32>)
+    %qv = memref.subview %q[0, 0, 1, 1] [1, 8, 9, 9] [1, 1, 1, 1] : memref<1x8x11x11xf32> to memref<1x8x9x9xf32, strided<[968, 121, 11, 1], offset: 12>>
+    memref.copy %a, %qv : memref<1x8x9x9xf32> to memref<1x8x9x9xf32, strided<[968, 121, 11, 1], offset: 12>>
+    linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%q, %w : memref<1x8x11x11xf32>, memref<16x8x3x3xf32>) outs(%b : memref<1x16x9x9xf32>)
+    memref.dealloc %q : memref<1x8x11x11xf32>
+    %r = memref.alloc() : memref<1x8x10x10xf32>
+    linalg.fill ins(%zero : f32) outs(%r : memref<1x8x10x10xf32>)
+    %rv = memref.subview %r[0, 0, 1, 1] [1, 8, 8, 8] [1, 1, 1, 1] : memref<1x8x10x10xf32> to memref<1x8x8x8xf32, strided<[800, 100, 10, 1], offset: 11>>
+    %x0 = memref.subview %x[0, 0, 0, 0] [1, 8, 8, 8] [1, 1, 1, 1] : memref<?x8x8x8xf32> to memref<1x8x8x8xf32, strided<[512, 64, 8, 1]>>
+    memref.copy %x0, %rv : memref<1x8x8x8xf32, strided<[512, 64, 8, 1]>> to memref<1x8x8x8xf32, strided<[800, 100, 10, 1], offset: 11>>
+    linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%r, %w : memref<1x8x10x10xf32>, memref<16x8x3x3xf32>) outs(%c : memref<1x16x4x4xf32>)
+    memref.dealloc %r : memref<1x8x10x10xf32>
+    return
+  }
+}
