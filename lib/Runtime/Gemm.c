@@ -398,13 +398,14 @@ ONNXC_AVX512 static void kernelAvx512T(int64_t kc, const float *a, int64_t lda,
 }
 
 /// kernelAvx512T for a convolution's grid (onnxcConvGrid): step p of the
-/// sliver's 14 consecutive rows at a + off[p]; of the tile's rows, the
-/// lanes `keep` are stored (the others are the grid's dropped columns).
-ONNXC_AVX512 static void kernelAvx512Grid(int64_t kc, const float *a,
-                                          const int64_t *off, const float *b,
-                                          float *c, int64_t ldc,
-                                          __mmask16 keep, int cols,
-                                          const TileEpilogue *e) {
+/// sliver's 14 rows at a + off[p], `step` apart (a constant once inlined:
+/// 1, or 2 along a stride-2 convolution's output row); of the tile's rows,
+/// the lanes `keep` are stored (the others are the grid's dropped columns,
+/// or the padding of a row's last sliver).
+__attribute__((always_inline)) ONNXC_AVX512 static inline void
+gridAvx512(int64_t kc, const float *a, const int64_t *off, const float *b,
+           float *c, int64_t ldc, __mmask16 keep, int cols,
+           const TileEpilogue *e, int step) {
   __m512 acc[14][2];
   _Pragma("GCC unroll 16") for (int i = 0; i < 14; ++i) acc[i][0] =
       acc[i][1] = _mm512_setzero_ps();
@@ -412,12 +413,24 @@ ONNXC_AVX512 static void kernelAvx512Grid(int64_t kc, const float *a,
     const float *at = a + off[p];
     __m512 b0 = _mm512_load_ps(b), b1 = _mm512_load_ps(b + 16);
     _Pragma("GCC unroll 16") for (int i = 0; i < 14; ++i) {
-      __m512 x = _mm512_set1_ps(at[i]);
+      __m512 x = _mm512_set1_ps(at[i * step]);
       acc[i][0] = _mm512_fmadd_ps(x, b0, acc[i][0]);
       acc[i][1] = _mm512_fmadd_ps(x, b1, acc[i][1]);
     }
   }
   storeTransposedAvx512(acc, c, ldc, keep, cols, e);
+}
+
+/// gridAvx512 with its `step`, 1 or 2, made a constant.
+ONNXC_AVX512 static void kernelAvx512Grid(int64_t kc, const float *a,
+                                          const int64_t *off, const float *b,
+                                          float *c, int64_t ldc,
+                                          __mmask16 keep, int cols,
+                                          const TileEpilogue *e, int step) {
+  if (step == 2)
+    gridAvx512(kc, a, off, b, c, ldc, keep, cols, e, 2);
+  else
+    gridAvx512(kc, a, off, b, c, ldc, keep, cols, e, 1);
 }
 
 /// The 28 x 16 sums `acc` of two slivers of rows stored transposed (as
@@ -469,12 +482,12 @@ ONNXC_AVX512 static void kernelAvx512T16(int64_t kc, const float *a0,
 /// kernelAvx512Grid for at most 16 filters (the first vector of each step
 /// of B's 32-wide sliver): 28 rows, two slivers of 14, so that no lane of
 /// the sums is padding. `keep`: the lanes of the 28 rows that are stored
-/// (those of the second half follow those of the first in C).
-ONNXC_AVX512 static void kernelAvx512Grid16(int64_t kc, const float *a,
-                                            const int64_t *off,
-                                            const float *b, float *c,
-                                            int64_t ldc, uint32_t keep,
-                                            int cols, const TileEpilogue *e) {
+/// (those of the second half follow those of the first in C). Rows `step`
+/// apart, as gridAvx512's.
+__attribute__((always_inline)) ONNXC_AVX512 static inline void
+grid16Avx512(int64_t kc, const float *a, const int64_t *off, const float *b,
+             float *c, int64_t ldc, uint32_t keep, int cols,
+             const TileEpilogue *e, int step) {
   __m512 acc[28];
   _Pragma("GCC unroll 28") for (int i = 0; i < 28; ++i) acc[i] =
       _mm512_setzero_ps();
@@ -482,9 +495,22 @@ ONNXC_AVX512 static void kernelAvx512Grid16(int64_t kc, const float *a,
     const float *at = a + off[p];
     __m512 b0 = _mm512_load_ps(b);
     _Pragma("GCC unroll 28") for (int i = 0; i < 28; ++i) acc[i] =
-        _mm512_fmadd_ps(_mm512_set1_ps(at[i]), b0, acc[i]);
+        _mm512_fmadd_ps(_mm512_set1_ps(at[i * step]), b0, acc[i]);
   }
   storePairTransposedAvx512(acc, c, ldc, keep, cols, e);
+}
+
+/// grid16Avx512 with its `step`, 1 or 2, made a constant.
+ONNXC_AVX512 static void kernelAvx512Grid16(int64_t kc, const float *a,
+                                            const int64_t *off,
+                                            const float *b, float *c,
+                                            int64_t ldc, uint32_t keep,
+                                            int cols, const TileEpilogue *e,
+                                            int step) {
+  if (step == 2)
+    grid16Avx512(kc, a, off, b, c, ldc, keep, cols, e, 2);
+  else
+    grid16Avx512(kc, a, off, b, c, ldc, keep, cols, e, 1);
 }
 
 ONNXC_AVX512_KERNEL(kernelAvx512x8x48, 8, 3)
@@ -1513,27 +1539,45 @@ static void gridBlock(const GridTasks *t, int64_t image, int64_t m0,
   const float *res = g->res ? g->res + image * g->cImageStride : NULL;
   const GemmArch *arch = t->arch;
   int64_t nPad = (g->n + 31) / 32 * 32, kcBlock = blockK(arch, g->k);
+  int64_t step = g->rowSlivers ? g->stride : 1;
+  int64_t segments = (g->ow + 13) / 14, last = t->rows / 14 - 1;
   _Alignas(64) float sliver[14 * 512];
   int64_t packedSteps[512];
   for (int64_t p = 0; p < kcBlock; ++p)
     packedSteps[p] = p * 14;
   for (int64_t pc = 0; pc < g->k; pc += kcBlock) {
     int64_t kc = min64(kcBlock, g->k - pc);
-    int first = pc == 0, last = pc + kc == g->k;
-    TileEpilogue epilogue = {!(first && g->bias), last && g->clamp, NULL,
-                             NULL, g->lo, g->hi, 1, last && g->hardSwish};
+    int first = pc == 0, lastBlock = pc + kc == g->k;
+    const int64_t *off = g->aCol + pc;
+    TileEpilogue epilogue = {!(first && g->bias), lastBlock && g->clamp, NULL,
+                             NULL, g->lo, g->hi, 1,
+                             lastBlock && g->hardSwish};
     int plain =
-        epilogue.load && !(last && (res || g->clamp || g->hardSwish));
+        epilogue.load && !(lastBlock && (res || g->clamp || g->hardSwish));
     for (int64_t ic = m0; ic < m1; ic += arch->mc) {
       int64_t mc = min64(arch->mc, m1 - ic), slivers = (mc + 13) / 14;
-      // Once per block, not per tile: which lanes of each sliver of 14 grid
-      // rows are output pixels, and where the first of them goes.
+      // Once per block, not per tile: where each sliver of 14 rows starts
+      // in the image, which of its lanes are output pixels, and where the
+      // first of them goes.
       uint32_t keep[MaxSlivers];
-      int64_t at[MaxSlivers];
+      int64_t from[MaxSlivers], at[MaxSlivers];
+      // A sliver that would read past the image, copied (its `lanes`).
+      int64_t copied = -1, lanes = 0;
       for (int64_t s = 0; s < slivers; ++s) {
         int64_t i = ic + 14 * s, rows = min64(14, ic + mc - i);
+        if (g->rowSlivers) {
+          int64_t row = i / 14 / segments, column = i / 14 % segments * 14;
+          int64_t kept = min64(14, g->ow - column);
+          keep[s] = (1u << kept) - 1;
+          from[s] = row * g->stride * g->xRowStride + column * g->stride;
+          at[s] = row * g->ow + column;
+          if (i / 14 == last && kept < 14)
+            copied = s, lanes = kept;
+          continue;
+        }
         int64_t row = i / g->xRowStride, col = i % g->xRowStride;
         keep[s] = 0;
+        from[s] = i;
         at[s] = -1;
         for (int64_t l = 0; l < rows; ++l, ++col) {
           if (col == g->xRowStride) {
@@ -1546,43 +1590,45 @@ static void gridBlock(const GridTasks *t, int64_t image, int64_t m0,
           if (at[s] < 0)
             at[s] = row * g->ow + col;
         }
+        if (rows < 14)
+          copied = s, lanes = rows;
       }
-      // A last sliver of fewer rows, copied so that no lane reads past the
-      // image.
-      int64_t tailRows = mc - 14 * (slivers - 1);
-      if (tailRows < 14) {
-        const float *a = x + ic + 14 * (slivers - 1);
-        const int64_t *off = g->aCol + pc;
+      if (copied >= 0) {
+        const float *a = x + from[copied];
         for (int64_t p = 0; p < kc; ++p)
           for (int64_t l = 0; l < 14; ++l)
-            sliver[p * 14 + l] = l < tailRows ? a[off[p] + l] : 0.0f;
+            sliver[p * 14 + l] = l < lanes ? a[off[p] + l * step] : 0.0f;
       }
       for (int64_t jr = n0; jr < n1; jr += 32) {
         int cols = (int)min64(32, n1 - jr);
         const float *b = t->packedB + pc * nPad + jr * kc;
         for (int64_t s = 0, pair; s < slivers; s += pair ? 2 : 1) {
-          // Two slivers at once (28 x 16) where the filters fit one vector.
-          pair = cols <= 16 && s + 1 < slivers && (s + 2) * 14 <= mc;
-          uint32_t lanes = pair ? keep[s] | keep[s + 1] << 14 : keep[s];
+          // Two slivers at once (28 x 16) where the filters fit one vector
+          // and the second's pixels follow the first's in the image.
+          pair = cols <= 16 && s + 1 < slivers && s + 1 != copied &&
+                 s != copied &&
+                 (!g->rowSlivers ||
+                  (keep[s] == 0x3fff && from[s + 1] == from[s] + 14 * step &&
+                   at[s + 1] == at[s] + 14));
+          uint32_t kept = pair ? keep[s] | keep[s + 1] << 14 : keep[s];
           int64_t start = at[s] >= 0 || !pair ? at[s] : at[s + 1];
-          if (!lanes)
+          if (!kept)
             continue;
           float *out = c + jr * g->cFilterStride + start;
           epilogue.bias = first && g->bias ? g->bias + jr : NULL;
           epilogue.res =
-              last && res ? res + jr * g->cFilterStride + start : NULL;
-          const float *a = x + ic + 14 * s;
-          const int64_t *off = g->aCol + pc;
-          if (pair)
-            kernelAvx512Grid16(kc, a, off, b, out, g->cFilterStride, lanes,
-                               cols, plain ? NULL : &epilogue);
-          else if (s + 1 == slivers && tailRows < 14)
+              lastBlock && res ? res + jr * g->cFilterStride + start : NULL;
+          const float *a = x + from[s];
+          const TileEpilogue *e = plain ? NULL : &epilogue;
+          if (s == copied)
             kernelAvx512Grid(kc, sliver, packedSteps, b, out,
-                             g->cFilterStride, (__mmask16)lanes, cols,
-                             plain ? NULL : &epilogue);
+                             g->cFilterStride, (__mmask16)kept, cols, e, 1);
+          else if (pair)
+            kernelAvx512Grid16(kc, a, off, b, out, g->cFilterStride, kept,
+                               cols, e, (int)step);
           else
             kernelAvx512Grid(kc, a, off, b, out, g->cFilterStride,
-                             (__mmask16)lanes, cols, plain ? NULL : &epilogue);
+                             (__mmask16)kept, cols, e, (int)step);
         }
       }
     }
@@ -1605,13 +1651,16 @@ int onnxcConvGrid(const OnnxcConvGrid *g) {
 #if defined(__x86_64__)
   const GemmArch *arch = getArch();
   if (arch->kernel != kernelAvx512 || arch->kc > 512 || g->k <= 0 ||
-      g->oh <= 0 || g->ow <= 0 || g->n <= 0)
+      g->oh <= 0 || g->ow <= 0 || g->n <= 0 ||
+      (g->rowSlivers ? g->stride != 1 && g->stride != 2 : g->stride != 1))
     return 0;
   if (g->images <= 0)
     return 1;
   // The B of the grid's GEMM: constant filters packed once like any
   // constant operand, others for this call.
-  int64_t rows = (g->oh - 1) * g->xRowStride + g->ow;
+  // The GEMM's rows: the grid's, or 14 per sliver of an output row.
+  int64_t rows = g->rowSlivers ? g->oh * ((g->ow + 13) / 14) * 14
+                               : (g->oh - 1) * g->xRowStride + g->ow;
   OnnxcGemm gemm = {.m = rows,
                     .n = g->n,
                     .k = g->k,

@@ -254,9 +254,11 @@ static void runConvGemm(const ConvGemm *cg, const float *w, const float *x,
 }
 
 /// Runs the convolution on its input's grid (onnxcConvGrid) when that
-/// fits: stride 1, a window of more than one tap, unit column strides and
-/// output rows one after the other, and few dropped grid columns (at most
-/// a tenth: 3x3 windows over rows of 28 and more). Strides as in
+/// fits: a window of more than one tap, unit column strides and output rows
+/// one after the other, and little computed for nothing (at most a tenth):
+/// at stride 1 the grid's dropped columns (3x3 windows over rows of 28 and
+/// more), or at stride 1 or 2 the padding of each output row's last sliver
+/// of 14 (rows of 14, 28, 56, 112 pixels: none). Strides as in
 /// onnxc_kernel_conv2d_nchw_fchw_f32 (image, channel, row, column); returns
 /// 0 when it did nothing.
 static int convOnGrid(const float *x, const float *w, float *y,
@@ -266,9 +268,19 @@ static int convOnGrid(const float *x, const float *w, float *y,
                       const int64_t ws[4], const int64_t ys[4],
                       int64_t strideH, int64_t strideW, int64_t dilationH,
                       int64_t dilationW, int64_t flags, float lo, float hi) {
-  int64_t rowStride = xs[2];
-  if (strideH != 1 || strideW != 1 || kh * kw == 1 || xs[3] != 1 ||
-      ys[3] != 1 || ys[2] != ow || (rowStride - ow) * 10 > rowStride)
+  // What each form computes for nothing: the grid's columns past the
+  // output's width (stride 1 only), or the lanes that pad each output row's
+  // last sliver of 14 (row slivers, stride 1 or 2); the lesser is taken.
+  int64_t rowStride = xs[2], rowLanes = (ow + 13) / 14 * 14;
+  double gridWaste = strideH == 1 && strideW == 1
+                         ? (double)(rowStride - ow) / (double)rowStride
+                         : 1.0;
+  double rowWaste = strideH == strideW && (strideH == 1 || strideH == 2)
+                        ? (double)(rowLanes - ow) / (double)rowLanes
+                        : 1.0;
+  int rowSlivers = rowWaste < gridWaste;
+  if (kh * kw == 1 || xs[3] != 1 || ys[3] != 1 || ys[2] != ow ||
+      (rowSlivers ? rowWaste : gridWaste) > 0.1)
     return 0;
   int64_t k = channels * kh * kw;
   int64_t *t = allocOffsets(2 * k + filters);
@@ -303,7 +315,9 @@ static int convOnGrid(const float *x, const float *w, float *y,
                      .hardSwish = (flags & FlagHardSwish) != 0,
                      .constW = (flags & FlagConstSecond) != 0,
                      .lo = lo,
-                     .hi = hi};
+                     .hi = hi,
+                     .rowSlivers = rowSlivers,
+                     .stride = strideH};
   int done = onnxcConvGrid(&g);
   free(t);
   return done;

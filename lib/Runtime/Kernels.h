@@ -94,7 +94,11 @@ int onnxcGemmTaskRange(int64_t task, int64_t mTasks, int64_t nTasks,
 /// pixel (i / xRowStride, i % xRowStride) when its column is below `ow`,
 /// and step p of its implicit im2col row is x[i + aCol[p]], so the GEMM
 /// reads the image where it lies (no im2col, no packing); the grid's other
-/// columns are computed and dropped as C is stored. B: the filters, a
+/// columns are computed and dropped as C is stored. With `rowSlivers`, the
+/// GEMM's rows are each output row's pixels instead, in slivers of 14 (the
+/// last one of a row padded): output pixel (r, j) reads x[r * stride *
+/// xRowStride + j * stride + aCol[p]], at `stride` 1 or 2, so no grid
+/// column is computed. B: the filters, a
 /// constant k x n matrix (element (p, j) at w[bRow[p] + bCol[j]]). C: the
 /// output, filter j's oh x ow pixels contiguous at c + j * cFilterStride.
 /// `constW`: the filters are constant for the life of the process (packed
@@ -113,6 +117,8 @@ typedef struct {
   const float *bias, *res;
   int clamp, hardSwish, constW;
   float lo, hi;
+  int rowSlivers;
+  int64_t stride;
 } OnnxcConvGrid;
 
 /// Runs `g` on the current session's thread pool; returns 0 (nothing done)

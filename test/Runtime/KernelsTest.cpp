@@ -228,6 +228,17 @@ TEST_CASE("conv kernel on its input's grid matches the reference",
                  Case{1, 16, 16, 26, 30, 3, 1, 1, 1, 1, 1, 1, 1},
                  Case{2, 8, 4, 28, 28, 3, 1, 1, 1, 1, 1, 1, 1}})
     checkEpilogues(c);
+  // Rows of 14 and 28 output pixels in slivers of an output row: at stride
+  // 1 (40 filters, two images), at stride 2 (a 7x7 window over 3 channels as
+  // ResNet's first layer, and a 3x3 into 16 filters: two slivers of a row at
+  // once), rows of 27 (the image's last sliver, of 13 pixels, copied) and a
+  // dilated 3x3 at stride 2.
+  for (Case c : {Case{2, 16, 40, 14, 14, 3, 1, 1, 1, 1, 1, 1, 1},
+                 Case{1, 3, 24, 56, 56, 7, 2, 1, 1, 3, 3, 3, 3},
+                 Case{1, 8, 16, 56, 56, 3, 2, 1, 1, 1, 1, 1, 1},
+                 Case{1, 8, 20, 27, 27, 3, 1, 1, 1, 1, 1, 1, 1},
+                 Case{1, 8, 12, 27, 27, 3, 2, 1, 2, 2, 2, 2, 2}})
+    checkEpilogues(c);
 }
 
 TEST_CASE("grouped conv kernel with its fused epilogue matches the reference",
