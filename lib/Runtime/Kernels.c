@@ -764,6 +764,12 @@ ONNXC_AVX512_DW static inline void finishDepthwiseAvx512(const Depthwise *d,
   _mm512_mask_storeu_ps(out, store, acc);
 }
 
+/// The input of plane `plane` (an image's channel) of `d`.
+static const float *planeInput(const Depthwise *d, int64_t plane) {
+  return d->x + plane / d->channels * d->xStride[0] +
+         plane % d->channels * d->xStride[1];
+}
+
 /// Plane `plane` (an image's channel) of `d`: its input `x`, the offset
 /// `yAt` of its output, its weights broadcast (one vector per tap, row by
 /// row) and the vector its sums start from (the bias, or zeros).
@@ -772,7 +778,7 @@ startDepthwisePlane(const Depthwise *d, int64_t plane, const float **x,
                     int64_t *yAt, __m512 *weight, __m512 *init) {
   int64_t b = plane / d->channels, c = plane % d->channels;
   const float *w = d->w + c * d->wStride[0];
-  *x = d->x + b * d->xStride[0] + c * d->xStride[1];
+  *x = planeInput(d, plane);
   *yAt = b * d->yStride[0] + c * d->yStride[1];
   for (int64_t u = 0, t = 0; u < d->kh; ++u)
     for (int64_t v = 0; v < d->kw; ++v, ++t)
@@ -891,13 +897,26 @@ ONNXC_AVX512_DW static void depthwisePlanesAvx512(const Depthwise *d,
 /// vector v whose tap t lies inside the image (the others read zero); it
 /// depends on the geometry only, and is kept for the process like packed
 /// weights.
+///
+/// At stride 2 (without dilation, where the output covers the input: 2 oh
+/// >= height, 2 ow >= width), the input plane is first split into its four
+/// phases, the pixels of even or odd rows and even or odd columns, each an
+/// oh x ow plane, one after the other in a buffer (`phases` 4; 1 at stride
+/// 1). Input
+/// pixel (2 i + a, 2 j + b) is phase 2 a + b's pixel (i, j), so output pixel
+/// (r, c) reads, at tap (u, v), phase pixel (r + dr, c + dc) with
+/// floor((u - top) / 2) = dr: again o + offset[t], within one phase.
 typedef struct DepthwiseFlat {
   struct DepthwiseFlat *next;
-  int64_t key[10];
+  int64_t key[12];
   int64_t vectors, taps;
+  int phases;
   int64_t offset[DepthwiseMaxTaps];
   __mmask16 *mask;
 } DepthwiseFlat;
+
+/// floor(a / 2), for negative a too.
+static int64_t halfDown(int64_t a) { return a >= 0 ? a / 2 : -((1 - a) / 2); }
 
 static pthread_mutex_t flatMutex = PTHREAD_MUTEX_INITIALIZER;
 static DepthwiseFlat *flatTables;
@@ -905,14 +924,20 @@ static DepthwiseFlat *flatTables;
 /// The flat form of `d`, from the cache or made now; NULL when `d` has
 /// another shape (or memory runs out).
 static const DepthwiseFlat *depthwiseFlat(const Depthwise *d) {
-  if (d->strideH != 1 || d->strideW != 1 || d->xStride[3] != 1 ||
-      d->yStride[3] != 1 || d->xStride[2] != d->width ||
-      d->yStride[2] != d->ow || d->ow != d->width ||
+  int phases = d->strideH == 2 && d->strideW == 2 && d->dilationH == 1 &&
+                       d->dilationW == 1 && 2 * d->oh >= d->height &&
+                       2 * d->ow >= d->width
+                   ? 4
+                   : 1;
+  if ((phases == 1 && (d->strideH != 1 || d->strideW != 1 ||
+                       d->ow != d->width)) ||
+      d->xStride[3] != 1 || d->yStride[3] != 1 ||
+      d->xStride[2] != d->width || d->yStride[2] != d->ow ||
       d->kh * d->kw > DepthwiseMaxTaps)
     return NULL;
-  int64_t key[10] = {d->oh,   d->ow,  d->height,    d->width,
-                     d->kh,   d->kw,  d->top,       d->left,
-                     d->dilationH, d->dilationW};
+  int64_t key[12] = {d->oh,          d->ow,         d->height, d->width,
+                     d->kh,          d->kw,         d->top,    d->left,
+                     d->dilationH,   d->dilationW,  d->strideH, d->strideW};
   pthread_mutex_lock(&flatMutex);
   DepthwiseFlat *f = flatTables;
   while (f && memcmp(f->key, key, sizeof(key)) != 0)
@@ -921,6 +946,7 @@ static const DepthwiseFlat *depthwiseFlat(const Depthwise *d) {
     int64_t pixels = d->oh * d->ow, taps = d->kh * d->kw;
     f->vectors = (pixels + 15) / 16;
     f->taps = taps;
+    f->phases = phases;
     f->mask = calloc((size_t)(f->vectors * taps), sizeof(__mmask16));
     if (!f->mask) {
       free(f);
@@ -928,15 +954,22 @@ static const DepthwiseFlat *depthwiseFlat(const Depthwise *d) {
     } else {
       memcpy(f->key, key, sizeof(key));
       for (int64_t u = 0, t = 0; u < d->kh; ++u)
-        for (int64_t v = 0; v < d->kw; ++v, ++t)
-          f->offset[t] = (u * d->dilationH - d->top) * d->width +
-                         v * d->dilationW - d->left;
+        for (int64_t v = 0; v < d->kw; ++v, ++t) {
+          int64_t du = u * d->dilationH - d->top;
+          int64_t dv = v * d->dilationW - d->left;
+          // At stride 2: the phase of the tap's parities, and the step
+          // within it.
+          int64_t dr = halfDown(du), dc = halfDown(dv);
+          int64_t phase = 2 * (du - 2 * dr) + dv - 2 * dc;
+          f->offset[t] = phases == 1 ? du * d->width + dv
+                                     : phase * pixels + dr * d->ow + dc;
+        }
       for (int64_t o = 0; o < pixels; ++o) {
         int64_t row = o / d->ow, col = o % d->ow;
         for (int64_t u = 0, t = 0; u < d->kh; ++u)
           for (int64_t v = 0; v < d->kw; ++v, ++t) {
-            int64_t r = row - d->top + u * d->dilationH;
-            int64_t c = col - d->left + v * d->dilationW;
+            int64_t r = row * d->strideH - d->top + u * d->dilationH;
+            int64_t c = col * d->strideW - d->left + v * d->dilationW;
             if (r >= 0 && r < d->height && c >= 0 && c < d->width)
               f->mask[t * f->vectors + o / 16] |= (__mmask16)(1u << (o % 16));
           }
@@ -982,17 +1015,62 @@ ONNXC_DEPTHWISE_FLAT(depthwiseFlat4, 4)
 ONNXC_DEPTHWISE_FLAT(depthwiseFlat2, 2)
 ONNXC_DEPTHWISE_FLAT(depthwiseFlat1, 1)
 
+/// Splits the input plane `x` of `d` into the four phases of its flat form
+/// at stride 2 (see DepthwiseFlat), oh x ow each, at `phases`: a row's even
+/// and odd pixels parted by two permutes per 32.
+ONNXC_AVX512_DW static void splitPhases(const Depthwise *d, const float *x,
+                                        float *phases) {
+  const __m512i even = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14,
+                                        12, 10, 8, 6, 4, 2, 0);
+  const __m512i odd = _mm512_add_epi32(even, _mm512_set1_epi32(1));
+  // (Locals: the stores could alias *d.)
+  const int64_t width = d->width, height = d->height, ow = d->ow;
+  const int64_t pixels = d->oh * ow;
+  for (int64_t j = 0; j < ow; j += 16) {
+    // Input columns [2 j, 2 j + 32) of each row, those past it as zeros,
+    // to output columns [j, j + 16) of its two phases.
+    int64_t left = width - 2 * j, n = ow - j < 16 ? ow - j : 16;
+    __mmask16 m0 = (__mmask16)(left >= 16 ? 0xffff : (1u << left) - 1);
+    __mmask16 m1 = (__mmask16)(left >= 32   ? 0xffff
+                               : left <= 16 ? 0
+                                            : (1u << (left - 16)) - 1);
+    __mmask16 store = (__mmask16)(n == 16 ? 0xffff : (1u << n) - 1);
+    for (int64_t y = 0; y < height; ++y) {
+      const float *row = x + y * width + 2 * j;
+      float *e = phases + 2 * (y % 2) * pixels + y / 2 * ow + j;
+      __m512 a = _mm512_maskz_loadu_ps(m0, row);
+      __m512 b = _mm512_maskz_loadu_ps(m1, row + 16);
+      _mm512_mask_storeu_ps(e, store, _mm512_permutex2var_ps(a, even, b));
+      _mm512_mask_storeu_ps(e + pixels, store,
+                            _mm512_permutex2var_ps(a, odd, b));
+    }
+  }
+}
+
 /// The planes [begin, end) of `d` in its flat form `f`: eight vectors at a
-/// time (eight independent sums per tap), then four, two and one.
+/// time (eight independent sums per tap), then four, two and one; at stride
+/// 2 from the plane's phases, split into `phases`.
 ONNXC_AVX512_DW static void depthwiseFlatPlanes(const Depthwise *d,
                                                 const DepthwiseFlat *f,
-                                                int64_t begin, int64_t end) {
+                                                float *phases, int64_t begin,
+                                                int64_t end) {
   int64_t pixels = d->oh * d->ow;
+  // At stride 2 the next plane's phases are split before this plane is
+  // computed, into the other half of `phases` (8 oh ow floats): the loads
+  // of this plane then read stores done a plane before, not just now.
+  if (f->phases == 4 && begin < end)
+    splitPhases(d, planeInput(d, begin), phases);
   for (int64_t plane = begin; plane < end; ++plane) {
     const float *x;
     int64_t yAt;
     __m512 weight[DepthwiseMaxTaps], init;
     startDepthwisePlane(d, plane, &x, &yAt, weight, &init);
+    if (f->phases == 4) {
+      x = phases + (plane - begin) % 2 * 4 * pixels;
+      if (plane + 1 < end)
+        splitPhases(d, planeInput(d, plane + 1),
+                    phases + (plane + 1 - begin) % 2 * 4 * pixels);
+    }
     for (int64_t v = 0; v < f->vectors;) {
       int64_t left = f->vectors - v;
       int n = left >= 8 ? 8 : left >= 4 ? 4 : left >= 2 ? 2 : 1;
@@ -1050,10 +1128,21 @@ typedef struct {
 
 static void runDepthwiseAvx512(void *ctx, int64_t begin, int64_t end) {
   const DepthwiseAvx512 *k = ctx;
-  if (k->flat)
-    depthwiseFlatPlanes(k->d, k->flat, begin, end);
-  else
+  if (!k->flat) {
     depthwisePlanesAvx512(k->d, k->masks, begin, end);
+    return;
+  }
+  float *phases = NULL;
+  if (k->flat->phases == 4) {
+    // (A plane that the phases do not fill reads zeros past them, masked.)
+    phases = malloc(sizeof(float) * (size_t)(8 * k->d->oh * k->d->ow));
+    if (!phases) {
+      depthwisePlanes(k->d, begin, end, NULL);
+      return;
+    }
+  }
+  depthwiseFlatPlanes(k->d, k->flat, phases, begin, end);
+  free(phases);
 }
 #endif
 
@@ -1331,7 +1420,7 @@ void onnxc_kernel_conv2d_small_nchw_fchw_f32(
 #if defined(__x86_64__)
   if (__builtin_cpu_supports("avx512f") &&
       wSize2 * wSize3 <= DepthwiseMaxTaps &&
-      (s.flat = depthwiseFlat(&s.d)) &&
+      (s.flat = depthwiseFlat(&s.d)) && s.flat->phases == 1 &&
       s.flat->vectors <= SmallConvVectors) {
     for (int64_t u = 0, t = 0; u < wSize2; ++u)
       for (int64_t v = 0; v < wSize3; ++v, ++t)

@@ -284,7 +284,10 @@ TEST_CASE("depthwise kernel reads its padding implicitly", "[kernels]") {
   // columns of the bias alone), dilation, and a plane wider than 64 chunks
   // (the fallback loops). Outputs as large as the input at stride 1 take
   // the flat form: 7 x 7, 30 x 33 and 5 x 1100 planes, a dilation with its
-  // pads, pads on one side only, and two images.
+  // pads, pads on one side only, and two images; so do outputs that cover
+  // the input at stride 2, from its four phases: 14 x 14 into 7 x 7 with a
+  // 5x5 window, 30 x 30 (two images), odd sizes, SAME_UPPER's pads and
+  // rows of 40.
   for (Case c : {Case{1, 6, 6, 7, 7, 3, 1, 6, 1, 1, 1, 1, 1},
                  Case{2, 5, 5, 13, 11, 3, 1, 5, 2, 2, 2, 2, 2},
                  Case{1, 3, 3, 9, 10, 3, 1, 3, 1, 0, 2, 2, 0},
@@ -294,7 +297,11 @@ TEST_CASE("depthwise kernel reads its padding implicitly", "[kernels]") {
                  Case{1, 3, 3, 30, 33, 3, 1, 3, 1, 1, 1, 1, 1},
                  Case{1, 3, 3, 6, 5, 3, 1, 3, 1, 3, 4, 2, 5},
                  Case{1, 3, 3, 17, 18, 3, 2, 3, 2, 2, 3, 1, 0},
-                 Case{1, 2, 2, 5, 1100, 3, 1, 2, 1, 1, 1, 1, 1}})
+                 Case{1, 2, 2, 5, 1100, 3, 1, 2, 1, 1, 1, 1, 1},
+                 Case{2, 4, 4, 30, 30, 3, 2, 4, 1, 1, 1, 1, 1},
+                 Case{1, 3, 3, 15, 17, 3, 2, 3, 1, 1, 1, 1, 1},
+                 Case{1, 3, 3, 14, 14, 3, 2, 3, 1, 0, 0, 1, 1},
+                 Case{1, 2, 2, 9, 40, 5, 2, 2, 1, 2, 2, 2, 2}})
     checkEpilogues(c);
 }
 
