@@ -1685,8 +1685,14 @@ int onnxcConvGrid(const OnnxcConvGrid *g) {
   GridTasks t = {g,    arch, packedB, rows, 1, 1, (rows + 13) / 14,
                  (g->n + 31) / 32};
   onnxc_threadpool *pool = onnxc_current_threadpool();
-  onnxcSplitGemmTasks(onnxc_threadpool_size(pool), t.mBlocks, t.nBlocks,
-                      &t.mTasks, &t.nTasks);
+  int64_t threads = onnxc_threadpool_size(pool);
+  // Where the filters outweigh the image (3x3 over 14x14 planes), threads
+  // share out the filters, each reading its part of them only; else the
+  // dimension with more tiles.
+  if (threads > 1 && t.nBlocks >= threads && g->k * g->n > g->xImageStride)
+    t.nTasks = threads;
+  else
+    onnxcSplitGemmTasks(threads, t.mBlocks, t.nBlocks, &t.mTasks, &t.nTasks);
   int64_t tasks = g->images * t.mTasks * t.nTasks;
   if (tasks == 1)
     runGridTasks(&t, 0, 1);
