@@ -203,14 +203,15 @@ TEST_CASE("conv kernel with its fused epilogue matches the reference",
   // and a partial last sliver); a 7x7 window at stride 2 over 3 channels, as
   // ResNet's first layer, packs rows of 18 pixels from every other column;
   // 16 filters over 625 pixels take the 8 x 48 tile with a partial sliver,
-  // 4 filters the few-row path.
+  // 4 filters the few-row path; 288 channels into 48 filters read the image
+  // in place over a reduction block of 288.
   for (Case c :
        {Case{1, 16, 64, 9, 9, 3, 1}, Case{2, 8, 64, 14, 14, 1, 1},
         Case{1, 8, 240, 7, 7, 1, 1}, Case{1, 16, 24, 9, 10, 1, 1},
         Case{1, 12, 20, 11, 13, 3, 1}, Case{1, 6, 40, 15, 15, 3, 2},
         Case{1, 600, 32, 7, 7, 1, 1}, Case{1, 5, 7, 13, 12, 3, 1, 1, 2},
         Case{1, 3, 24, 40, 42, 7, 2}, Case{1, 16, 16, 25, 25, 1, 1},
-        Case{1, 16, 4, 20, 20, 1, 1}})
+        Case{1, 16, 4, 20, 20, 1, 1}, Case{1, 288, 48, 35, 35, 1, 1}})
     checkEpilogues(c);
 }
 
