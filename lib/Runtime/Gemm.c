@@ -280,16 +280,6 @@ sumsRowsAvx512(int64_t kc, const float *a, int64_t lda, const float *b,
   }
 }
 
-/// The sums of a tile of which `rows` rows are used: a sliver of 7 rows or
-/// fewer (the last of 49 pixels) computes only 7, not 14.
-ONNXC_AVX512 static inline void sumsAvx512(int64_t kc, const float *a,
-                                           int64_t lda, const float *b,
-                                           __m512 acc[14][2], int rows) {
-  if (rows <= 7)
-    sumsRowsAvx512(kc, a, lda, b, acc, 7);
-  else
-    sumsRowsAvx512(kc, a, lda, b, acc, 14);
-}
 
 /// The epilogue of the lanes `mask` of vector `v` of tile row (or column)
 /// `i` at c + at; `bias` is the value to add, if any.
@@ -313,13 +303,13 @@ ONNXC_AVX512 static inline void storeMaskedAvx512(const TileEpilogue *e,
   _mm512_mask_storeu_ps(c + at, mask, v);
 }
 
-/// kernelAvx512 on the first `rows` x `cols` of a tile.
-ONNXC_AVX512 static void kernelAvx512Edge(int64_t kc, const float *a,
-                                          int64_t lda, const float *b, float *c,
-                                          int64_t ldc, int rows, int cols,
-                                          const TileEpilogue *e) {
+/// kernelAvx512 on the first `rows` x `cols` of a tile, its first `sums`
+/// rows summed (a constant once inlined, at least `rows`).
+__attribute__((always_inline)) ONNXC_AVX512 static inline void
+edgeAvx512(int64_t kc, const float *a, int64_t lda, const float *b, float *c,
+           int64_t ldc, int rows, int cols, const TileEpilogue *e, int sums) {
   __m512 acc[14][2];
-  sumsAvx512(kc, a, lda, b, acc, rows);
+  sumsRowsAvx512(kc, a, lda, b, acc, sums);
   __mmask16 m0 = (__mmask16)(cols >= 16 ? 0xffff : (1u << cols) - 1);
   __mmask16 m1 = (__mmask16)(cols <= 16 ? 0 : (1u << (cols - 16)) - 1);
   for (int i = 0; i < rows; ++i) {
@@ -387,14 +377,60 @@ ONNXC_AVX512 static inline void storeTransposedAvx512(__m512 acc[14][2],
 }
 
 /// kernelAvx512 with C stored transposed: each of the first `cols` columns
-/// is stored as `rows` values to its row of C; the bias is per column.
+/// is stored as `rows` values to its row of C; the bias is per column. Its
+/// first `sums` rows summed, as edgeAvx512's.
+__attribute__((always_inline)) ONNXC_AVX512 static inline void
+transposedAvx512(int64_t kc, const float *a, int64_t lda, const float *b,
+                 float *c, int64_t ldc, int rows, int cols,
+                 const TileEpilogue *e, int sums) {
+  __m512 acc[14][2];
+  sumsRowsAvx512(kc, a, lda, b, acc, sums);
+  storeTransposedAvx512(acc, c, ldc, (__mmask16)((1u << rows) - 1), cols, e);
+}
+
+/// edgeAvx512 and transposedAvx512 summing R rows, each a function of its
+/// own (so that each keeps its sums in registers).
+#define ONNXC_AVX512_ROWS(R)                                                   \
+  ONNXC_AVX512 static void kernelAvx512Edge##R(                                \
+      int64_t kc, const float *a, int64_t lda, const float *b, float *c,       \
+      int64_t ldc, int rows, int cols, const TileEpilogue *e) {                \
+    edgeAvx512(kc, a, lda, b, c, ldc, rows, cols, e, R);                       \
+  }                                                                            \
+  ONNXC_AVX512 static void kernelAvx512T##R(                                   \
+      int64_t kc, const float *a, int64_t lda, const float *b, float *c,       \
+      int64_t ldc, int rows, int cols, const TileEpilogue *e) {                \
+    transposedAvx512(kc, a, lda, b, c, ldc, rows, cols, e, R);                 \
+  }
+ONNXC_AVX512_ROWS(4)
+ONNXC_AVX512_ROWS(7)
+ONNXC_AVX512_ROWS(10)
+ONNXC_AVX512_ROWS(14)
+#undef ONNXC_AVX512_ROWS
+
+/// The kernel of the fewest rows (4, 7, 10 or 14) that covers `rows`: a
+/// short last sliver (of 49 pixels, of 72 or 120 filters) sums fewer than
+/// 14.
+static EdgeKernel rowsKernel(int rows, EdgeKernel k4, EdgeKernel k7,
+                             EdgeKernel k10, EdgeKernel k14) {
+  return rows <= 4 ? k4 : rows <= 7 ? k7 : rows <= 10 ? k10 : k14;
+}
+
+/// kernelAvx512 on the first `rows` x `cols` of a tile.
+ONNXC_AVX512 static void kernelAvx512Edge(int64_t kc, const float *a,
+                                          int64_t lda, const float *b, float *c,
+                                          int64_t ldc, int rows, int cols,
+                                          const TileEpilogue *e) {
+  rowsKernel(rows, kernelAvx512Edge4, kernelAvx512Edge7, kernelAvx512Edge10,
+             kernelAvx512Edge14)(kc, a, lda, b, c, ldc, rows, cols, e);
+}
+
+/// transposedAvx512 of the fewest rows that covers `rows`.
 ONNXC_AVX512 static void kernelAvx512T(int64_t kc, const float *a, int64_t lda,
                                        const float *b, float *c, int64_t ldc,
                                        int rows, int cols,
                                        const TileEpilogue *e) {
-  __m512 acc[14][2];
-  sumsAvx512(kc, a, lda, b, acc, rows);
-  storeTransposedAvx512(acc, c, ldc, (__mmask16)((1u << rows) - 1), cols, e);
+  rowsKernel(rows, kernelAvx512T4, kernelAvx512T7, kernelAvx512T10,
+             kernelAvx512T14)(kc, a, lda, b, c, ldc, rows, cols, e);
 }
 
 /// kernelAvx512T for a convolution's grid (onnxcConvGrid): step p of the
