@@ -280,7 +280,6 @@ sumsRowsAvx512(int64_t kc, const float *a, int64_t lda, const float *b,
   }
 }
 
-
 /// The epilogue of the lanes `mask` of vector `v` of tile row (or column)
 /// `i` at c + at; `bias` is the value to add, if any.
 ONNXC_AVX512 static inline void storeMaskedAvx512(const TileEpilogue *e,

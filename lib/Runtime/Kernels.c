@@ -902,10 +902,9 @@ ONNXC_AVX512_DW static void depthwisePlanesAvx512(const Depthwise *d,
 /// >= height, 2 ow >= width), the input plane is first split into its four
 /// phases, the pixels of even or odd rows and even or odd columns, each an
 /// oh x ow plane, one after the other in a buffer (`phases` 4; 1 at stride
-/// 1). Input
-/// pixel (2 i + a, 2 j + b) is phase 2 a + b's pixel (i, j), so output pixel
-/// (r, c) reads, at tap (u, v), phase pixel (r + dr, c + dc) with
-/// floor((u - top) / 2) = dr: again o + offset[t], within one phase.
+/// 1). Input pixel (2 i + a, 2 j + b) is phase 2 a + b's pixel (i, j), so
+/// output pixel (r, c) reads, at tap (u, v), phase pixel (r + dr, c + dc)
+/// with dr = floor((u - top) / 2): again o + offset[t], within one phase.
 typedef struct DepthwiseFlat {
   struct DepthwiseFlat *next;
   int64_t key[12];
@@ -935,9 +934,9 @@ static const DepthwiseFlat *depthwiseFlat(const Depthwise *d) {
       d->xStride[2] != d->width || d->yStride[2] != d->ow ||
       d->kh * d->kw > DepthwiseMaxTaps)
     return NULL;
-  int64_t key[12] = {d->oh,          d->ow,         d->height, d->width,
-                     d->kh,          d->kw,         d->top,    d->left,
-                     d->dilationH,   d->dilationW,  d->strideH, d->strideW};
+  int64_t key[12] = {d->oh,        d->ow,        d->height,  d->width,
+                     d->kh,        d->kw,        d->top,     d->left,
+                     d->dilationH, d->dilationW, d->strideH, d->strideW};
   pthread_mutex_lock(&flatMutex);
   DepthwiseFlat *f = flatTables;
   while (f && memcmp(f->key, key, sizeof(key)) != 0)
@@ -1134,7 +1133,7 @@ static void runDepthwiseAvx512(void *ctx, int64_t begin, int64_t end) {
   }
   float *phases = NULL;
   if (k->flat->phases == 4) {
-    // (A plane that the phases do not fill reads zeros past them, masked.)
+    // Two planes of phases: the next one is split while this one runs.
     phases = malloc(sizeof(float) * (size_t)(8 * k->d->oh * k->d->ow));
     if (!phases) {
       depthwisePlanes(k->d, begin, end, NULL);
