@@ -178,7 +178,8 @@ static void runPlanes(onnxc_range_fn fn, void *ctx, int64_t planes,
 /// OH * OW], C the output [F, OH * OW]; or, where fewer pixels (or filters)
 /// pad the micro-tiles less that way, C' = [OH * OW, F] = im2col' filters',
 /// the filters along the vectors. The offset tables in `t` (2 (m + k + n)
-/// values) hold for every image and group; runConvGemm sets the operands.
+/// values) hold for every image and group; withEpilogue sets the epilogue,
+/// runConvGemm the operands.
 typedef struct {
   OnnxcGemm g;
   int transposed;
@@ -191,8 +192,7 @@ static ConvGemm convGemm(int64_t *t, int64_t filters, int64_t channels,
                          int64_t kh, int64_t kw, int64_t oh, int64_t ow,
                          const int64_t xs[3], const int64_t ws[4],
                          const int64_t ys[3], int64_t strideH, int64_t strideW,
-                         int64_t dilationH, int64_t dilationW, int64_t flags,
-                         float lo, float hi) {
+                         int64_t dilationH, int64_t dilationW) {
   int64_t m = filters, k = channels * kh * kw, n = oh * ow;
   int64_t *aRow = t, *aCol = aRow + m, *bRow = aCol + k, *bCol = bRow + k,
           *cRow = bCol + n, *cCol = cRow + m;
@@ -217,12 +217,7 @@ static ConvGemm convGemm(int64_t *t, int64_t filters, int64_t channels,
                  .bRow = bRow,
                  .bCol = bCol,
                  .cRow = cRow,
-                 .cCol = cCol,
-                 .clamp = (flags & FlagRelu) != 0,
-                 .lo = lo,
-                 .hi = hi,
-                 .constA = (flags & FlagConstSecond) != 0,
-                 .hardSwish = (flags & FlagHardSwish) != 0};
+                 .cCol = cCol};
   if (!onnxcGemmPrefersTransposed(m, n))
     return (ConvGemm){g, 0};
   OnnxcGemm gt = g;
@@ -235,9 +230,73 @@ static ConvGemm convGemm(int64_t *t, int64_t filters, int64_t channels,
   gt.cRow = cCol;
   gt.cCol = cRow;
   gt.biasColumns = 1;
-  gt.constA = 0;
-  gt.constB = g.constA;
   return (ConvGemm){gt, 1};
+}
+
+/// convGemm's tables for one geometry, kept for the process like packed
+/// weights: a model runs each convolution with the same shapes every time,
+/// and making the tables again cost about 1 us a call (1.5% of
+/// mobilenet_v3). `t` follows the entry.
+typedef struct ConvTables {
+  struct ConvTables *next;
+  int64_t key[20];
+  ConvGemm cg;
+} ConvTables;
+
+enum { ConvTableBuckets = 256 };
+static pthread_mutex_t convTablesMutex = PTHREAD_MUTEX_INITIALIZER;
+static ConvTables *convTables[ConvTableBuckets];
+
+/// convGemm of the geometry, made once (NULL when memory runs out); its
+/// epilogue is applied per call (withEpilogue).
+static const ConvGemm *
+cachedConvGemm(int64_t filters, int64_t channels, int64_t kh, int64_t kw,
+               int64_t oh, int64_t ow, const int64_t xs[3],
+               const int64_t ws[4], const int64_t ys[3], int64_t strideH,
+               int64_t strideW, int64_t dilationH, int64_t dilationW) {
+  int64_t key[20] = {filters, channels, kh,    kw,    oh,      ow,
+                     xs[0],   xs[1],    xs[2], ws[0], ws[1],   ws[2],
+                     ws[3],   ys[0],    ys[1], ys[2], strideH, strideW,
+                     dilationH, dilationW};
+  uint64_t hash = 1469598103934665603ull; // FNV-1a over the key's values
+  for (int i = 0; i < 20; ++i)
+    hash = (hash ^ (uint64_t)key[i]) * 1099511628211ull;
+  ConvTables **bucket = &convTables[hash % ConvTableBuckets];
+  pthread_mutex_lock(&convTablesMutex);
+  ConvTables *e = *bucket;
+  while (e && memcmp(e->key, key, sizeof(key)) != 0)
+    e = e->next;
+  if (!e) {
+    int64_t count = 2 * (filters + channels * kh * kw + oh * ow);
+    e = malloc(sizeof(ConvTables) +
+               sizeof(int64_t) * (size_t)(count > 0 ? count : 1));
+    if (e) {
+      memcpy(e->key, key, sizeof(key));
+      e->cg = convGemm((int64_t *)(e + 1), filters, channels, kh, kw, oh, ow,
+                       xs, ws, ys, strideH, strideW, dilationH, dilationW);
+      e->next = *bucket;
+      *bucket = e;
+    }
+  }
+  pthread_mutex_unlock(&convTablesMutex);
+  return e ? &e->cg : NULL;
+}
+
+/// `cg` with the epilogue of `flags` (clamp to [lo, hi], HardSwish) and its
+/// filters constant or not.
+static ConvGemm withEpilogue(const ConvGemm *cg, int64_t flags, float lo,
+                             float hi) {
+  ConvGemm out = *cg;
+  out.g.clamp = (flags & FlagRelu) != 0;
+  out.g.lo = lo;
+  out.g.hi = hi;
+  out.g.hardSwish = (flags & FlagHardSwish) != 0;
+  int constW = (flags & FlagConstSecond) != 0;
+  if (out.transposed)
+    out.g.constB = constW;
+  else
+    out.g.constA = constW;
+  return out;
 }
 
 /// Runs `cg` on filters `w`, input `x` and output `y`, with the `bias` and
@@ -369,17 +428,16 @@ void onnxc_kernel_conv2d_nchw_fchw_f32(ONNXC_MEMREF4(x), ONNXC_MEMREF4(w),
                  (int64_t[4]){yStride0, yStride1, yStride2, yStride3},
                  strideH, strideW, dilationH, dilationW, flags, lo, hi))
     return;
-  int64_t *t =
-      allocOffsets(2 * (filters + channels * kh * kw + ySize2 * ySize3));
-  if (!t)
-    return;
   const int64_t xs[3] = {xStride1, xStride2, xStride3};
   const int64_t ws[4] = {wStride0, wStride1, wStride2, wStride3};
   const int64_t ys[3] = {yStride1, yStride2, yStride3};
+  const ConvGemm *cg =
+      cachedConvGemm(filters, channels, kh, kw, ySize2, ySize3, xs, ws, ys,
+                     strideH, strideW, dilationH, dilationW);
+  if (!cg)
+    return;
   // One group: each task an image.
-  GroupedConv c = {.cg = convGemm(t, filters, channels, kh, kw, ySize2, ySize3,
-                                  xs, ws, ys, strideH, strideW, dilationH,
-                                  dilationW, flags, lo, hi),
+  GroupedConv c = {.cg = withEpilogue(cg, flags, lo, hi),
                    .x = x + xOff,
                    .w = w + wOff,
                    .bias = flags & FlagBias ? bias + biasOff : NULL,
@@ -399,7 +457,6 @@ void onnxc_kernel_conv2d_nchw_fchw_f32(ONNXC_MEMREF4(x), ONNXC_MEMREF4(w),
     runPlanes(runGroups, &c, ySize0, work * (double)ySize0);
   else
     runGroups(&c, 0, ySize0);
-  free(t);
 }
 
 
@@ -570,15 +627,15 @@ void onnxc_kernel_conv2d_ngchw_gfchw_f32(ONNXC_MEMREF5(x), ONNXC_MEMREF5(w),
     return;
   }
 #endif
-  int64_t *t = allocOffsets(2 * (filters + channels * kh * kw + n));
-  if (!t)
-    return;
   const int64_t xs[3] = {xStride2, xStride3, xStride4};
   const int64_t ws[4] = {wStride1, wStride2, wStride3, wStride4};
   const int64_t ys[3] = {yStride2, yStride3, yStride4};
-  GroupedConv c = {.cg = convGemm(t, filters, channels, kh, kw, ySize3, ySize4,
-                                  xs, ws, ys, strideH, strideW, dilationH,
-                                  dilationW, flags, lo, hi),
+  const ConvGemm *cg =
+      cachedConvGemm(filters, channels, kh, kw, ySize3, ySize4, xs, ws, ys,
+                     strideH, strideW, dilationH, dilationW);
+  if (!cg)
+    return;
+  GroupedConv c = {.cg = withEpilogue(cg, flags, lo, hi),
                    .x = x + xOff,
                    .w = w + wOff,
                    .bias = flags & FlagBias ? bias + biasOff : NULL,
@@ -598,7 +655,6 @@ void onnxc_kernel_conv2d_ngchw_gfchw_f32(ONNXC_MEMREF5(x), ONNXC_MEMREF5(w),
     runPlanes(runGroups, &c, tasks, work * (double)tasks);
   else
     runGroups(&c, 0, tasks);
-  free(t);
 }
 
 /// A depthwise convolution whose input is read as if padded: `top` rows
