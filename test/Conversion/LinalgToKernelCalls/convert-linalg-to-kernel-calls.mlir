@@ -789,3 +789,28 @@ module attributes {onnxc.gemm_isa = "avx512"} {
     return
   }
 }
+
+// -----
+
+// A small-plane convolution whose padded copy is also read by another op
+// keeps that copy and the GEMM kernel: the small-plane kernel reads only an
+// implicit padding.
+// CHECK-LABEL: func.func @small_plane_conv_explicit_pad
+// CHECK: call @onnxc_kernel_pad_f32
+// CHECK-NOT: onnxc_kernel_conv2d_small_nchw_fchw_f32
+// CHECK: call @onnxc_kernel_conv2d_nchw_fchw_f32
+// CHECK: memref.copy
+module attributes {onnxc.gemm_isa = "avx512"} {
+  func.func @small_plane_conv_explicit_pad(%x: memref<1x8x8x8xf32>, %w: memref<16x8x3x3xf32>, %y: memref<1x16x8x8xf32>, %z: memref<1x8x10x10xf32>) {
+    %zero = arith.constant 0.0 : f32
+    %p = memref.alloc() : memref<1x8x10x10xf32>
+    linalg.fill ins(%zero : f32) outs(%p : memref<1x8x10x10xf32>)
+    %pv = memref.subview %p[0, 0, 1, 1] [1, 8, 8, 8] [1, 1, 1, 1] : memref<1x8x10x10xf32> to memref<1x8x8x8xf32, strided<[800, 100, 10, 1], offset: 11>>
+    memref.copy %x, %pv : memref<1x8x8x8xf32> to memref<1x8x8x8xf32, strided<[800, 100, 10, 1], offset: 11>>
+    linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%p, %w : memref<1x8x10x10xf32>, memref<16x8x3x3xf32>) outs(%y : memref<1x16x8x8xf32>)
+    memref.copy %p, %z : memref<1x8x10x10xf32> to memref<1x8x10x10xf32>
+    memref.dealloc %p : memref<1x8x10x10xf32>
+    return
+  }
+}
