@@ -7,6 +7,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
@@ -29,23 +30,38 @@ static size_t byteWidth(Type element) {
   return element.isInteger(1) ? 1 : element.getIntOrFloatBitWidth() / 8;
 }
 
-/// Wraps `size` bytes at `data` as a resource of `type`, keeping them alive
-/// through `owner` (released by the blob's deleter).
+/// `name` as a resource key that MLIR's parser reads back (a bare
+/// identifier): other characters than letters, digits, '_', '.' and '$'
+/// become '_', as the "::" of PyTorch's "onnx::Conv_193", and a key that
+/// would not start with a letter or '_' gets a '_' before it. (The blob
+/// manager makes keys unique; the op keeps the ONNX name in `onnx.name`.)
+static std::string resourceKey(StringRef name) {
+  std::string key;
+  for (char c : name)
+    key += llvm::isAlnum(c) || c == '_' || c == '.' || c == '$' ? c : '_';
+  if (key.empty() || !(llvm::isAlpha(key[0]) || key[0] == '_'))
+    key.insert(key.begin(), '_');
+  return key;
+}
+
+/// Wraps `size` bytes at `data` as a resource of `type` named after `name`,
+/// keeping them alive through `owner` (released by the blob's deleter).
 template <typename OwnerT>
 static ElementsAttr makeResource(ShapedType type, StringRef name, const char *data,
                                  size_t size, std::unique_ptr<OwnerT> owner) {
+  std::string key = resourceKey(name);
   size_t align = std::min<size_t>(byteWidth(type.getElementType()), 8);
   if (align == 0 || reinterpret_cast<uintptr_t>(data) % align != 0) {
     // Misaligned (e.g. an external file at an odd offset): one copy.
     AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
         ArrayRef<char>(data, size), 8);
-    return DenseResourceElementsAttr::get(type, name, std::move(blob));
+    return DenseResourceElementsAttr::get(type, key, std::move(blob));
   }
   OwnerT *raw = owner.release();
   AsmResourceBlob blob(
       ArrayRef<char>(data, size), align,
       [raw](void *, size_t, size_t) { delete raw; }, /*dataIsMutable=*/false);
-  return DenseResourceElementsAttr::get(type, name, std::move(blob));
+  return DenseResourceElementsAttr::get(type, key, std::move(blob));
 }
 
 /// Dense attribute from little-endian raw bytes (bools one byte each).
