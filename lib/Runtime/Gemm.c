@@ -45,7 +45,6 @@ typedef struct {
   int hardSwish;
 } TileEpilogue;
 
-
 /// The micro-kernel: c[i * ldc + j] = epilogue(sum_p a[p * mr + i] *
 /// b[p * nr + j]) over a full mr x nr tile; a NULL epilogue accumulates.
 typedef void (*MicroKernel)(int64_t kc, const float *a, const float *b,
@@ -864,8 +863,7 @@ ONNXC_AVX512 static inline void copyFloatsAvx512(float *o, const float *s,
 /// the run's last element, s[2 n - 2]).
 ONNXC_AVX512 static inline void copyEvenFloatsAvx512(float *o, const float *s,
                                                      int64_t n) {
-  const __m512i even = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14,
-                                        12, 10, 8, 6, 4, 2, 0);
+  const __m512i even = ONNXC_EVEN_LANES;
   int64_t j = 0;
   for (; j + 16 <= n; j += 16) {
     __m512 lo = _mm512_loadu_ps(s + 2 * j);

@@ -178,8 +178,8 @@ static void runPlanes(onnxc_range_fn fn, void *ctx, int64_t planes,
 /// OH * OW], C the output [F, OH * OW]; or, where fewer pixels (or filters)
 /// pad the micro-tiles less that way, C' = [OH * OW, F] = im2col' filters',
 /// the filters along the vectors. The offset tables in `t` (2 (m + k + n)
-/// values) hold for every image and group; withEpilogue sets the epilogue,
-/// runConvGemm the operands.
+/// values) hold for every image and group; cachedConvGemm sets the
+/// epilogue, runConvGemm the operands.
 typedef struct {
   OnnxcGemm g;
   int transposed;
@@ -247,13 +247,16 @@ enum { ConvTableBuckets = 256 };
 static pthread_mutex_t convTablesMutex = PTHREAD_MUTEX_INITIALIZER;
 static ConvTables *convTables[ConvTableBuckets];
 
-/// convGemm of the geometry, made once (NULL when memory runs out); its
-/// epilogue is applied per call (withEpilogue).
-static const ConvGemm *
-cachedConvGemm(int64_t filters, int64_t channels, int64_t kh, int64_t kw,
-               int64_t oh, int64_t ow, const int64_t xs[3],
-               const int64_t ws[4], const int64_t ys[3], int64_t strideH,
-               int64_t strideW, int64_t dilationH, int64_t dilationW) {
+/// Sets `out` to convGemm of the geometry, its tables made once, with the
+/// epilogue of `flags` (clamp to [lo, hi], HardSwish) and its filters
+/// constant or not; 0 when memory runs out.
+static int cachedConvGemm(ConvGemm *out, int64_t filters, int64_t channels,
+                          int64_t kh, int64_t kw, int64_t oh, int64_t ow,
+                          const int64_t xs[3], const int64_t ws[4],
+                          const int64_t ys[3], int64_t strideH,
+                          int64_t strideW, int64_t dilationH,
+                          int64_t dilationW, int64_t flags, float lo,
+                          float hi) {
   int64_t key[20] = {filters, channels, kh,    kw,    oh,      ow,
                      xs[0],   xs[1],    xs[2], ws[0], ws[1],   ws[2],
                      ws[3],   ys[0],    ys[1], ys[2], strideH, strideW,
@@ -279,24 +282,19 @@ cachedConvGemm(int64_t filters, int64_t channels, int64_t kh, int64_t kw,
     }
   }
   pthread_mutex_unlock(&convTablesMutex);
-  return e ? &e->cg : NULL;
-}
-
-/// `cg` with the epilogue of `flags` (clamp to [lo, hi], HardSwish) and its
-/// filters constant or not.
-static ConvGemm withEpilogue(const ConvGemm *cg, int64_t flags, float lo,
-                             float hi) {
-  ConvGemm out = *cg;
-  out.g.clamp = (flags & FlagRelu) != 0;
-  out.g.lo = lo;
-  out.g.hi = hi;
-  out.g.hardSwish = (flags & FlagHardSwish) != 0;
+  if (!e)
+    return 0;
+  *out = e->cg;
+  out->g.clamp = (flags & FlagRelu) != 0;
+  out->g.lo = lo;
+  out->g.hi = hi;
+  out->g.hardSwish = (flags & FlagHardSwish) != 0;
   int constW = (flags & FlagConstSecond) != 0;
-  if (out.transposed)
-    out.g.constB = constW;
+  if (out->transposed)
+    out->g.constB = constW;
   else
-    out.g.constA = constW;
-  return out;
+    out->g.constA = constW;
+  return 1;
 }
 
 /// Runs `cg` on filters `w`, input `x` and output `y`, with the `bias` and
@@ -428,17 +426,8 @@ void onnxc_kernel_conv2d_nchw_fchw_f32(ONNXC_MEMREF4(x), ONNXC_MEMREF4(w),
                  (int64_t[4]){yStride0, yStride1, yStride2, yStride3},
                  strideH, strideW, dilationH, dilationW, flags, lo, hi))
     return;
-  const int64_t xs[3] = {xStride1, xStride2, xStride3};
-  const int64_t ws[4] = {wStride0, wStride1, wStride2, wStride3};
-  const int64_t ys[3] = {yStride1, yStride2, yStride3};
-  const ConvGemm *cg =
-      cachedConvGemm(filters, channels, kh, kw, ySize2, ySize3, xs, ws, ys,
-                     strideH, strideW, dilationH, dilationW);
-  if (!cg)
-    return;
   // One group: each task an image.
-  GroupedConv c = {.cg = withEpilogue(cg, flags, lo, hi),
-                   .x = x + xOff,
+  GroupedConv c = {.x = x + xOff,
                    .w = w + wOff,
                    .bias = flags & FlagBias ? bias + biasOff : NULL,
                    .res = flags & FlagResidual ? res + resOff : NULL,
@@ -448,6 +437,12 @@ void onnxc_kernel_conv2d_nchw_fchw_f32(ONNXC_MEMREF4(x), ONNXC_MEMREF4(w),
                    .xStride = {xStride0, 0},
                    .yStride = {yStride0, 0},
                    .resStride = {resStride0, 0}};
+  if (!cachedConvGemm(&c.cg, filters, channels, kh, kw, ySize2, ySize3,
+                      (int64_t[3]){xStride1, xStride2, xStride3},
+                      (int64_t[4]){wStride0, wStride1, wStride2, wStride3},
+                      (int64_t[3]){yStride1, yStride2, yStride3}, strideH,
+                      strideW, dilationH, dilationW, flags, lo, hi))
+    return;
   // Images whose GEMMs are each too small to share (a batch of small
   // images) are shared out instead; larger ones one after the other, each
   // GEMM over the whole pool.
@@ -458,7 +453,6 @@ void onnxc_kernel_conv2d_nchw_fchw_f32(ONNXC_MEMREF4(x), ONNXC_MEMREF4(w),
   else
     runGroups(&c, 0, ySize0);
 }
-
 
 #if defined(__x86_64__)
 /// A grouped convolution computed directly, for groups of few filters
@@ -484,8 +478,7 @@ enum { DirectSlots = 4, DirectFilters = 4 };
 /// Image `b`, group `g` of `d`.
 __attribute__((target("avx512f,fma"))) static void
 directConvGroup(const DirectConv *d, int64_t b, int64_t g) {
-  const __m512i even = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12,
-                                        10, 8, 6, 4, 2, 0);
+  const __m512i even = ONNXC_EVEN_LANES;
   const float *x = d->x + b * d->xStride[0] + g * d->xStride[1];
   const float *w = d->w + g * d->wStride[0];
   float *y = d->y + b * d->yStride[0] + g * d->yStride[1];
@@ -627,16 +620,7 @@ void onnxc_kernel_conv2d_ngchw_gfchw_f32(ONNXC_MEMREF5(x), ONNXC_MEMREF5(w),
     return;
   }
 #endif
-  const int64_t xs[3] = {xStride2, xStride3, xStride4};
-  const int64_t ws[4] = {wStride1, wStride2, wStride3, wStride4};
-  const int64_t ys[3] = {yStride2, yStride3, yStride4};
-  const ConvGemm *cg =
-      cachedConvGemm(filters, channels, kh, kw, ySize3, ySize4, xs, ws, ys,
-                     strideH, strideW, dilationH, dilationW);
-  if (!cg)
-    return;
-  GroupedConv c = {.cg = withEpilogue(cg, flags, lo, hi),
-                   .x = x + xOff,
+  GroupedConv c = {.x = x + xOff,
                    .w = w + wOff,
                    .bias = flags & FlagBias ? bias + biasOff : NULL,
                    .res = flags & FlagResidual ? res + resOff : NULL,
@@ -647,6 +631,12 @@ void onnxc_kernel_conv2d_ngchw_gfchw_f32(ONNXC_MEMREF5(x), ONNXC_MEMREF5(w),
                    .wStride = wStride0,
                    .yStride = {yStride0, yStride1},
                    .resStride = {resStride0, resStride1}};
+  if (!cachedConvGemm(&c.cg, filters, channels, kh, kw, ySize3, ySize4,
+                      (int64_t[3]){xStride2, xStride3, xStride4},
+                      (int64_t[4]){wStride1, wStride2, wStride3, wStride4},
+                      (int64_t[3]){yStride2, yStride3, yStride4}, strideH,
+                      strideW, dilationH, dilationW, flags, lo, hi))
+    return;
   // One task per (image, group) when they share the pool evenly or are each
   // too small for the GEMM to split (it runs nested tasks serially);
   // otherwise one after the other, each GEMM over the whole pool.
@@ -851,8 +841,7 @@ startDepthwisePlane(const Depthwise *d, int64_t plane, const float **x,
       const __mmask16(*mask)[2], __mmask16 store, const float *in,             \
       int64_t rowStep, int64_t u0, int64_t u1, float *out, int64_t outStep,    \
       const float *res, __m512 init) {                                         \
-    const __m512i even = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14,  \
-                                          12, 10, 8, 6, 4, 2, 0);              \
+    const __m512i even = ONNXC_EVEN_LANES;                                     \
     __m512 acc[R];                                                             \
     for (int q = 0; q < R; ++q)                                                \
       acc[q] =                                                                 \
@@ -885,8 +874,8 @@ ONNXC_DEPTHWISE_ROWS(depthwiseRows1S2, 1, 2)
 /// AVX-512, for unit column strides of input and output and a column stride
 /// of the window of 1 or 2: each output row in chunks of 16 columns, eight
 /// or four rows at a time where their windows lie inside the image
-/// vertically, the
-/// sums in registers from the bias (or the output) to the clamp. Taps that
+/// vertically, the sums in registers from the bias (or the output) to the
+/// clamp. Taps that
 /// read the padding load zeros (masked lanes are not read).
 ONNXC_AVX512_DW static void depthwisePlanesAvx512(const Depthwise *d,
                                                   const DepthwiseMasks *dm,
@@ -1075,8 +1064,7 @@ ONNXC_DEPTHWISE_FLAT(depthwiseFlat1, 1)
 /// and odd pixels parted by two permutes per 32.
 ONNXC_AVX512_DW static void splitPhases(const Depthwise *d, const float *x,
                                         float *phases) {
-  const __m512i even = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14,
-                                        12, 10, 8, 6, 4, 2, 0);
+  const __m512i even = ONNXC_EVEN_LANES;
   const __m512i odd = _mm512_add_epi32(even, _mm512_set1_epi32(1));
   // (Locals: the stores could alias *d.)
   const int64_t width = d->width, height = d->height, ow = d->ow;

@@ -53,6 +53,12 @@ static inline float onnxcHardSwish(float v) {
   return v * (gate < 0.0f ? 0.0f : gate > 1.0f ? 1.0f : gate);
 }
 
+/// The index of _mm512_permutex2var_ps(a, ONNXC_EVEN_LANES, b) that takes
+/// the even elements of the 32 in a and b (a stride-2 row's pixels; + 1:
+/// the odd ones). Expanded where <immintrin.h> and AVX-512 are in scope.
+#define ONNXC_EVEN_LANES                                                       \
+  _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0)
+
 /// Runs `g` on the current session's thread pool (serially without one).
 void onnxcGemm(const OnnxcGemm *g);
 

@@ -90,8 +90,7 @@ __attribute__((target("avx512f"), always_inline)) static inline void
 poolColumnsAvx512Body(const Pool *p, const float *const *rows, int64_t n,
                       float *out, int64_t from, int64_t to, float invRow,
                       int64_t kw, int64_t sw, int64_t dw, int average) {
-  const __m512i even = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12,
-                                        10, 8, 6, 4, 2, 0);
+  const __m512i even = ONNXC_EVEN_LANES;
   const __m512i odd = _mm512_set_epi32(31, 29, 27, 25, 23, 21, 19, 17, 15, 13,
                                        11, 9, 7, 5, 3, 1);
   __m512 inv = _mm512_set1_ps(invRow);
