@@ -1136,6 +1136,215 @@ ONNXC_AVX512_DW static void depthwiseFlatPlanes(const Depthwise *d,
   }
 }
 
+/// The sweep form of a depthwise convolution with a square window of K = 3
+/// or 5 taps without dilation, centred on its output (a left pad of K / 2),
+/// at stride 1 or 2 both ways, on rows of unit column stride. Each group of
+/// up to SweepMaxChunks[K] chunks of 16 output columns runs down the plane:
+/// each input row is loaded once per tap column (at stride 2: as pairs of
+/// vectors, their even and odd elements parted by permutes) and multiplied
+/// into the sums of every output row that reads it, a window of
+/// ceil(K / stride) rows held in registers. Only the plane's first and last
+/// chunks read past its columns, through masks fixed down the plane (the
+/// others lie inside, see depthwiseSweepFits). With few chunks, a row's
+/// sums are split by tap column (S parts) so that enough independent sums
+/// hide the FMA's latency.
+enum { SweepMaxTaps = 5, SweepMaxSums = 3 };
+static const int SweepMaxChunks[SweepMaxTaps + 1] = {0, 0, 0, 4, 0, 2};
+
+/// The vectors one chunk loads per input row: K at stride 1; at stride 2,
+/// K / 2 + 1 pairs.
+#define ONNXC_SWEEP_LOADS(K, STRIDE) ((STRIDE) == 1 ? (K) : 2 * ((K) / 2 + 1))
+
+/// The column of chunk 0's load l, from the chunk's first output column
+/// times the stride: at stride 1, tap column l; at stride 2, pair l / 2's
+/// first tap column 2 (l / 2), its second vector 16 further.
+#define ONNXC_SWEEP_LOAD_AT(K, STRIDE, l)                                      \
+  ((STRIDE) == 1 ? (l) - (K) / 2 : 2 * ((l) / 2) + 16 * ((l) % 2) - (K) / 2)
+
+/// True when `d` takes the sweep form.
+static int depthwiseSweepFits(const Depthwise *d) {
+  int64_t k = d->kh, s = d->strideW, chunks = (d->ow + 15) / 16;
+  // The last load of the chunk before the last ends inside the row.
+  return (k == 3 || k == 5) && d->kw == k && d->dilationH == 1 &&
+         d->dilationW == 1 && (s == 1 || s == 2) && d->strideH == s &&
+         d->left == k / 2 && d->xStride[3] == 1 && d->yStride[3] == 1 &&
+         d->ow >= 12 && 16 * s * (chunks - 1) + k / 2 - 1 < d->width;
+}
+
+/// The lanes p < 16 with 0 <= start + p < limit.
+static inline __mmask16 laneRange(int64_t start, int64_t limit) {
+  int64_t lo = start < 0 ? -start : 0, hi = limit - start;
+  if (hi > 16)
+    hi = 16;
+  if (hi <= lo)
+    return 0;
+  return (__mmask16)(((1u << hi) - 1) & ~((1u << lo) - 1));
+}
+
+/// The K tap columns `tap` of one chunk of input row `row` (at the chunk's
+/// first output column times the stride): its loads masked by `mask` where
+/// not NULL (only those starting left of the row by `first`).
+ONNXC_AVX512_DW static inline __attribute__((always_inline)) void
+sweepTaps(const float *row, const __mmask16 *mask, int first, const int K,
+          const int stride, __m512 *tap) {
+  __m512 load[ONNXC_SWEEP_LOADS(SweepMaxTaps, 2)];
+  _Pragma("GCC unroll 6") for (int l = 0; l < ONNXC_SWEEP_LOADS(K, stride);
+                               ++l) {
+    const float *at = row + ONNXC_SWEEP_LOAD_AT(K, stride, l);
+    int masked = mask && (!first || ONNXC_SWEEP_LOAD_AT(K, stride, l) < 0);
+    load[l] = masked ? _mm512_maskz_loadu_ps(mask[l], at) : _mm512_loadu_ps(at);
+  }
+  if (stride == 1) {
+    _Pragma("GCC unroll 5") for (int v = 0; v < K; ++v) tap[v] = load[v];
+    return;
+  }
+  const __m512i even = ONNXC_EVEN_LANES;
+  const __m512i odd = _mm512_add_epi32(even, _mm512_set1_epi32(1));
+  _Pragma("GCC unroll 5") for (int v = 0; v < K; ++v) tap[v] =
+      _mm512_permutex2var_ps(load[v / 2 * 2], v % 2 ? odd : even,
+                             load[v / 2 * 2 + 1]);
+}
+
+/// The sums of one output row: [chunk][part].
+typedef __m512 SweepSums[4][SweepMaxSums];
+
+/// Input row `row` of C chunks into the sums `acc` of the window's output
+/// rows k that read it, at tap row q - stride k.
+ONNXC_AVX512_DW static inline __attribute__((always_inline)) void
+sweepRow(const __m512 *weight, const float *row, const __mmask16 *first,
+         const __mmask16 *last, SweepSums *acc, const int q, const int K,
+         const int stride, const int C, const int S) {
+  _Pragma("GCC unroll 4") for (int c = 0; c < C; ++c) {
+    __m512 tap[SweepMaxTaps];
+    sweepTaps(row + 16 * stride * c,
+              c == C - 1 ? last
+              : c == 0   ? first
+                         : NULL,
+              c != C - 1, K, stride, tap);
+    _Pragma("GCC unroll 5") for (int k = 0; k < (K + stride - 1) / stride;
+                                 ++k) {
+      int u = q - stride * k;
+      if (u < 0 || u >= K)
+        continue;
+      _Pragma("GCC unroll 5") for (int v = 0; v < K; ++v) acc[k][c][v % S] =
+          _mm512_fmadd_ps(weight[K * u + v], tap[v], acc[k][c][v % S]);
+    }
+  }
+}
+
+/// The sums' start of output row `o`: the bias (`init`), or what the
+/// output at `out` holds (rows past the last: anything).
+ONNXC_AVX512_DW static inline __attribute__((always_inline)) void
+sweepInit(const Depthwise *d, SweepSums acc, __m512 init, const float *out,
+          int64_t o, __mmask16 store, const int C, const int S) {
+  _Pragma("GCC unroll 4") for (int c = 0; c < C; ++c) {
+    _Pragma("GCC unroll 3") for (int s = 1; s < S; ++s) acc[c][s] =
+        _mm512_setzero_ps();
+    acc[c][0] = d->bias || o >= d->oh
+                    ? init
+                    : _mm512_maskz_loadu_ps(c == C - 1 ? store : 0xffff,
+                                            out + o * d->yStride[2] + 16 * c);
+  }
+}
+
+/// One group of C chunks of one plane from output column j0: `x` the
+/// plane's input, `out` and `res` its output and residual from column j0.
+ONNXC_AVX512_DW static inline __attribute__((always_inline)) void
+depthwiseSweep(const Depthwise *d, const __m512 *weight, __m512 init,
+               const float *x, float *out, const float *res, int64_t j0,
+               const int K, const int stride, const int C, const int S) {
+  enum { Window = 5 };
+  const int window = (K + stride - 1) / stride;
+  const int64_t height = d->height, oh = d->oh, top = d->top;
+  const int64_t xs = d->xStride[2], ys = d->yStride[2];
+  const float *in = x + stride * j0;
+  __mmask16 first[ONNXC_SWEEP_LOADS(SweepMaxTaps, 2)];
+  __mmask16 last[ONNXC_SWEEP_LOADS(SweepMaxTaps, 2)];
+  for (int l = 0; l < ONNXC_SWEEP_LOADS(K, stride); ++l) {
+    int64_t at = stride * j0 + ONNXC_SWEEP_LOAD_AT(K, stride, l);
+    first[l] = laneRange(at, d->width);
+    last[l] = laneRange(at + 16 * stride * (C - 1), d->width);
+  }
+  __mmask16 store = laneRange(j0 + 16 * (C - 1), d->ow);
+  // acc[k]: the sums of output row o + k, which reads input rows stride (o
+  // + k) - top + u. The first stride rows of row o's window are read
+  // before it, the last stride rows in its step.
+  SweepSums acc[Window];
+  _Pragma("GCC unroll 5") for (int k = 0; k < window; ++k)
+      sweepInit(d, acc[k], init, out, k, store, C, S);
+  _Pragma("GCC unroll 4") for (int q = 0; q < K - stride; ++q) if (
+      q - top >= 0 && q - top < height) sweepRow(weight, in + (q - top) * xs,
+                                                 first, last, acc, q, K,
+                                                 stride, C, S);
+  for (int64_t o = 0; o < oh; ++o) {
+    _Pragma("GCC unroll 2") for (int q = K - stride; q < K; ++q) {
+      int64_t r = stride * o - top + q;
+      if (r >= 0 && r < height)
+        sweepRow(weight, in + r * xs, first, last, acc, q, K, stride, C, S);
+    }
+    _Pragma("GCC unroll 4") for (int c = 0; c < C; ++c) {
+      __m512 sum = acc[0][c][0];
+      _Pragma("GCC unroll 3") for (int s = 1; s < S; ++s) sum =
+          _mm512_add_ps(sum, acc[0][c][s]);
+      finishDepthwiseAvx512(d, sum, res ? res + o * ys + 16 * c : NULL,
+                            out + o * ys + 16 * c, c == C - 1 ? store : 0xffff);
+    }
+    _Pragma("GCC unroll 4") for (int k = 0; k + 1 < window; ++k)
+        _Pragma("GCC unroll 4") for (int c = 0; c < C; ++c)
+            _Pragma("GCC unroll 3") for (int s = 0; s < S; ++s) acc[k][c][s] =
+                acc[k + 1][c][s];
+    sweepInit(d, acc[window - 1], init, out, o + window, store, C, S);
+  }
+}
+
+/// depthwiseSweep for each window, stride and C (and its split S).
+#define ONNXC_SWEEP_GROUP(K, STRIDE, C, S)                                     \
+  ONNXC_AVX512_DW static void depthwiseSweep##K##_##STRIDE##_##C(              \
+      const Depthwise *d, const __m512 *weight, __m512 init, const float *x,   \
+      float *out, const float *res, int64_t j0) {                              \
+    depthwiseSweep(d, weight, init, x, out, res, j0, K, STRIDE, C, S);         \
+  }
+ONNXC_SWEEP_GROUP(3, 1, 1, 3)
+ONNXC_SWEEP_GROUP(3, 1, 2, 2)
+ONNXC_SWEEP_GROUP(3, 1, 3, 1)
+ONNXC_SWEEP_GROUP(3, 1, 4, 1)
+ONNXC_SWEEP_GROUP(3, 2, 1, 3)
+ONNXC_SWEEP_GROUP(3, 2, 2, 2)
+ONNXC_SWEEP_GROUP(3, 2, 3, 1)
+ONNXC_SWEEP_GROUP(3, 2, 4, 1)
+ONNXC_SWEEP_GROUP(5, 1, 1, 2)
+ONNXC_SWEEP_GROUP(5, 1, 2, 1)
+ONNXC_SWEEP_GROUP(5, 2, 1, 2)
+ONNXC_SWEEP_GROUP(5, 2, 2, 1)
+
+/// The planes [begin, end) of `d` in the sweep form.
+ONNXC_AVX512_DW static void depthwiseSweepPlanes(const Depthwise *d,
+                                                 int64_t begin, int64_t end) {
+  typedef void (*Group)(const Depthwise *, const __m512 *, __m512,
+                        const float *, float *, const float *, int64_t);
+  // [window 5][stride 2][chunks - 1]
+  static const Group groups[2][2][4] = {
+      {{depthwiseSweep3_1_1, depthwiseSweep3_1_2, depthwiseSweep3_1_3,
+        depthwiseSweep3_1_4},
+       {depthwiseSweep3_2_1, depthwiseSweep3_2_2, depthwiseSweep3_2_3,
+        depthwiseSweep3_2_4}},
+      {{depthwiseSweep5_1_1, depthwiseSweep5_1_2},
+       {depthwiseSweep5_2_1, depthwiseSweep5_2_2}}};
+  const Group *group = groups[d->kh == 5][d->strideW - 1];
+  int64_t chunks = (d->ow + 15) / 16, most = SweepMaxChunks[d->kh];
+  for (int64_t plane = begin; plane < end; ++plane) {
+    const float *x;
+    int64_t yAt;
+    __m512 weight[DepthwiseMaxTaps], init;
+    startDepthwisePlane(d, plane, &x, &yAt, weight, &init);
+    for (int64_t chunk = 0; chunk < chunks; chunk += most) {
+      int64_t n = chunks - chunk < most ? chunks - chunk : most, j0 = 16 * chunk;
+      group[n - 1](d, weight, init, x, d->y + yAt + j0,
+                   d->res ? d->res + yAt + j0 : NULL, j0);
+    }
+  }
+}
+
 /// The masks of dm for `d`; 0 when its shape does not fit them.
 static int initDepthwiseMasks(const Depthwise *d, DepthwiseMasks *dm) {
   dm->chunks = (d->ow + 15) / 16;
@@ -1163,14 +1372,21 @@ static int initDepthwiseMasks(const Depthwise *d, DepthwiseMasks *dm) {
   return 1;
 }
 
+/// How the AVX-512 kernel computes a depthwise convolution: in the sweep
+/// form, the flat form (`flat`) or by rows (`masks`).
 typedef struct {
   const Depthwise *d;
   const DepthwiseMasks *masks;
   const DepthwiseFlat *flat;
+  int sweep;
 } DepthwiseAvx512;
 
 static void runDepthwiseAvx512(void *ctx, int64_t begin, int64_t end) {
   const DepthwiseAvx512 *k = ctx;
+  if (k->sweep) {
+    depthwiseSweepPlanes(k->d, begin, end);
+    return;
+  }
   if (!k->flat) {
     depthwisePlanesAvx512(k->d, k->masks, begin, end);
     return;
@@ -1247,7 +1463,7 @@ int onnxcAveragePoolFlat(const float *x, float *y, int64_t images,
                  .dilationW = dw};
   const DepthwiseFlat *flat = depthwiseFlat(&d);
   if (flat) {
-    DepthwiseAvx512 k = {&d, NULL, flat};
+    DepthwiseAvx512 k = {&d, NULL, flat, 0};
     runPlanes(runDepthwiseAvx512, &k, images * channels,
               (double)(images * channels * h * w * kh * kw));
   }
@@ -1499,9 +1715,14 @@ void onnxc_kernel_depthwise_conv2d_nchw_chw_f32(
 #if defined(__x86_64__)
   if (__builtin_cpu_supports("avx512f") && xStride3 == 1 && yStride3 == 1 &&
       (strideW == 1 || strideW == 2) && wSize1 * wSize2 <= DepthwiseMaxTaps) {
+    if (depthwiseSweepFits(&d)) {
+      DepthwiseAvx512 k = {&d, NULL, NULL, 1};
+      runPlanes(runDepthwiseAvx512, &k, planes, work);
+      return;
+    }
     const DepthwiseFlat *flat = depthwiseFlat(&d);
     if (flat) {
-      DepthwiseAvx512 k = {&d, NULL, flat};
+      DepthwiseAvx512 k = {&d, NULL, flat, 0};
       runPlanes(runDepthwiseAvx512, &k, planes, work);
       return;
     }
@@ -1512,7 +1733,7 @@ void onnxc_kernel_depthwise_conv2d_nchw_chw_f32(
       masks->rowLast = rows + ySize2;
     }
     if (masks && rows && initDepthwiseMasks(&d, masks)) {
-      DepthwiseAvx512 k = {&d, masks, NULL};
+      DepthwiseAvx512 k = {&d, masks, NULL, 0};
       runPlanes(runDepthwiseAvx512, &k, planes, work);
       free(rows);
       free(masks);

@@ -308,6 +308,38 @@ TEST_CASE("depthwise kernel reads its padding implicitly", "[kernels]") {
     checkEpilogues(c);
 }
 
+TEST_CASE("depthwise kernel sweeps 3x3 and 5x5 windows down the plane",
+          "[kernels]") {
+  // 3x3 with a left pad of 1 at stride 1: rows of 12, 28, 40, 56, 80 and
+  // 112 outputs (one to four chunks of 16 at once, then the rest), a right
+  // pad of 0 (the last chunk's loads end inside the row), and top and
+  // bottom pads of 0 and 2; at stride 2: rows of 12, 14, 28, 56 and 75
+  // outputs from even and odd widths, a top pad of 0, and two images. 5x5
+  // with a left pad of 2 (one or two chunks at once): rows of 28, 14 and 40
+  // at stride 1, of 14, 28 and 37 at stride 2, and uneven pads.
+  for (Case c : {Case{1, 3, 3, 12, 12, 3, 1, 3, 1, 1, 1, 1, 1},
+                 Case{2, 3, 3, 20, 28, 3, 1, 3, 1, 1, 1, 1, 1},
+                 Case{1, 2, 2, 9, 40, 3, 1, 2, 1, 1, 1, 1, 1},
+                 Case{1, 2, 2, 7, 56, 3, 1, 2, 1, 1, 1, 1, 1},
+                 Case{1, 2, 2, 5, 80, 3, 1, 2, 1, 1, 1, 1, 1},
+                 Case{1, 2, 2, 6, 112, 3, 1, 2, 1, 1, 1, 1, 1},
+                 Case{1, 3, 3, 10, 33, 3, 1, 3, 1, 1, 1, 1, 0},
+                 Case{1, 3, 3, 10, 20, 3, 1, 3, 1, 0, 1, 2, 1},
+                 Case{1, 3, 3, 10, 20, 3, 1, 3, 1, 2, 1, 0, 1},
+                 Case{1, 3, 3, 24, 24, 3, 2, 3, 1, 0, 1, 1, 1},
+                 Case{2, 3, 3, 25, 27, 3, 2, 3, 1, 1, 1, 1, 1},
+                 Case{1, 3, 3, 56, 56, 3, 2, 3, 1, 1, 1, 1, 1},
+                 Case{1, 2, 2, 12, 112, 3, 2, 2, 1, 1, 1, 1, 1},
+                 Case{1, 2, 2, 9, 150, 3, 2, 2, 1, 1, 1, 1, 1},
+                 Case{1, 3, 3, 12, 28, 5, 1, 3, 1, 2, 2, 2, 2},
+                 Case{2, 2, 2, 14, 14, 5, 1, 2, 1, 2, 2, 2, 2},
+                 Case{1, 2, 2, 9, 40, 5, 1, 2, 1, 2, 2, 1, 2},
+                 Case{1, 3, 3, 28, 28, 5, 2, 3, 1, 2, 2, 2, 2},
+                 Case{1, 2, 2, 20, 56, 5, 2, 2, 1, 2, 2, 2, 2},
+                 Case{1, 2, 2, 11, 75, 5, 2, 2, 1, 1, 2, 2, 1}})
+    checkEpilogues(c);
+}
+
 TEST_CASE("small-plane conv kernel matches the reference", "[kernels]") {
   // Same-size outputs of at most four vectors take the flat form: a batch
   // of 8 x 8 digits into 8 filters (groups of 6 and 2) and their 4 x 4
