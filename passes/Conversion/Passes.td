@@ -169,7 +169,10 @@ def CollapseElementwisePass
     into one (`memref.collapse_shape` on its operands): the loop that LLVM
     vectorizes is then as long as the tensor (or its part below a broadcast,
     or a global pooling's whole plane), not one row of a 14x14 or 7x7 plane,
-    which it vectorized across rows with gathers and scatters.
+    which it vectorized across rows with gathers and scatters. First, an
+    input's unit dims that its map reads at the constant 0 (a per-channel
+    scale of shape 1xCx1x1 broadcast over NxCxHxW) are dropped from it, so
+    that its map is a projected permutation too.
 
     ```mlir
     linalg.generic {indexing_maps = [#id, #id], iterator_types = [4 x "parallel"]}
@@ -181,6 +184,50 @@ def CollapseElementwisePass
   }];
   let dependentDialects = ["mlir::linalg::LinalgDialect",
                            "mlir::memref::MemRefDialect"];
+}
+
+def ReductionsToLoopsPass
+    : Pass<"onnxc-reductions-to-loops", "mlir::func::FuncOp"> {
+  let summary = "reductions over the innermost dims as loops that carry "
+                "their running value";
+  let description = [{
+    Runs in the CPU pipeline after `onnxc-collapse-elementwise`, before the
+    other generics become loops. A `linalg.generic` on memrefs with one
+    output whose reduction dims all follow its parallel ones, whose indexing
+    maps are projected permutations and whose body combines one value with
+    the running one (the output's argument, used once: float add, mul,
+    max or min, integer add, mul, max, min, and, or, xor) becomes an
+    `scf.parallel` over the parallel dims around one `scf.for` per reduction
+    dim that carries the running value from the output's element to it. A
+    float combiner gets the `reassoc` flag, so that LLVM vectorizes the
+    loop with partial sums. Linalg's own loops load and store the output's
+    element at every step, which LLVM cannot keep in a register when the
+    input and the output are views of one arena: a global average pooling
+    of 672 planes of 14x14 ran as a chain of scalar adds through memory.
+
+    ```mlir
+    linalg.generic {indexing_maps = [#id, #proj],
+                    iterator_types = ["parallel", "parallel", "reduction"]}
+        ins(%x : memref<1x8x49xf32>) outs(%y : memref<1x8xf32>) {
+    ^bb0(%a: f32, %b: f32):
+      %s = arith.addf %a, %b : f32
+      linalg.yield %s : f32
+    }
+    // becomes
+    scf.parallel (%i, %j) = (%c0, %c0) to (%c1, %c8) step (%c1, %c1) {
+      %init = memref.load %y[%i, %j] : memref<1x8xf32>
+      %sum = scf.for %k = %c0 to %c49 step %c1 iter_args(%acc = %init) -> (f32) {
+        %a = memref.load %x[%i, %j, %k] : memref<1x8x49xf32>
+        %s = arith.addf %a, %acc fastmath<reassoc> : f32
+        scf.yield %s : f32
+      }
+      memref.store %sum, %y[%i, %j] : memref<1x8xf32>
+    }
+    ```
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::scf::SCFDialect"];
 }
 
 def PlanBuffersPass : Pass<"onnxc-plan-buffers", "mlir::ModuleOp"> {

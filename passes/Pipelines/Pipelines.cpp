@@ -113,6 +113,12 @@ void onnxc::buildONNXLowerToLLVMPipeline(OpPassManager &pm, unsigned level,
   pm.addPass(createPlanBuffersPass());
   // Elementwise loops over one flat dim, which vectorizes.
   pm.addNestedPass<func::FuncOp>(createCollapseElementwisePass());
+  // Reductions that keep their running value in a register.
+  pm.addNestedPass<func::FuncOp>(createReductionsToLoopsPass());
+  // One view per buffer: an in-place loop then reads and writes through one
+  // pointer (the outlined loop would get two, and LLVM's check that they do
+  // not overlap would send it down its scalar path).
+  pm.addPass(createCSEPass());
   if (parallelLoops) {
     // Generated loops over the session's thread pool where they are big.
     pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());

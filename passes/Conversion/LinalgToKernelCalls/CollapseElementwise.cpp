@@ -49,6 +49,61 @@ static std::optional<ReassociationIndices> innermostRun(linalg::GenericOp op) {
   return std::nullopt;
 }
 
+/// Drops from the inputs of `op` the unit dims that their indexing maps
+/// read at the constant 0 (a broadcast along them, as a squeeze-and-
+/// excitation block's per-channel scale of shape 1xCx1x1 against its
+/// NxCxHxW image): each such operand (a memref of the identity layout) is
+/// collapsed into its other dims, and its map keeps their results only, so
+/// that the map is a projected permutation that innermostRun can fold
+/// past.
+static void dropBroadcastUnitDims(linalg::GenericOp op,
+                                  RewriterBase &rewriter) {
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  bool changed = false;
+  for (OpOperand *operand : op.getDpsInputOperands()) {
+    auto type = dyn_cast<MemRefType>(operand->get().getType());
+    AffineMap map = maps[operand->getOperandNumber()];
+    if (!type || !type.getLayout().isIdentity())
+      continue;
+    auto isDropped = [&](int64_t i) {
+      auto constant = dyn_cast<AffineConstantExpr>(map.getResult(i));
+      return constant && constant.getValue() == 0 &&
+             type.getDimSize(i) == 1;
+    };
+    if (llvm::none_of(llvm::seq<int64_t>(0, type.getRank()), isDropped))
+      continue;
+    // Each dropped dim joins the group of the kept dim before it (the
+    // first kept dim's group takes the dropped dims before it).
+    SmallVector<ReassociationIndices> groups;
+    SmallVector<AffineExpr> kept;
+    ReassociationIndices leading;
+    for (int64_t i = 0; i < type.getRank(); ++i) {
+      if (isDropped(i)) {
+        (groups.empty() ? leading : groups.back()).push_back(i);
+        continue;
+      }
+      ReassociationIndices group = leading;
+      leading.clear();
+      group.push_back(i);
+      groups.push_back(group);
+      kept.push_back(map.getResult(i));
+    }
+    if (groups.empty())
+      continue; // (every dim dropped: a scalar's loads are hoisted anyway)
+    rewriter.setInsertionPoint(op);
+    Value collapsed = rewriter.create<memref::CollapseShapeOp>(
+        op.getLoc(), operand->get(), groups);
+    rewriter.modifyOpInPlace(op, [&] { operand->set(collapsed); });
+    maps[operand->getOperandNumber()] =
+        AffineMap::get(map.getNumDims(), 0, kept, op.getContext());
+    changed = true;
+  }
+  if (changed)
+    rewriter.modifyOpInPlace(op, [&] {
+      op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+    });
+}
+
 namespace {
 struct CollapseElementwisePass
     : public onnxc::impl::CollapseElementwisePassBase<CollapseElementwisePass> {
@@ -58,6 +113,8 @@ struct CollapseElementwisePass
     SmallVector<linalg::GenericOp> generics;
     getOperation()->walk([&](linalg::GenericOp op) { generics.push_back(op); });
     for (linalg::GenericOp op : generics) {
+      if (op.hasPureBufferSemantics())
+        dropBroadcastUnitDims(op, rewriter);
       std::optional<ReassociationIndices> run = innermostRun(op);
       if (!run)
         continue;

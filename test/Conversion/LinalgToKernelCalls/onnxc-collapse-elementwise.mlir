@@ -76,3 +76,23 @@ func.func @kept(%s: memref<2x4x4xf32, strided<[32, 8, 1]>>, %x: memref<2x4x4xf32
   }
   return
 }
+
+// -----
+
+// A squeeze-and-excitation block's scale, 1x8x1x1 read at (d0, d1, 0, 0):
+// its unit dims are dropped (the map becomes a projected permutation), and
+// the plane then folds below the broadcast.
+// CHECK-LABEL: func.func @unit_broadcast
+// CHECK: %[[S:.+]] = memref.collapse_shape %{{.+}} {{\[}}[0], [1, 2, 3]] : memref<1x8x1x1xf32> into memref<1x8xf32>
+// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #[[BC:.+]], #{{.+}}], iterator_types = ["parallel", "parallel", "parallel"]} ins(%{{.+}}, %[[S]] : memref<1x8x49xf32>, memref<1x8xf32>) outs(%{{.+}} : memref<1x8x49xf32>)
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#unit = affine_map<(d0, d1, d2, d3) -> (d0, d1, 0, 0)>
+func.func @unit_broadcast(%x: memref<1x8x7x7xf32>, %s: memref<1x8x1x1xf32>, %y: memref<1x8x7x7xf32>) {
+  linalg.generic {indexing_maps = [#id, #unit, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x, %s : memref<1x8x7x7xf32>, memref<1x8x1x1xf32>) outs(%y : memref<1x8x7x7xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    linalg.yield %m : f32
+  }
+  return
+}
