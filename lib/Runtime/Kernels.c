@@ -1148,8 +1148,16 @@ ONNXC_AVX512_DW static void depthwiseFlatPlanes(const Depthwise *d,
 /// others lie inside, see depthwiseSweepFits). With few chunks, a row's
 /// sums are split by tap column (S parts) so that enough independent sums
 /// hide the FMA's latency.
-enum { SweepMaxTaps = 5, SweepMaxSums = 3 };
-static const int SweepMaxChunks[SweepMaxTaps + 1] = {0, 0, 0, 4, 0, 2};
+enum {
+  SweepMaxTaps = 5,
+  SweepMaxSums = 3,
+  /// The most chunks of a group (3x3), and output rows of a window (5x5 at
+  /// stride 1).
+  SweepMostChunks = 4,
+  SweepMaxWindow = 5
+};
+static const int SweepMaxChunks[SweepMaxTaps + 1] = {0, 0, 0, SweepMostChunks,
+                                                     0, 2};
 
 /// The vectors one chunk loads per input row: K at stride 1; at stride 2,
 /// K / 2 + 1 pairs.
@@ -1183,7 +1191,7 @@ static inline __mmask16 laneRange(int64_t start, int64_t limit) {
 
 /// The K tap columns `tap` of one chunk of input row `row` (at the chunk's
 /// first output column times the stride): its loads masked by `mask` where
-/// not NULL (only those starting left of the row by `first`).
+/// not NULL (with `first`, only those that start left of the row).
 ONNXC_AVX512_DW static inline __attribute__((always_inline)) void
 sweepTaps(const float *row, const __mmask16 *mask, int first, const int K,
           const int stride, __m512 *tap) {
@@ -1206,7 +1214,7 @@ sweepTaps(const float *row, const __mmask16 *mask, int first, const int K,
 }
 
 /// The sums of one output row: [chunk][part].
-typedef __m512 SweepSums[4][SweepMaxSums];
+typedef __m512 SweepSums[SweepMostChunks][SweepMaxSums];
 
 /// Input row `row` of C chunks into the sums `acc` of the window's output
 /// rows k that read it, at tap row q - stride k.
@@ -1253,7 +1261,6 @@ ONNXC_AVX512_DW static inline __attribute__((always_inline)) void
 depthwiseSweep(const Depthwise *d, const __m512 *weight, __m512 init,
                const float *x, float *out, const float *res, int64_t j0,
                const int K, const int stride, const int C, const int S) {
-  enum { Window = 5 };
   const int window = (K + stride - 1) / stride;
   const int64_t height = d->height, oh = d->oh, top = d->top;
   const int64_t xs = d->xStride[2], ys = d->yStride[2];
@@ -1267,15 +1274,17 @@ depthwiseSweep(const Depthwise *d, const __m512 *weight, __m512 init,
   }
   __mmask16 store = laneRange(j0 + 16 * (C - 1), d->ow);
   // acc[k]: the sums of output row o + k, which reads input rows stride (o
-  // + k) - top + u. The first stride rows of row o's window are read
-  // before it, the last stride rows in its step.
-  SweepSums acc[Window];
+  // + k) - top + u (tap row u). The first K - stride rows of row 0's window
+  // are read before the loop; step o reads the last stride rows of row o's
+  // window, which also start the windows after it.
+  SweepSums acc[SweepMaxWindow];
   _Pragma("GCC unroll 5") for (int k = 0; k < window; ++k)
       sweepInit(d, acc[k], init, out, k, store, C, S);
-  _Pragma("GCC unroll 4") for (int q = 0; q < K - stride; ++q) if (
-      q - top >= 0 && q - top < height) sweepRow(weight, in + (q - top) * xs,
-                                                 first, last, acc, q, K,
-                                                 stride, C, S);
+  _Pragma("GCC unroll 4") for (int q = 0; q < K - stride; ++q) {
+    if (q - top >= 0 && q - top < height)
+      sweepRow(weight, in + (q - top) * xs, first, last, acc, q, K, stride, C,
+               S);
+  }
   for (int64_t o = 0; o < oh; ++o) {
     _Pragma("GCC unroll 2") for (int q = K - stride; q < K; ++q) {
       int64_t r = stride * o - top + q;
@@ -1322,8 +1331,8 @@ ONNXC_AVX512_DW static void depthwiseSweepPlanes(const Depthwise *d,
                                                  int64_t begin, int64_t end) {
   typedef void (*Group)(const Depthwise *, const __m512 *, __m512,
                         const float *, float *, const float *, int64_t);
-  // [window 5][stride 2][chunks - 1]
-  static const Group groups[2][2][4] = {
+  // [5x5][stride - 1][chunks - 1]
+  static const Group groups[2][2][SweepMostChunks] = {
       {{depthwiseSweep3_1_1, depthwiseSweep3_1_2, depthwiseSweep3_1_3,
         depthwiseSweep3_1_4},
        {depthwiseSweep3_2_1, depthwiseSweep3_2_2, depthwiseSweep3_2_3,
