@@ -158,6 +158,18 @@ ONNXC_AVX512 static inline __m512 finishAvx512(const TileEpilogue *e, __m512 v,
   return e->hardSwish ? hardSwishAvx512(v) : v;
 }
 
+/// How far ahead of the reduction step it sums a micro-kernel fetches the
+/// packed filters it streams: A's rows in a plain tile, B's sliver in a
+/// transposed or grid one (64 steps: 8 KiB of a 32-wide sliver). In a model
+/// a tile's first pass over its filters reads them from DRAM, which the
+/// hardware prefetcher alone did not hide: resnet50 38.2 -> 36.2 ms,
+/// inception_v3 58.7 -> 54.0, T=2 resnet50 20.2 -> 19.2. (Fetching B too
+/// in a plain tile, a matmul's weights, did not speed up BERT.)
+enum { PrefetchSteps = 64 };
+
+/// Fetches the line at `p` into L1 ahead of its use.
+#define ONNXC_PREFETCH(p) _mm_prefetch((const char *)(p), _MM_HINT_T0)
+
 ONNXC_AVX512 static void kernelAvx512(int64_t kc, const float *a,
                                       const float *b, float *c, int64_t ldc,
                                       const TileEpilogue *e) {
@@ -178,6 +190,7 @@ ONNXC_AVX512 static void kernelAvx512(int64_t kc, const float *a,
   __m512 cd0 = _mm512_setzero_ps(), cd1 = _mm512_setzero_ps();
   for (int64_t p = 0; p < kc; ++p, a += MR, b += 32) {
     __m512 b0 = _mm512_load_ps(b), b1 = _mm512_load_ps(b + 16);
+    ONNXC_PREFETCH(a + MR * PrefetchSteps);
     __m512 x;
 #define ONNXC_ROW(I, C0, C1)                                                   \
   x = _mm512_set1_ps(a[I]);                                                    \
@@ -232,6 +245,7 @@ ONNXC_AVX512 static void kernelAvx512(int64_t kc, const float *a,
             _mm512_setzero_ps();                                               \
     for (int64_t p = 0; p < kc; ++p, a += MR, b += (LDB)) {                    \
       __m512 bv[NV];                                                           \
+      ONNXC_PREFETCH(a + MR * PrefetchSteps);                                  \
       _Pragma("GCC unroll 4") for (int v = 0; v < NV; ++v) bv[v] =             \
           LOAD(b + 16 * v);                                                    \
       _Pragma("GCC unroll 16") for (int i = 0; i < MR; ++i) {                  \
@@ -271,6 +285,8 @@ sumsRowsAvx512(int64_t kc, const float *a, int64_t lda, const float *b,
       _mm512_setzero_ps();
   for (int64_t p = 0; p < kc; ++p, a += lda, b += 32) {
     __m512 b0 = _mm512_load_ps(b), b1 = _mm512_load_ps(b + 16);
+    ONNXC_PREFETCH(b + 32 * PrefetchSteps);
+    ONNXC_PREFETCH(b + 32 * PrefetchSteps + 16);
     _Pragma("GCC unroll 16") for (int i = 0; i < rows; ++i) {
       __m512 x = _mm512_set1_ps(a[i]);
       acc[i][0] = _mm512_fmadd_ps(x, b0, acc[i][0]);
@@ -446,6 +462,8 @@ gridAvx512(int64_t kc, const float *a, const int64_t *off, const float *b,
   for (int64_t p = 0; p < kc; ++p, b += 32) {
     const float *at = a + off[p];
     __m512 b0 = _mm512_load_ps(b), b1 = _mm512_load_ps(b + 16);
+    ONNXC_PREFETCH(b + 32 * PrefetchSteps);
+    ONNXC_PREFETCH(b + 32 * PrefetchSteps + 16);
     _Pragma("GCC unroll 16") for (int i = 0; i < 14; ++i) {
       __m512 x = _mm512_set1_ps(at[i * step]);
       acc[i][0] = _mm512_fmadd_ps(x, b0, acc[i][0]);
@@ -505,6 +523,7 @@ ONNXC_AVX512 static void kernelAvx512T16(int64_t kc, const float *a0,
       _mm512_setzero_ps();
   for (int64_t p = 0; p < kc; ++p, a0 += lda, a1 += lda, b += 32) {
     __m512 b0 = _mm512_load_ps(b);
+    ONNXC_PREFETCH(b + 32 * PrefetchSteps);
     _Pragma("GCC unroll 14") for (int i = 0; i < 14; ++i) {
       acc[i] = _mm512_fmadd_ps(_mm512_set1_ps(a0[i]), b0, acc[i]);
       acc[14 + i] = _mm512_fmadd_ps(_mm512_set1_ps(a1[i]), b0, acc[14 + i]);
@@ -528,6 +547,7 @@ grid16Avx512(int64_t kc, const float *a, const int64_t *off, const float *b,
   for (int64_t p = 0; p < kc; ++p, b += 32) {
     const float *at = a + off[p];
     __m512 b0 = _mm512_load_ps(b);
+    ONNXC_PREFETCH(b + 32 * PrefetchSteps);
     _Pragma("GCC unroll 28") for (int i = 0; i < 28; ++i) acc[i] =
         _mm512_fmadd_ps(_mm512_set1_ps(at[i * step]), b0, acc[i]);
   }
