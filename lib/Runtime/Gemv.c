@@ -84,6 +84,10 @@ static void gemvGeneric(int m, int64_t k, const float *const *a, const GemvB *b,
 #define ONNXC_GEMV_AVX512 __attribute__((target("avx512f,fma")))
 #define ONNXC_GEMV_AVX2 __attribute__((target("avx2,fma")))
 
+/// How many rows ahead a packed B block is fetched: a recurrent time step's
+/// weights stream from L2 (lstm 0.187 -> 0.167 ms, gru 0.143 -> 0.129).
+enum { PrefetchRows = 8 };
+
 /// M rows by V vectors of 16 columns; only the last vector is masked (to
 /// `last`), which keeps an unpacked B's reads within its columns.
 __attribute__((always_inline)) ONNXC_GEMV_AVX512 static inline void
@@ -95,6 +99,10 @@ tileAvx512(int M, int V, int64_t k, const float *const *a, const GemvB *b,
       acc[i][v] = _mm512_setzero_ps();
   for (int64_t p = 0; p < k; ++p) {
     const float *row = rowOf(b, p, j0);
+    if (!b->rows)
+      for (int v = 0; v < V; ++v)
+        _mm_prefetch((const char *)(row + PrefetchRows * b->ldb + 16 * v),
+                     _MM_HINT_T0);
     __m512 bv[4];
     for (int v = 0; v < V - 1; ++v)
       bv[v] = _mm512_loadu_ps(row + 16 * v);
