@@ -91,7 +91,7 @@ static inline float finishValue(const TileEpilogue *e, float sum, int64_t i,
 /// ONNXC_GEMM_BLOCKS keep it); the longest reduction block, and the most
 /// rows of A, for which the kernels read B in place (kernelB) rather than
 /// packed.
-enum { MaxSlivers = 64, DirectBSteps = 512, DirectBRows = 64 };
+enum { MaxSlivers = 64, DirectBSteps = 512, DirectBRows = 128 };
 
 typedef struct {
   int mr, nr;
@@ -1102,10 +1102,11 @@ static void gemmBlock(const GemmArch *arch, const OnnxcGemm *g, int64_t m0,
       // B read where it lies (kernelB) when its steps are evenly spaced
       // rows of consecutive columns and few rows of A use them (a 1x1
       // convolution's image, a reduction block of up to 512 channels, into
-      // 64 filters or fewer: packing would cost a pass over it for little
+      // 128 filters or fewer: packing would cost a pass over it for little
       // reuse; inception's 288 -> 64 on 35x35 238 -> 206 us with blocks of
-      // 512 rather than 128); a sliver is packed only when a tile other
-      // than a full one needs it.
+      // 512 rather than 128; resnet50's 512 -> 128 on 28x28 481 -> 454 us
+      // with 128 filters rather than 64, its 64 -> 256 slower with 256); a
+      // sliver is packed only when a tile other than a full one needs it.
       int64_t ldb = kc > 1 ? g->bRow[pc + 1] - g->bRow[pc] : 0;
       int directB = !packedB && arch->kernelB && kc > 1 &&
                     kc <= DirectBSteps && m1 - m0 <= DirectBRows &&

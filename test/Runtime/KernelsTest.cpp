@@ -205,7 +205,8 @@ TEST_CASE("conv kernel with its fused epilogue matches the reference",
   // 16 filters over 625 pixels take the 8 x 48 tile with a partial sliver,
   // 4 filters the few-row path; 288 channels into 48 filters read the image
   // in place over a reduction block of 288; last slivers of 4 rows (18
-  // pixels into 64 filters, transposed; 18 filters over 100 pixels) sum 4.
+  // pixels into 64 filters, transposed; 18 filters over 100 pixels) sum 4;
+  // 128 channels into 112 filters read the image in place too.
   for (Case c :
        {Case{1, 16, 64, 9, 9, 3, 1}, Case{2, 8, 64, 14, 14, 1, 1},
         Case{1, 8, 240, 7, 7, 1, 1}, Case{1, 16, 24, 9, 10, 1, 1},
@@ -213,7 +214,8 @@ TEST_CASE("conv kernel with its fused epilogue matches the reference",
         Case{1, 600, 32, 7, 7, 1, 1}, Case{1, 5, 7, 13, 12, 3, 1, 1, 2},
         Case{1, 3, 24, 40, 42, 7, 2}, Case{1, 16, 16, 25, 25, 1, 1},
         Case{1, 16, 4, 20, 20, 1, 1}, Case{1, 288, 48, 35, 35, 1, 1},
-        Case{1, 8, 64, 3, 6, 1, 1}, Case{1, 8, 18, 10, 10, 1, 1}})
+        Case{1, 8, 64, 3, 6, 1, 1}, Case{1, 8, 18, 10, 10, 1, 1},
+        Case{1, 128, 112, 20, 20, 1, 1}})
     checkEpilogues(c);
 }
 
