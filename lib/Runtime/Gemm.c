@@ -173,8 +173,11 @@ enum { PrefetchSteps = 64 };
 /// T=2 56.2 -> 53.5 (64 steps: 102.0).
 enum { PrefetchWideBSteps = 32 };
 
-/// Fetches the line at `p` into L1 ahead of its use.
-#define ONNXC_PREFETCH(p) _mm_prefetch((const char *)(p), _MM_HINT_T0)
+/// Fetches the line `floats` floats past `p` into L1 ahead of its use (the
+/// address, which may lie past the array, is formed as an integer).
+#define ONNXC_PREFETCH(p, floats)                                              \
+  _mm_prefetch((const char *)((uintptr_t)(p) + sizeof(float) * (floats)),      \
+               _MM_HINT_T0)
 
 ONNXC_AVX512 static void kernelAvx512(int64_t kc, const float *a,
                                       const float *b, float *c, int64_t ldc,
@@ -196,7 +199,7 @@ ONNXC_AVX512 static void kernelAvx512(int64_t kc, const float *a,
   __m512 cd0 = _mm512_setzero_ps(), cd1 = _mm512_setzero_ps();
   for (int64_t p = 0; p < kc; ++p, a += MR, b += 32) {
     __m512 b0 = _mm512_load_ps(b), b1 = _mm512_load_ps(b + 16);
-    ONNXC_PREFETCH(a + MR * PrefetchSteps);
+    ONNXC_PREFETCH(a, MR * PrefetchSteps);
     __m512 x;
 #define ONNXC_ROW(I, C0, C1)                                                   \
   x = _mm512_set1_ps(a[I]);                                                    \
@@ -252,10 +255,10 @@ ONNXC_AVX512 static void kernelAvx512(int64_t kc, const float *a,
             _mm512_setzero_ps();                                               \
     for (int64_t p = 0; p < kc; ++p, a += MR, b += (LDB)) {                    \
       __m512 bv[NV];                                                           \
-      ONNXC_PREFETCH(a + MR * PrefetchSteps);                                  \
+      ONNXC_PREFETCH(a, MR * PrefetchSteps);                                   \
       if ((LDB) == 16 * NV)                                                    \
         _Pragma("GCC unroll 4") for (int v = 0; v < NV; ++v)                   \
-            ONNXC_PREFETCH(b + (LDB) * PrefetchWideBSteps + 16 * v);           \
+            ONNXC_PREFETCH(b, (LDB) * PrefetchWideBSteps + 16 * v);           \
       _Pragma("GCC unroll 4") for (int v = 0; v < NV; ++v) bv[v] =             \
           LOAD(b + 16 * v);                                                    \
       _Pragma("GCC unroll 16") for (int i = 0; i < MR; ++i) {                  \
@@ -295,8 +298,8 @@ sumsRowsAvx512(int64_t kc, const float *a, int64_t lda, const float *b,
       _mm512_setzero_ps();
   for (int64_t p = 0; p < kc; ++p, a += lda, b += 32) {
     __m512 b0 = _mm512_load_ps(b), b1 = _mm512_load_ps(b + 16);
-    ONNXC_PREFETCH(b + 32 * PrefetchSteps);
-    ONNXC_PREFETCH(b + 32 * PrefetchSteps + 16);
+    ONNXC_PREFETCH(b, 32 * PrefetchSteps);
+    ONNXC_PREFETCH(b, 32 * PrefetchSteps + 16);
     _Pragma("GCC unroll 16") for (int i = 0; i < rows; ++i) {
       __m512 x = _mm512_set1_ps(a[i]);
       acc[i][0] = _mm512_fmadd_ps(x, b0, acc[i][0]);
@@ -472,8 +475,8 @@ gridAvx512(int64_t kc, const float *a, const int64_t *off, const float *b,
   for (int64_t p = 0; p < kc; ++p, b += 32) {
     const float *at = a + off[p];
     __m512 b0 = _mm512_load_ps(b), b1 = _mm512_load_ps(b + 16);
-    ONNXC_PREFETCH(b + 32 * PrefetchSteps);
-    ONNXC_PREFETCH(b + 32 * PrefetchSteps + 16);
+    ONNXC_PREFETCH(b, 32 * PrefetchSteps);
+    ONNXC_PREFETCH(b, 32 * PrefetchSteps + 16);
     _Pragma("GCC unroll 16") for (int i = 0; i < 14; ++i) {
       __m512 x = _mm512_set1_ps(at[i * step]);
       acc[i][0] = _mm512_fmadd_ps(x, b0, acc[i][0]);
@@ -533,7 +536,7 @@ ONNXC_AVX512 static void kernelAvx512T16(int64_t kc, const float *a0,
       _mm512_setzero_ps();
   for (int64_t p = 0; p < kc; ++p, a0 += lda, a1 += lda, b += 32) {
     __m512 b0 = _mm512_load_ps(b);
-    ONNXC_PREFETCH(b + 32 * PrefetchSteps);
+    ONNXC_PREFETCH(b, 32 * PrefetchSteps);
     _Pragma("GCC unroll 14") for (int i = 0; i < 14; ++i) {
       acc[i] = _mm512_fmadd_ps(_mm512_set1_ps(a0[i]), b0, acc[i]);
       acc[14 + i] = _mm512_fmadd_ps(_mm512_set1_ps(a1[i]), b0, acc[14 + i]);
@@ -557,7 +560,7 @@ grid16Avx512(int64_t kc, const float *a, const int64_t *off, const float *b,
   for (int64_t p = 0; p < kc; ++p, b += 32) {
     const float *at = a + off[p];
     __m512 b0 = _mm512_load_ps(b);
-    ONNXC_PREFETCH(b + 32 * PrefetchSteps);
+    ONNXC_PREFETCH(b, 32 * PrefetchSteps);
     _Pragma("GCC unroll 28") for (int i = 0; i < 28; ++i) acc[i] =
         _mm512_fmadd_ps(_mm512_set1_ps(at[i * step]), b0, acc[i]);
   }

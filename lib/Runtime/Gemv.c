@@ -101,7 +101,9 @@ tileAvx512(int M, int V, int64_t k, const float *const *a, const GemvB *b,
     const float *row = rowOf(b, p, j0);
     if (!b->rows)
       for (int v = 0; v < V; ++v)
-        _mm_prefetch((const char *)(row + PrefetchRows * b->ldb + 16 * v),
+        _mm_prefetch((const char *)((uintptr_t)row +
+                                    sizeof(float) *
+                                        (size_t)(PrefetchRows * b->ldb + 16 * v)),
                      _MM_HINT_T0);
     __m512 bv[4];
     for (int v = 0; v < V - 1; ++v)
