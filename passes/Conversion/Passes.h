@@ -32,6 +32,28 @@ namespace onnxc {
 /// matmul operands are packed for it. Absent: nothing is packed ahead.
 constexpr llvm::StringLiteral kGemmIsaAttrName = "onnxc.gemm_isa";
 
+/// The reassociation of a rank-`rank` shape that folds away its dims for
+/// which `isDropped` holds (unit dims): each joins the group of the kept dim
+/// before it, and those before the first kept dim join its group. Empty
+/// when every dim is dropped (a reshape to or from rank 0).
+inline llvm::SmallVector<mlir::ReassociationIndices>
+reassociationDropping(int64_t rank,
+                      llvm::function_ref<bool(int64_t)> isDropped) {
+  llvm::SmallVector<mlir::ReassociationIndices> groups;
+  mlir::ReassociationIndices leading;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (isDropped(i)) {
+      (groups.empty() ? leading : groups.back()).push_back(i);
+      continue;
+    }
+    mlir::ReassociationIndices group = leading;
+    leading.clear();
+    group.push_back(i);
+    groups.push_back(group);
+  }
+  return groups;
+}
+
 /// True when every operand of `op` is an f32 memref: the ops that
 /// convert-linalg-to-kernel-calls and onnx-gpu-gemm-kernels replace.
 bool isF32OnBuffers(mlir::linalg::LinalgOp op);

@@ -72,22 +72,12 @@ static void dropBroadcastUnitDims(linalg::GenericOp op,
     };
     if (llvm::none_of(llvm::seq<int64_t>(0, type.getRank()), isDropped))
       continue;
-    // Each dropped dim joins the group of the kept dim before it (the
-    // first kept dim's group takes the dropped dims before it).
-    SmallVector<ReassociationIndices> groups;
+    SmallVector<ReassociationIndices> groups =
+        onnxc::reassociationDropping(type.getRank(), isDropped);
     SmallVector<AffineExpr> kept;
-    ReassociationIndices leading;
-    for (int64_t i = 0; i < type.getRank(); ++i) {
-      if (isDropped(i)) {
-        (groups.empty() ? leading : groups.back()).push_back(i);
-        continue;
-      }
-      ReassociationIndices group = leading;
-      leading.clear();
-      group.push_back(i);
-      groups.push_back(group);
-      kept.push_back(map.getResult(i));
-    }
+    for (int64_t i = 0; i < type.getRank(); ++i)
+      if (!isDropped(i))
+        kept.push_back(map.getResult(i));
     if (groups.empty())
       continue; // (every dim dropped: a scalar's loads are hoisted anyway)
     rewriter.setInsertionPoint(op);

@@ -1,6 +1,7 @@
 //===- Common.cpp - Helpers shared by the onnx -> linalg patterns ---------===//
 
 #include "passes/Conversion/ONNXToLinalg/Common.h"
+#include "passes/Conversion/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -533,23 +534,13 @@ Value collapseUnitDims(OpBuilder &b, Location loc, Value value,
     shape[d] = 1;
   value = castTo(b, loc, value,
                  RankedTensorType::get(shape, srcType.getElementType()));
-  SmallVector<ReassociationIndices> reassociation;
-  ReassociationIndices pending;
+  auto isUnit = [&](int64_t i) { return llvm::is_contained(unitDims, i); };
+  SmallVector<ReassociationIndices> reassociation =
+      reassociationDropping(srcType.getRank(), isUnit);
   SmallVector<int64_t> collapsedShape;
-  for (int64_t i = 0; i < srcType.getRank(); ++i) {
-    if (llvm::is_contained(unitDims, i)) {
-      if (reassociation.empty())
-        pending.push_back(i);
-      else
-        reassociation.back().push_back(i);
-      continue;
-    }
-    ReassociationIndices group = pending;
-    pending.clear();
-    group.push_back(i);
-    reassociation.push_back(group);
-    collapsedShape.push_back(shape[i]);
-  }
+  for (int64_t i = 0; i < srcType.getRank(); ++i)
+    if (!isUnit(i))
+      collapsedShape.push_back(shape[i]);
   Value collapsed = b.create<tensor::CollapseShapeOp>(
       loc, RankedTensorType::get(collapsedShape, srcType.getElementType()),
       value, reassociation);
@@ -562,25 +553,18 @@ Value expandUnitDims(OpBuilder &b, Location loc, Value value,
     return castTo(b, loc, value, type);
   auto srcType = cast<RankedTensorType>(value.getType());
   int64_t rank = srcType.getRank() + unitDims.size();
-  SmallVector<ReassociationIndices> reassociation;
-  ReassociationIndices pending;
+  auto isUnit = [&](int64_t j) { return llvm::is_contained(unitDims, j); };
+  SmallVector<ReassociationIndices> reassociation =
+      reassociationDropping(rank, isUnit);
   SmallVector<int64_t> expandedShape;
   SmallVector<OpFoldResult> outputShape;
   int64_t srcDim = 0;
   for (int64_t j = 0; j < rank; ++j) {
-    if (llvm::is_contained(unitDims, j)) {
+    if (isUnit(j)) {
       expandedShape.push_back(1);
       outputShape.push_back(b.getIndexAttr(1));
-      if (reassociation.empty())
-        pending.push_back(j);
-      else
-        reassociation.back().push_back(j);
       continue;
     }
-    ReassociationIndices group = pending;
-    pending.clear();
-    group.push_back(j);
-    reassociation.push_back(group);
     expandedShape.push_back(srcType.getDimSize(srcDim));
     OpFoldResult size = getDimSize(b, loc, value, srcDim);
     if (srcType.isDynamicDim(srcDim))
