@@ -28,7 +28,7 @@
 #include <string.h>
 
 #if defined(__x86_64__)
-#include <immintrin.h>
+#include "Avx512.h"
 #elif defined(__aarch64__)
 #include <arm_neon.h>
 #endif
@@ -131,15 +131,6 @@ static void kernelGeneric(int64_t kc, const float *a, const float *b, float *c,
 #define ONNXC_AVX512 __attribute__((target("avx512f,fma")))
 #define ONNXC_AVX2 __attribute__((target("avx2,fma")))
 
-/// ONNX's HardSwish of 16 values.
-ONNXC_AVX512 static inline __m512 hardSwishAvx512(__m512 v) {
-  __m512 gate = _mm512_fmadd_ps(v, _mm512_set1_ps(1.0f / 6.0f),
-                                _mm512_set1_ps(0.5f));
-  gate = _mm512_min_ps(_mm512_max_ps(gate, _mm512_setzero_ps()),
-                       _mm512_set1_ps(1.0f));
-  return _mm512_mul_ps(v, gate);
-}
-
 /// The epilogue of one 16-wide vector `v` of tile row `i` at c + at.
 ONNXC_AVX512 static inline __m512 finishAvx512(const TileEpilogue *e, __m512 v,
                                                int i, const float *c,
@@ -155,7 +146,7 @@ ONNXC_AVX512 static inline __m512 finishAvx512(const TileEpilogue *e, __m512 v,
   if (e->clamp)
     v = _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(e->lo)),
                       _mm512_set1_ps(e->hi));
-  return e->hardSwish ? hardSwishAvx512(v) : v;
+  return e->hardSwish ? onnxcHardSwish16(v) : v;
 }
 
 /// How far ahead of the reduction step it sums a micro-kernel fetches the
@@ -325,7 +316,7 @@ ONNXC_AVX512 static inline void storeMaskedAvx512(const TileEpilogue *e,
       v = _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(e->lo)),
                         _mm512_set1_ps(e->hi));
     if (e->hardSwish)
-      v = hardSwishAvx512(v);
+      v = onnxcHardSwish16(v);
   }
   _mm512_mask_storeu_ps(c + at, mask, v);
 }
@@ -1373,9 +1364,7 @@ static void freePanels(void *p) {
 
 static void initPanelKey(void) { pthread_key_create(&panelKey, freePanels); }
 
-/// Buffer `which` (0: A, 1: B) of this thread, at least `floats` long and
-/// 64-byte aligned; NULL when out of memory.
-static float *getPanel(int which, int64_t floats) {
+float *onnxcThreadBuffer(int which, int64_t floats) {
   pthread_once(&panelOnce, initPanelKey);
   PanelCache *cache = pthread_getspecific(panelKey);
   if (!cache) {
@@ -1409,8 +1398,8 @@ static void runGemmTasks(void *ctx, int64_t begin, int64_t end) {
                         arch->nr * arch->nr;
     int64_t mcRounded = (min64(arch->mc, m1 - m0) + arch->mr - 1) /
                         arch->mr * arch->mr;
-    float *bufA = t->packedA ? NULL : getPanel(0, mcRounded * kc);
-    float *bufB = t->packedB ? NULL : getPanel(1, ncRounded * kc);
+    float *bufA = t->packedA ? NULL : onnxcThreadBuffer(0, mcRounded * kc);
+    float *bufB = t->packedB ? NULL : onnxcThreadBuffer(1, ncRounded * kc);
     if ((bufA || t->packedA) && (bufB || t->packedB))
       gemmBlock(arch, g, m0, m1, n0, n1, bufA, bufB, t->packedA, t->packedB);
     else if (g->b) // (not when B only exists packed: C is left as it is)
@@ -1497,7 +1486,7 @@ static void runGemm(const GemmArch *arch, const OnnxcGemm *g,
   float *shared = NULL;
   if (t.mTasks == 1 && packedB && !packedA && g->k > 1 &&
       (g->strided ? g->aCol[1] == 1 : isUnitRun(g->aCol, g->k)))
-    shared = getPanel(0, g->k * mPad);
+    shared = onnxcThreadBuffer(0, g->k * mPad);
   if (shared) {
     SharedA pack = {arch, g, shared};
     onnxc_parallel_for(pool, t.mBlocks, packSharedA, &pack);

@@ -409,14 +409,40 @@ void onnxc_kernel_conv2d_nchw_fchw_f32(ONNXC_MEMREF4(x), ONNXC_MEMREF4(w),
                                        int64_t dilationW, int64_t flags,
                                        float lo, float hi) {
   (void)xAlloc, (void)wAlloc, (void)yAlloc, (void)xSize0, (void)xSize1,
-      (void)xSize2, (void)xSize3, (void)wSize1, (void)ySize1, (void)biasAlloc,
-      (void)biasSize0, (void)resAlloc, (void)resSize0, (void)resSize1,
-      (void)resSize2, (void)resSize3, (void)resStride1, (void)resStride2,
-      (void)resStride3;
+      (void)wSize1, (void)ySize1, (void)biasAlloc, (void)biasSize0,
+      (void)resAlloc, (void)resSize0, (void)resSize1, (void)resSize2,
+      (void)resSize3, (void)resStride1, (void)resStride2, (void)resStride3;
   // The bias is read with unit stride (the pass passes a contiguous one);
   // the residual shares the output's strides.
   (void)biasStride0;
   int64_t filters = wSize0, channels = wSize1, kh = wSize2, kw = wSize3;
+  if (kh == 3 && kw == 3 && strideH == 1 && strideW == 1 && dilationH == 1 &&
+      dilationW == 1 && xStride3 == 1 && yStride3 == 1 &&
+      (flags & FlagConstSecond)) {
+    OnnxcWinograd wc = {
+        .images = ySize0,
+        .filters = filters,
+        .channels = channels,
+        .oh = ySize2,
+        .ow = ySize3,
+        .x = x + xOff,
+        .xs = {xStride0, xStride1, xStride2},
+        .xh = xSize2,
+        .xw = xSize3,
+        .w = w + wOff,
+        .ws = {wStride0, wStride1, wStride2, wStride3},
+        .y = y + yOff,
+        .ys = {yStride0, yStride1, yStride2},
+        .bias = flags & FlagBias ? bias + biasOff : NULL,
+        .res = flags & FlagResidual ? res + resOff : NULL,
+        .resImageStride = resStride0,
+        .clamp = (flags & FlagRelu) != 0,
+        .hardSwish = (flags & FlagHardSwish) != 0,
+        .lo = lo,
+        .hi = hi};
+    if (onnxcConvWinograd(&wc))
+      return;
+  }
   if (convOnGrid(x + xOff, w + wOff, y + yOff,
                  flags & FlagBias ? bias + biasOff : NULL,
                  flags & FlagResidual ? res + resOff : NULL, ySize0, filters,

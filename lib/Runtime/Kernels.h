@@ -131,6 +131,40 @@ typedef struct {
 /// when this CPU's kernel has no grid form or memory runs out.
 int onnxcConvGrid(const OnnxcConvGrid *g);
 
+/// A stride-1, undilated 3x3 convolution of constant filters by Winograd's
+/// F(4x4, 3x3) (Winograd.c). Input `x`: image i's channel c row r column j
+/// at x[i * xs[0] + c * xs[1] + r * xs[2] + j], with rows [0, xh) and
+/// columns [0, xw) readable (at least oh + 2 and ow + 2: the padding is in
+/// the input). Filters `w`: [filters, channels, 3, 3] at strides `ws`,
+/// constant for the life of the process (transformed once and kept).
+/// Output `y`: [images, filters, oh, ow] at strides ys[0 .. 2], unit column
+/// stride. Epilogue as OnnxcGemm's: `bias` (per filter; NULL: the sums are
+/// added to what `y` holds), `res` at y's offsets within an image (images
+/// `resImageStride` apart), then `clamp` to [lo, hi] and `hardSwish`.
+/// Returns 1 when done, 0 when it did nothing: no AVX-512, too few channels
+/// or filters or pixels for the transforms to pay, out of memory, or
+/// ONNXC_WINOGRAD=0 in the environment (for comparisons).
+typedef struct {
+  int64_t images, filters, channels, oh, ow;
+  const float *x;
+  int64_t xs[3], xh, xw;
+  const float *w;
+  int64_t ws[4];
+  float *y;
+  int64_t ys[3];
+  const float *bias, *res;
+  int64_t resImageStride;
+  int clamp, hardSwish;
+  float lo, hi;
+} OnnxcWinograd;
+
+int onnxcConvWinograd(const OnnxcWinograd *c);
+
+/// This thread's scratch buffer `which` (0 or 1: the GEMM's A and B
+/// panels), at least `floats` long and 64-byte aligned, kept and grown
+/// across calls; NULL when out of memory. What it held before is lost.
+float *onnxcThreadBuffer(int which, int64_t floats);
+
 /// True when an m x n C costs the micro-kernel less padding computed as
 /// (C')' with C' = B' A' (which its transposed store supports).
 int onnxcGemmPrefersTransposed(int64_t m, int64_t n);

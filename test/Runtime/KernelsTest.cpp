@@ -56,6 +56,8 @@ struct Case {
   int64_t padTop = 0, padLeft = 0, padBottom = 0, padRight = 0;
   /// A plain convolution through the small-plane kernel.
   bool small = false;
+  /// A plain 3x3 convolution through onnxcConvWinograd, which must take it.
+  bool winograd = false;
 };
 
 /// The convolution of `c` with the epilogue of `flags` on plain loops; `x`
@@ -142,7 +144,36 @@ void check(const Case &c, int64_t flags, float lo, float hi, int threads) {
   onnxc_threadpool *pool = onnxc_threadpool_create(threads);
   REQUIRE(pool);
   onnxc_threadpool *previous = onnxcSetCurrentThreadpool(pool);
-  if (c.small) {
+  int winogradDone = 0;
+  if (c.winograd) {
+    // The filters are constant for the process (transformed once and kept
+    // by address), so they must outlive the test.
+    static std::vector<std::unique_ptr<Buffer>> keptFilters;
+    keptFilters.push_back(std::make_unique<Buffer>(w));
+    OnnxcWinograd wc{};
+    wc.images = c.batch;
+    wc.filters = c.filters;
+    wc.channels = c.channels;
+    wc.oh = oh;
+    wc.ow = ow;
+    wc.x = x.ptr();
+    wc.xh = ph;
+    wc.xw = pw;
+    wc.w = keptFilters.back()->ptr();
+    wc.y = y.ptr();
+    for (int i = 0; i < 3; ++i)
+      wc.xs[i] = x.strides[i], wc.ys[i] = y.strides[i];
+    for (int i = 0; i < 4; ++i)
+      wc.ws[i] = w.strides[i];
+    wc.bias = flags & 8 ? bias.ptr() : nullptr;
+    wc.res = flags & 16 ? res.ptr() : nullptr;
+    wc.resImageStride = res.strides[0];
+    wc.clamp = (flags & 1) != 0;
+    wc.hardSwish = (flags & 32) != 0;
+    wc.lo = lo;
+    wc.hi = hi;
+    winogradDone = onnxcConvWinograd(&wc);
+  } else if (c.small) {
     onnxc_kernel_conv2d_small_nchw_fchw_f32(
         EXPAND4(image), EXPAND4(w), EXPAND4(y), EXPAND1(bias), EXPAND4(res),
         c.stride, c.stride, c.dilation, c.dilation, c.padTop, c.padLeft, flags,
@@ -167,11 +198,19 @@ void check(const Case &c, int64_t flags, float lo, float hi, int threads) {
   }
   onnxcSetCurrentThreadpool(previous);
   onnxc_threadpool_destroy(pool);
+  if (c.winograd) {
+    if (!__builtin_cpu_supports("avx512f")) {
+      WARN("no AVX-512 on this CPU: onnxcConvWinograd declines");
+      return;
+    }
+    REQUIRE(winogradDone == 1);
+  }
   double worst = 0.0;
   for (size_t i = 0; i < expected.size(); ++i)
     worst = std::max(worst, std::fabs(double(expected[i]) - y.data[i]));
   INFO("filters " << c.filters << " channels " << c.channels << " groups "
-                  << c.groups << " small " << c.small << " h " << c.h << " w " << c.w << " k " << c.k
+                  << c.groups << " small " << c.small << " winograd "
+                  << c.winograd << " h " << c.h << " w " << c.w << " k " << c.k
                   << " stride " << c.stride << " dilation " << c.dilation
                   << " pads " << c.padTop << "," << c.padLeft << ","
                   << c.padBottom << "," << c.padRight << " flags " << flags
@@ -243,6 +282,26 @@ TEST_CASE("conv kernel on its input's grid matches the reference",
                  Case{1, 8, 16, 56, 56, 3, 2, 1, 1, 1, 1, 1, 1},
                  Case{1, 8, 20, 27, 27, 3, 1, 1, 1, 1, 1, 1, 1},
                  Case{1, 8, 12, 27, 27, 3, 2, 1, 2, 2, 2, 2, 2}})
+    checkEpilogues(c);
+}
+
+TEST_CASE("conv kernel by Winograd's F(4x4, 3x3) matches the reference",
+          "[kernels]") {
+  // 3x3 windows at stride 1: outputs of 30 x 30 (rows of 8 tiles, the last
+  // half outside, in two quads) on two images; 17 filters (a block of 8
+  // with one) over an unpadded 18 x 21 input; 24 filters over 40 x 40
+  // (8 vectors: blocks of 2 and 3, split between the threads); 16 x 16
+  // (one vector, the filters cut between the threads) and rows of 4 tiles
+  // that end inside a quad (outputs of 14 x 13, a partial last tile).
+  auto winograd = [](Case c) {
+    c.winograd = true;
+    return c;
+  };
+  for (Case c : {winograd(Case{2, 16, 16, 30, 30, 3, 1, 1, 1, 1, 1, 1, 1}),
+                 winograd(Case{1, 20, 17, 18, 21, 3, 1}),
+                 winograd(Case{1, 24, 24, 40, 40, 3, 1, 1, 1, 1, 1, 1, 1}),
+                 winograd(Case{1, 32, 40, 16, 16, 3, 1, 1, 1, 1, 1, 1, 1}),
+                 winograd(Case{1, 16, 32, 14, 13, 3, 1, 1, 1, 1, 1, 1, 1})})
     checkEpilogues(c);
 }
 
