@@ -141,6 +141,12 @@ void check(const Case &c, int64_t flags, float lo, float hi, int threads) {
   Buffer bias({c.filters}, &rng), res({c.batch, c.filters, oh, ow}, &rng);
   Buffer y({c.batch, c.filters, oh, ow}, &rng);
   std::vector<float> expected = reference(c, x, w, bias, res, y, flags, lo, hi);
+  // Constant filters (flag 4) are packed once and kept by address, so they
+  // must outlive the test.
+  static std::vector<std::unique_ptr<Buffer>> keptFilters;
+  if (flags & 4)
+    keptFilters.push_back(std::make_unique<Buffer>(w));
+  Buffer &filters = flags & 4 ? *keptFilters.back() : w;
   onnxc_threadpool *pool = onnxc_threadpool_create(threads);
   REQUIRE(pool);
   onnxc_threadpool *previous = onnxcSetCurrentThreadpool(pool);
@@ -148,7 +154,6 @@ void check(const Case &c, int64_t flags, float lo, float hi, int threads) {
   if (c.winograd) {
     // The filters are constant for the process (transformed once and kept
     // by address), so they must outlive the test.
-    static std::vector<std::unique_ptr<Buffer>> keptFilters;
     keptFilters.push_back(std::make_unique<Buffer>(w));
     OnnxcWinograd wc{};
     wc.images = c.batch;
@@ -193,7 +198,7 @@ void check(const Case &c, int64_t flags, float lo, float hi, int threads) {
                                         c.dilation, c.dilation, flags, lo, hi);
   } else {
     onnxc_kernel_conv2d_nchw_fchw_f32(
-        EXPAND4(x), EXPAND4(w), EXPAND4(y), EXPAND1(bias), EXPAND4(res),
+        EXPAND4(x), EXPAND4(filters), EXPAND4(y), EXPAND1(bias), EXPAND4(res),
         c.stride, c.stride, c.dilation, c.dilation, flags, lo, hi);
   }
   onnxcSetCurrentThreadpool(previous);
@@ -256,6 +261,17 @@ TEST_CASE("conv kernel with its fused epilogue matches the reference",
         Case{1, 8, 64, 3, 6, 1, 1}, Case{1, 8, 18, 10, 10, 1, 1},
         Case{1, 128, 112, 20, 20, 1, 1}})
     checkEpilogues(c);
+}
+
+TEST_CASE("conv GEMM split unevenly between threads matches the reference",
+          "[kernels]") {
+  // 2 threads over blocks of micro-tiles that do not halve: 49 pixels (4
+  // slivers of 14) x 160 filters (5 of 32), the image packed per call, so
+  // runs of tiles by pixel slivers; 20 filters (2 slivers of 14) over 96
+  // pixels (3 of 32) with constant filters packed once, by pixel slivers.
+  for (Case c : {Case{1, 256, 160, 7, 7, 1, 1}, Case{1, 600, 20, 8, 12, 1, 1}})
+    for (int64_t flags : {8 | 1, 8 | 4 | 1, 8 | 4 | 16})
+      check(c, flags, 0.0f, flags & 16 ? 6.0f : 1e30f, 2);
 }
 
 TEST_CASE("conv kernel on its input's grid matches the reference",
