@@ -394,10 +394,7 @@ int onnxcConvWinograd(const OnnxcWinograd *c) {
   if (!enabled || c->channels < 16 || c->filters < 16 || c->oh < 4 ||
       c->ow < 4 || c->xh < c->oh + 2 || c->xw < c->ow + 2)
     return 0;
-  const float *u = transformedFilters(c);
-  if (!u)
-    return 0;
-  WinoRun run = {.c = c, .u = u};
+  WinoRun run = {.c = c};
   int64_t tilesW = (c->ow + 3) / 4, tilesH = (c->oh + 3) / 4;
   run.quadsPerRow = (tilesW + 3) / 4;
   run.quads = tilesH * run.quadsPerRow;
@@ -410,6 +407,9 @@ int onnxcConvWinograd(const OnnxcWinograd *c) {
                        WinoPoints * sizeof(float);
   if (c->oh * c->ow * 2 < run.vectors * 256 ||
       filterBytes > WinoMaxFilterBytesPerVector * (double)run.vectors)
+    return 0;
+  run.u = transformedFilters(c);
+  if (!run.u)
     return 0;
   // Blocks of at most WinoMaxVectors vectors, as many per image as the
   // threads (or a multiple) so that each gets a like share; with fewer
