@@ -783,6 +783,15 @@ static int isUnitRun(const int64_t *offsets, int64_t n) {
   return 1;
 }
 
+/// isUnitRun of table[first, first + n) of `g`: for a strided `g` (its
+/// tables i * table[1]) whether that step is 1, with no scan.
+static int unitRunOf(const OnnxcGemm *g, const int64_t *table, int64_t first,
+                     int64_t n) {
+  if (g->strided)
+    return n <= 1 || table[1] == 1;
+  return isUnitRun(table + first, n);
+}
+
 enum { MaxNR = 64 };
 
 /// A run of a sliver's columns whose offsets step by a constant stride.
@@ -1078,6 +1087,11 @@ static void gemmBlock(const GemmArch *arch, const OnnxcGemm *g, int64_t m0,
     int64_t tStore = arch->kernelT && (!g->bias || g->biasColumns)
                          ? blockStride(g->cCol + n0, n1 - n0, mr)
                          : 0;
+    // Whether C's columns of the block are consecutive (a plane's pixels):
+    // then so are each sliver's, not checked again per sliver (with a short
+    // reduction those checks took a fifth of the time: mobilenet_v2's 1x1
+    // 32 -> 16 on 112x112).
+    int colsConsecutive = unitRunOf(g, g->cCol, jc, nc);
     for (int64_t pc = 0; pc < g->k; pc += kcBlock) {
       int64_t kc = min64(kcBlock, g->k - pc);
       // The first block starts from the bias (or C), the last one applies
@@ -1106,7 +1120,7 @@ static void gemmBlock(const GemmArch *arch, const OnnxcGemm *g, int64_t m0,
                     kc <= DirectBSteps && m1 - m0 <= DirectBRows &&
                     ldb >= nr &&
                     evenStep(g->bRow + pc, kc, 0) == ldb &&
-                    isUnitRun(g->bCol + jc, nc);
+                    unitRunOf(g, g->bCol, jc, nc);
       const float *panelB = bufB;
       if (packedB)
         panelB = packedB + pc * nPad + jc * kc;
@@ -1142,8 +1156,9 @@ static void gemmBlock(const GemmArch *arch, const OnnxcGemm *g, int64_t m0,
           int64_t cols = min64(nr, nc - jr), j = jc + jr;
           const float *b = panelB + jr * kc;
           // Likewise C's columns of this sliver.
-          int colsUnit = isUnitRun(g->cCol + j, cols);
-          int64_t colStep = evenStep(g->cCol + j, cols, mr);
+          int colsUnit = colsConsecutive || isUnitRun(g->cCol + j, cols);
+          int64_t colStep = colsConsecutive ? (cols == 1 ? mr : 1)
+                                            : evenStep(g->cCol + j, cols, mr);
           int slivPacked = !directB;
           for (int64_t ir = 0; ir < mc; ir += mr) {
             int64_t rows = min64(mr, mc - ir), i = ic + ir;
