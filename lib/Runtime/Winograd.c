@@ -385,12 +385,16 @@ static void runParts(void *ctx, int64_t begin, int64_t end) {
   }
 }
 
+static pthread_once_t enabledOnce = PTHREAD_ONCE_INIT;
+static int enabled;
+
+static void initEnabled(void) {
+  const char *env = getenv("ONNXC_WINOGRAD");
+  enabled = __builtin_cpu_supports("avx512f") && !(env && !strcmp(env, "0"));
+}
+
 int onnxcConvWinograd(const OnnxcWinograd *c) {
-  static int enabled = -1;
-  if (enabled < 0) {
-    const char *env = getenv("ONNXC_WINOGRAD");
-    enabled = __builtin_cpu_supports("avx512f") && !(env && !strcmp(env, "0"));
-  }
+  pthread_once(&enabledOnce, initEnabled);
   if (!enabled || c->channels < 16 || c->filters < 16 || c->oh < 4 ||
       c->ow < 4 || c->xh < c->oh + 2 || c->xw < c->ow + 2)
     return 0;
