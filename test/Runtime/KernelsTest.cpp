@@ -1,10 +1,11 @@
 //===- KernelsTest.cpp - f32 kernels against a plain reference ------------===//
 //
 // onnxc_kernel_conv2d_nchw_fchw_f32, the grouped, depthwise and small-plane
-// kernels on shapes that take each path (the micro-tile as is and
-// transposed, edge tiles, stride 1 and 2, dilation, groups of a few to many
-// channels, planes of a few vectors) with each part of the fused epilogue
-// (bias, residual, clamp, HardSwish); the few-row path
+// kernels and onnxcConvWinograd on shapes that take each path (the
+// micro-tile as is and transposed, edge tiles, stride 1 and 2, dilation,
+// groups of a few to many channels, planes of a few vectors, tiles past the
+// output, GEMM tiles split unevenly between threads) with each part of the
+// fused epilogue (bias, residual, clamp, HardSwish); the few-row path
 // of onnxcGemm (Gemv.c) with every kernel, strided and transposed operands,
 // constant or not, each epilogue; the matmul on a B packed ahead
 // (GemmLayout.h) in the layout of this CPU's kernel and in others; on one
@@ -119,8 +120,17 @@ struct Split {
       v.sizes[4], v.strides[0], v.strides[1], v.strides[2], v.strides[3],      \
       v.strides[4]
 
-/// Runs the kernel of `c` (plain, grouped or depthwise) with `threads`
-/// threads and compares it with the reference.
+/// Whether this CPU has AVX-512 (which onnxcConvWinograd needs).
+bool hasAvx512() {
+#if defined(__x86_64__)
+  return __builtin_cpu_supports("avx512f");
+#else
+  return false;
+#endif
+}
+
+/// Runs the kernel of `c` (plain, grouped, depthwise, small-plane or
+/// Winograd) with `threads` threads and compares it with the reference.
 void check(const Case &c, int64_t flags, float lo, float hi, int threads) {
   std::mt19937 rng(static_cast<unsigned>(c.filters * 131 + c.h * 7 + flags));
   int64_t extent = (c.k - 1) * c.dilation + 1;
@@ -204,7 +214,7 @@ void check(const Case &c, int64_t flags, float lo, float hi, int threads) {
   onnxcSetCurrentThreadpool(previous);
   onnxc_threadpool_destroy(pool);
   if (c.winograd) {
-    if (!__builtin_cpu_supports("avx512f")) {
+    if (!hasAvx512()) {
       WARN("no AVX-512 on this CPU: onnxcConvWinograd declines");
       return;
     }
