@@ -141,9 +141,11 @@ int onnxcConvGrid(const OnnxcConvGrid *g);
 /// stride. Epilogue as OnnxcGemm's: `bias` (per filter; NULL: the sums are
 /// added to what `y` holds), `res` at y's offsets within an image (images
 /// `resImageStride` apart), then `clamp` to [lo, hi] and `hardSwish`.
-/// Returns 1 when done, 0 when it did nothing: no AVX-512, too few channels
-/// or filters or pixels for the transforms to pay, out of memory, or
-/// ONNXC_WINOGRAD=0 in the environment (for comparisons).
+/// Returns 1 when done, 0 when it did nothing: no AVX-512, fewer than 16
+/// channels or filters, planes whose tiles would mostly be padding (7x7),
+/// transformed filters of more than 4 MiB per vector of 16 tiles (streamed
+/// for too few products), out of memory, or ONNXC_WINOGRAD=0 in the
+/// environment (for comparisons).
 typedef struct {
   int64_t images, filters, channels, oh, ow;
   const float *x;
