@@ -10,6 +10,13 @@
 
 #if defined(__x86_64__)
 #include <immintrin.h>
+#include <stdint.h>
+
+/// Fetches the line `floats` floats past `p` into L1 ahead of its use (the
+/// address, which may lie past the array, is formed as an integer).
+#define ONNXC_PREFETCH(p, floats)                                              \
+  _mm_prefetch((const char *)((uintptr_t)(p) + sizeof(float) * (floats)),      \
+               _MM_HINT_T0)
 
 /// ONNX's HardSwish, x * clamp(x / 6 + 1/2, 0, 1), of 16 values.
 __attribute__((target("avx512f,fma"))) static inline __m512

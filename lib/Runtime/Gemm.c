@@ -164,12 +164,6 @@ enum { PrefetchSteps = 64 };
 /// T=2 56.2 -> 53.5 (64 steps: 102.0).
 enum { PrefetchWideBSteps = 32 };
 
-/// Fetches the line `floats` floats past `p` into L1 ahead of its use (the
-/// address, which may lie past the array, is formed as an integer).
-#define ONNXC_PREFETCH(p, floats)                                              \
-  _mm_prefetch((const char *)((uintptr_t)(p) + sizeof(float) * (floats)),      \
-               _MM_HINT_T0)
-
 ONNXC_AVX512 static void kernelAvx512(int64_t kc, const float *a,
                                       const float *b, float *c, int64_t ldc,
                                       const TileEpilogue *e) {
@@ -775,23 +769,6 @@ static const GemmArch *getArch(void) {
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
-/// True when offsets[0, n) are offsets[0] + 0, 1, ..., n - 1.
-static int isUnitRun(const int64_t *offsets, int64_t n) {
-  for (int64_t i = 1; i < n; ++i)
-    if (offsets[i] != offsets[0] + i)
-      return 0;
-  return 1;
-}
-
-/// isUnitRun of table[first, first + n) of `g`: for a strided `g` (its
-/// tables i * table[1]) whether that step is 1, with no scan.
-static int unitRunOf(const OnnxcGemm *g, const int64_t *table, int64_t first,
-                     int64_t n) {
-  if (g->strided)
-    return n <= 1 || table[1] == 1;
-  return isUnitRun(table + first, n);
-}
-
 enum { MaxNR = 64 };
 
 /// A run of a sliver's columns whose offsets step by a constant stride.
@@ -960,7 +937,7 @@ ONNXC_AVX512 static void packRowsAvx512(const float *const *rows, int count,
 static void packA(const OnnxcGemm *g, int mr, int64_t ic, int64_t mc,
                   int64_t pc, int64_t kc, float *dst) {
   const int64_t *col = g->aCol + pc;
-  if (!isUnitRun(col, kc)) {
+  if (!onnxcIsUnitRun(col, kc)) {
     // Rows read across (a transposed matrix, or a transposed im2col whose
     // rows are runs of pixels): a step of the reduction at a time.
     packPanel(g->a, col, g->aRow + ic, mr, kc, mc, dst);
@@ -1091,7 +1068,7 @@ static void gemmBlock(const GemmArch *arch, const OnnxcGemm *g, int64_t m0,
     // then so are each sliver's, not checked again per sliver (with a short
     // reduction those checks took a fifth of the time: mobilenet_v2's 1x1
     // 32 -> 16 on 112x112).
-    int colsConsecutive = unitRunOf(g, g->cCol, jc, nc);
+    int colsConsecutive = onnxcUnitRunOf(g, g->cCol, jc, nc);
     for (int64_t pc = 0; pc < g->k; pc += kcBlock) {
       int64_t kc = min64(kcBlock, g->k - pc);
       // The first block starts from the bias (or C), the last one applies
@@ -1120,7 +1097,7 @@ static void gemmBlock(const GemmArch *arch, const OnnxcGemm *g, int64_t m0,
                     kc <= DirectBSteps && m1 - m0 <= DirectBRows &&
                     ldb >= nr &&
                     evenStep(g->bRow + pc, kc, 0) == ldb &&
-                    unitRunOf(g, g->bCol, jc, nc);
+                    onnxcUnitRunOf(g, g->bCol, jc, nc);
       const float *panelB = bufB;
       if (packedB)
         panelB = packedB + pc * nPad + jc * kc;
@@ -1136,8 +1113,8 @@ static void gemmBlock(const GemmArch *arch, const OnnxcGemm *g, int64_t m0,
         int64_t mc = min64(arch->mc, m1 - ic);
         int direct = stepsEven && mc % mr == 0;
         for (int64_t ir = 0; direct && ir < mc; ir += mr)
-          direct = isUnitRun(g->aRow + ic + ir, mr) &&
-                   isUnitRun(g->cRow + ic + ir, mr);
+          direct = onnxcIsUnitRun(g->aRow + ic + ir, mr) &&
+                   onnxcIsUnitRun(g->cRow + ic + ir, mr);
         const float *panelA = bufA;
         if (packedA)
           panelA = packedA + pc * mPad + ic * kc;
@@ -1150,13 +1127,14 @@ static void gemmBlock(const GemmArch *arch, const OnnxcGemm *g, int64_t m0,
         for (int64_t ir = 0; ir < mc; ir += mr) {
           int64_t rows = min64(mr, mc - ir);
           rowStep[ir / mr] = evenStep(g->cRow + ic + ir, rows, nr);
-          rowsUnit[ir / mr] = isUnitRun(g->cRow + ic + ir, rows);
+          rowsUnit[ir / mr] = onnxcIsUnitRun(g->cRow + ic + ir, rows);
         }
         for (int64_t jr = 0; jr < nc; jr += nr) {
           int64_t cols = min64(nr, nc - jr), j = jc + jr;
           const float *b = panelB + jr * kc;
           // Likewise C's columns of this sliver.
-          int colsUnit = colsConsecutive || isUnitRun(g->cCol + j, cols);
+          int colsUnit =
+              colsConsecutive || onnxcIsUnitRun(g->cCol + j, cols);
           int64_t colStep = colsConsecutive ? (cols == 1 ? mr : 1)
                                             : evenStep(g->cCol + j, cols, mr);
           int slivPacked = !directB;
@@ -1224,13 +1202,13 @@ static void gemmBlock(const GemmArch *arch, const OnnxcGemm *g, int64_t m0,
             memset(tile, 0, sizeof(float) * mr * nr);
             arch->kernel(kc, a, b, tile, nr, NULL);
             epilogue.res = last ? g->res : NULL;
-            if (isUnitRun(g->cCol + j, cols)) {
+            if (onnxcIsUnitRun(g->cCol + j, cols)) {
               for (int64_t r = 0; r < rows; ++r)
                 finishRun(plain ? NULL : &epilogue, tile + r * nr, r, 1, g->c,
                           g->cRow[i + r] + g->cCol[j], cols);
               continue;
             }
-            if (isUnitRun(g->cRow + i, rows)) {
+            if (onnxcIsUnitRun(g->cRow + i, rows)) {
               // A transposed tile: its columns are contiguous in C.
               float column[MaxNR];
               for (int64_t s = 0; s < cols; ++s) {
@@ -1590,7 +1568,7 @@ static void runGemm(const GemmArch *arch, const OnnxcGemm *g,
   int64_t mPad = t.mBlocks * arch->mr;
   float *shared = NULL;
   if (t.mTasks == 1 && packedB && !packedA && g->k > 1 &&
-      (g->strided ? g->aCol[1] == 1 : isUnitRun(g->aCol, g->k)))
+      onnxcUnitRunOf(g, g->aCol, 0, g->k))
     shared = onnxcThreadBuffer(0, g->k * mPad);
   if (shared) {
     SharedA pack = {arch, g, shared};

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #if defined(__x86_64__)
-#include <immintrin.h>
+#include "Avx512.h"
 #endif
 
 enum {
@@ -101,10 +101,7 @@ tileAvx512(int M, int V, int64_t k, const float *const *a, const GemvB *b,
     const float *row = rowOf(b, p, j0);
     if (!b->rows)
       for (int v = 0; v < V; ++v)
-        _mm_prefetch((const char *)((uintptr_t)row +
-                                    sizeof(float) *
-                                        (size_t)(PrefetchRows * b->ldb + 16 * v)),
-                     _MM_HINT_T0);
+        ONNXC_PREFETCH(row, PrefetchRows * b->ldb + 16 * v);
     __m512 bv[4];
     for (int v = 0; v < V - 1; ++v)
       bv[v] = _mm512_loadu_ps(row + 16 * v);
@@ -268,23 +265,6 @@ int onnxcGemvSelectKernel(const char *name) {
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
-/// The step of offsets[0, n) when they are i * step, else -1. (The checks
-/// here run on every call: loops without early exits, which vectorize.)
-static int64_t regularStep(const int64_t *offsets, int64_t n) {
-  int64_t step = n > 1 ? offsets[1] - offsets[0] : 0, bad = 0;
-  for (int64_t i = 0; i < n; ++i)
-    bad |= offsets[i] ^ (i * step);
-  return bad ? -1 : step;
-}
-
-/// True when offsets[0, n) are offsets[0] + 0, 1, ..., n - 1.
-static int isUnitRun(const int64_t *offsets, int64_t n) {
-  int64_t bad = 0;
-  for (int64_t i = 0; i < n; ++i)
-    bad |= offsets[i] ^ (offsets[0] + i);
-  return !bad;
-}
-
 typedef struct PackedB {
   struct PackedB *next;
   const float *base;
@@ -300,10 +280,10 @@ static PackedB *packedList;
 /// j0 * k), from the cache or packed now; NULL when its offset tables are
 /// not regular or memory runs out.
 static const float *packB(const OnnxcGemm *g, int width) {
-  int64_t rowStep =
-      g->strided ? (g->k > 1 ? g->bRow[1] : 0) : regularStep(g->bRow, g->k);
-  int64_t colStep =
-      g->strided ? (g->n > 1 ? g->bCol[1] : 0) : regularStep(g->bCol, g->n);
+  int64_t rowStep = g->strided ? (g->k > 1 ? g->bRow[1] : 0)
+                                : onnxcRegularStep(g->bRow, g->k);
+  int64_t colStep = g->strided ? (g->n > 1 ? g->bCol[1] : 0)
+                                : onnxcRegularStep(g->bCol, g->n);
   if (rowStep < 0 || colStep < 0)
     return NULL;
   pthread_mutex_lock(&packedMutex);
@@ -437,16 +417,13 @@ int onnxcGemv(const OnnxcGemm *g) {
     return 0;
   // B: packed once when constant, else read in place along its rows.
   const float *packed = g->constB ? packB(g, arch->width) : NULL;
-  // (A strided table of n > 1 offsets is unit when its second one is 1.)
-  if (!packed &&
-      (g->strided ? g->n > 1 && g->bCol[1] != 1 : !isUnitRun(g->bCol, g->n)))
+  if (!packed && !onnxcUnitRunOf(g, g->bCol, 0, g->n))
     return 0;
   // A's rows as contiguous vectors, gathered when strided.
   const float *a[MaxRows];
   float stackRows[StackK * MaxRows];
   float *gathered = NULL;
-  int unitA =
-      g->strided ? g->k == 1 || g->aCol[1] == 1 : isUnitRun(g->aCol, g->k);
+  int unitA = onnxcUnitRunOf(g, g->aCol, 0, g->k);
   if (!unitA) {
     gathered = g->k <= StackK ? stackRows
                               : malloc(sizeof(float) * (size_t)(g->k * g->m));
@@ -463,8 +440,7 @@ int onnxcGemv(const OnnxcGemm *g) {
       row[p] = g->a[g->aRow[i] + g->aCol[p]];
     a[i] = row;
   }
-  int unitC =
-      g->strided ? g->n == 1 || g->cCol[1] == 1 : isUnitRun(g->cCol, g->n);
+  int unitC = onnxcUnitRunOf(g, g->cCol, 0, g->n);
   GemvTask t = {arch, g, a, packed, unitC};
   int64_t blocks = (g->n + arch->width - 1) / arch->width;
   onnxc_threadpool *pool = onnxc_current_threadpool();

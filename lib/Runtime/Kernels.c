@@ -185,15 +185,6 @@ typedef struct {
   int transposed;
 } ConvGemm;
 
-/// Whether the n offsets of `table` are i * table[1] (OnnxcGemm's
-/// `strided`).
-static int isStridedTable(const int64_t *table, int64_t n) {
-  for (int64_t i = 0; i < n; ++i)
-    if (table[i] != i * (n > 1 ? table[1] : 0))
-      return 0;
-  return 1;
-}
-
 /// Strides: `xs` of the input's (channel, row, column), `ws` of the
 /// filters' (filter, channel, row, column), `ys` of the output's (filter,
 /// row, column).
@@ -229,9 +220,10 @@ static ConvGemm convGemm(int64_t *t, int64_t filters, int64_t channels,
                  .cCol = cCol};
   // Strided tables (a 1x1 convolution over whole rows) spare the GEMM its
   // checks of them at every block (made once here: the tables are kept).
-  g.strided = isStridedTable(aRow, m) && isStridedTable(aCol, k) &&
-              isStridedTable(bRow, k) && isStridedTable(bCol, n) &&
-              isStridedTable(cRow, m) && isStridedTable(cCol, n);
+  g.strided =
+      onnxcRegularStep(aRow, m) >= 0 && onnxcRegularStep(aCol, k) >= 0 &&
+      onnxcRegularStep(bRow, k) >= 0 && onnxcRegularStep(bCol, n) >= 0 &&
+      onnxcRegularStep(cRow, m) >= 0 && onnxcRegularStep(cCol, n) >= 0;
   if (!onnxcGemmPrefersTransposed(m, n))
     return (ConvGemm){g, 0};
   OnnxcGemm gt = g;

@@ -28,8 +28,8 @@ extern "C" {
 /// an addend at C's offsets) is added; then with `clamp` the result is
 /// clamped to [lo, hi], and with `hardSwish` ONNX's HardSwish is applied,
 /// x * clamp(x / 6 + 1/2, 0, 1). `strided`: every offset table is
-/// i * (its second entry), as the caller built it (spares the few-row path
-/// checking them).
+/// i * (its second entry), as the caller built it (spares the GEMM scanning
+/// them at every block and call).
 typedef struct OnnxcGemm {
   int64_t m, n, k;
   const float *a;
@@ -45,6 +45,34 @@ typedef struct OnnxcGemm {
   int strided;
   int hardSwish;
 } OnnxcGemm;
+
+/// True when offsets[0, n) are offsets[0] + 0, 1, ..., n - 1. (No early
+/// exit: the loop vectorizes, and the checks mostly succeed.)
+static inline int onnxcIsUnitRun(const int64_t *offsets, int64_t n) {
+  int64_t bad = 0;
+  for (int64_t i = 0; i < n; ++i)
+    bad |= offsets[i] ^ (offsets[0] + i);
+  return !bad;
+}
+
+/// The step of offsets[0, n) when they are i * step (0 for n <= 1), else
+/// -1 (as onnxcIsUnitRun, without an early exit).
+static inline int64_t onnxcRegularStep(const int64_t *offsets, int64_t n) {
+  int64_t step = n > 1 ? offsets[1] - offsets[0] : 0, bad = 0;
+  for (int64_t i = 0; i < n; ++i)
+    bad |= offsets[i] ^ (i * step);
+  return bad ? -1 : step;
+}
+
+/// onnxcIsUnitRun of table[first, first + n), one of `g`'s offset tables:
+/// for a strided `g` (its tables i * table[1]) whether that step is 1,
+/// with no scan.
+static inline int onnxcUnitRunOf(const OnnxcGemm *g, const int64_t *table,
+                                 int64_t first, int64_t n) {
+  if (g->strided)
+    return n <= 1 || table[1] == 1;
+  return onnxcIsUnitRun(table + first, n);
+}
 
 /// ONNX's HardSwish of one value, x * clamp(x / 6 + 1/2, 0, 1) (the
 /// epilogue of OnnxcGemm's `hardSwish`).
