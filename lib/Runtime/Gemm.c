@@ -1403,15 +1403,15 @@ static void runGemmRange(const GemmTasks *t, int64_t m0, int64_t m1,
 /// balanced split: row-block major (`mOuter`), else column-block major.
 static int64_t elementsBefore(const GemmTasks *t, int64_t u) {
   const GemmArch *arch = t->arch;
-  int64_t m = t->g->m, n = t->g->n;
-  if (t->mOuter) {
-    int64_t o = u / t->nBlocks, i = u % t->nBlocks;
-    int64_t rows = min64(m, o * arch->mr);
-    return rows * n + (min64(m, rows + arch->mr) - rows) * min64(n, i * arch->nr);
-  }
-  int64_t o = u / t->mBlocks, i = u % t->mBlocks;
-  int64_t cols = min64(n, o * arch->nr);
-  return cols * m + (min64(n, cols + arch->nr) - cols) * min64(m, i * arch->mr);
+  // The outer dimension's and the inner one's lengths, tiles and blocks.
+  int64_t outer = t->mOuter ? t->g->m : t->g->n;
+  int64_t inner = t->mOuter ? t->g->n : t->g->m;
+  int64_t outerTile = t->mOuter ? arch->mr : arch->nr;
+  int64_t innerTile = t->mOuter ? arch->nr : arch->mr;
+  int64_t innerBlocks = t->mOuter ? t->nBlocks : t->mBlocks;
+  int64_t whole = min64(outer, u / innerBlocks * outerTile);
+  return whole * inner + (min64(outer, whole + outerTile) - whole) *
+                             min64(inner, u % innerBlocks * innerTile);
 }
 
 /// The first micro-tile of task `task` of a balanced split: where the

@@ -162,7 +162,8 @@ ONNXC_WINO static inline void transformIn(const __m512 d[6], __m512 o[6]) {
   __m512 t0 = _mm512_fnmadd_ps(four, d[2], d[4]); // d4 - 4 d2
   __m512 t1 = _mm512_fnmadd_ps(four, d[1], d[3]); // d3 - 4 d1
   __m512 t2 = _mm512_sub_ps(d[4], d[2]);
-  __m512 t3 = _mm512_add_ps(_mm512_sub_ps(d[3], d[1]), _mm512_sub_ps(d[3], d[1]));
+  __m512 d31 = _mm512_sub_ps(d[3], d[1]);
+  __m512 t3 = _mm512_add_ps(d31, d31); // 2 (d3 - d1)
   o[0] = _mm512_fmadd_ps(four, d[0], _mm512_fnmadd_ps(five, d[2], d[4]));
   o[1] = _mm512_add_ps(t0, t1);
   o[2] = _mm512_sub_ps(t0, t1);

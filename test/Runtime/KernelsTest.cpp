@@ -151,20 +151,18 @@ void check(const Case &c, int64_t flags, float lo, float hi, int threads) {
   Buffer bias({c.filters}, &rng), res({c.batch, c.filters, oh, ow}, &rng);
   Buffer y({c.batch, c.filters, oh, ow}, &rng);
   std::vector<float> expected = reference(c, x, w, bias, res, y, flags, lo, hi);
-  // Constant filters (flag 4) are packed once and kept by address, so they
-  // must outlive the test.
+  // Constant filters (flag 4, and Winograd's always) are packed or
+  // transformed once and kept by address, so they must outlive the test.
   static std::vector<std::unique_ptr<Buffer>> keptFilters;
-  if (flags & 4)
+  bool constant = (flags & 4) || c.winograd;
+  if (constant)
     keptFilters.push_back(std::make_unique<Buffer>(w));
-  Buffer &filters = flags & 4 ? *keptFilters.back() : w;
+  Buffer &filters = constant ? *keptFilters.back() : w;
   onnxc_threadpool *pool = onnxc_threadpool_create(threads);
   REQUIRE(pool);
   onnxc_threadpool *previous = onnxcSetCurrentThreadpool(pool);
   int winogradDone = 0;
   if (c.winograd) {
-    // The filters are constant for the process (transformed once and kept
-    // by address), so they must outlive the test.
-    keptFilters.push_back(std::make_unique<Buffer>(w));
     OnnxcWinograd wc{};
     wc.images = c.batch;
     wc.filters = c.filters;
@@ -174,7 +172,7 @@ void check(const Case &c, int64_t flags, float lo, float hi, int threads) {
     wc.x = x.ptr();
     wc.xh = ph;
     wc.xw = pw;
-    wc.w = keptFilters.back()->ptr();
+    wc.w = filters.ptr();
     wc.y = y.ptr();
     for (int i = 0; i < 3; ++i)
       wc.xs[i] = x.strides[i], wc.ys[i] = y.strides[i];
