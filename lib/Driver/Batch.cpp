@@ -15,6 +15,7 @@
 
 #include "lib/Driver/Batch.h"
 
+#include "lib/Driver/CrashGuard.h"
 #include "lib/Driver/Version.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -303,31 +304,44 @@ static LogicalResult storeInCache(StringRef cacheDir, StringRef key,
   return success();
 }
 
-/// Compiles (or optimizes) one model in a context of its own.
+/// Compiles (or optimizes) one model in a context of its own, an internal
+/// error contained to it.
 static void compileOne(const CompileOptions &job, BatchTool tool,
                        ModelResult &result) {
-  MLIRContext context(MLIRContext::Threading::DISABLED);
-  prepareContext(context);
-  DiagnosticCollector diagnostics(context);
+  auto context = std::make_unique<MLIRContext>(MLIRContext::Threading::DISABLED);
+  prepareContext(*context);
+  trackCompileSite(*context);
+  auto diagnostics = std::make_unique<DiagnosticCollector>(*context);
   LogicalResult status = failure();
-  bool same = false;
-  if (tool == BatchTool::Optimize &&
-      !llvm::sys::fs::equivalent(job.input, job.output, same) && same)
-    emitError(FileLineColLoc::get(&context, job.input, 0, 0))
-        << "refusing to overwrite the input model";
-  else if (tool == BatchTool::Compile)
-    status = compileModel(job, context, &result.stats);
-  else
-    status = optimizeModel(job.input, job.output, job.import,
-                           job.target.optLevel, /*fuseActivations=*/false,
-                           context, &result.stats);
-  result.diagnostics = diagnostics.lines();
+  std::optional<std::string> internalError = runContained(job.input, [&] {
+    bool same = false;
+    if (tool == BatchTool::Optimize &&
+        !llvm::sys::fs::equivalent(job.input, job.output, same) && same)
+      emitError(FileLineColLoc::get(context.get(), job.input, 0, 0))
+          << "refusing to overwrite the input model";
+    else if (tool == BatchTool::Compile)
+      status = compileModel(job, *context, &result.stats);
+    else
+      status = optimizeModel(job.input, job.output, job.import,
+                             job.target.optLevel, /*fuseActivations=*/false,
+                             *context, &result.stats);
+  });
+  result.diagnostics = diagnostics->lines();
+  if (internalError) {
+    // The context, and the handler on it, may be in any state: leave them.
+    (void)diagnostics.release();
+    (void)context.release();
+    result.status = ModelStatus::InternalError;
+    result.error = "error: " + *internalError;
+    result.diagnostics.push_back(result.error);
+    return;
+  }
   if (succeeded(status)) {
     result.status = ModelStatus::Ok;
     return;
   }
   result.status = ModelStatus::Failed;
-  result.error = diagnostics.firstError();
+  result.error = diagnostics->firstError();
   if (result.error.empty())
     result.error = "error: " + job.input + ": failed without a diagnostic";
 }
@@ -390,7 +404,7 @@ std::vector<ModelResult> runBatch(ArrayRef<CompileOptions> jobs,
       }
       ModelResult result = runJob(jobs[index], effective);
       std::lock_guard<std::mutex> lock(mutex);
-      if (result.status == ModelStatus::Failed)
+      if (result.status != ModelStatus::Ok)
         stop = true;
       results[index] = std::move(result);
       if (observer.finished)

@@ -72,9 +72,11 @@ struct BatchOptions {
   std::string cacheDir;
 };
 
-enum class ModelStatus { Ok, Failed, Skipped };
+/// A model's outcome. InternalError: a bug of onnxc's ended its compile
+/// (runContained), which failed that model only.
+enum class ModelStatus { Ok, Failed, Skipped, InternalError };
 
-/// "ok", "failed" or "skipped".
+/// "ok", "failed", "skipped" or "internal-error".
 llvm::StringRef modelStatusName(ModelStatus status);
 
 /// How one model of a batch went.
@@ -83,7 +85,8 @@ struct ModelResult {
   /// Served from the cache: the outputs were restored, and `stats` are those
   /// of the compile that produced them.
   bool cached = false;
-  /// The first error line of a failure, as the single-model tools print it.
+  /// The first error line of a failure (of an internal error, its report),
+  /// as the single-model tools print it.
   std::string error;
   /// Every error and warning line, in order.
   std::vector<std::string> diagnostics;
@@ -132,8 +135,9 @@ std::string formatJSONReport(BatchTool tool,
                              double seconds, unsigned workers);
 
 /// The `--junit` XML: one testsuite, one testcase per model, a <failure>
-/// with the error (all diagnostics in its body) for failed models and
-/// <skipped> for models --fail-fast did not start.
+/// with the error (all diagnostics in its body) for failed models, an
+/// <error> for internal errors and <skipped> for models --fail-fast did not
+/// start.
 std::string formatJUnitReport(BatchTool tool,
                               llvm::ArrayRef<CompileOptions> jobs,
                               llvm::ArrayRef<ModelResult> results,

@@ -34,6 +34,8 @@ StringRef modelStatusName(ModelStatus status) {
     return "failed";
   case ModelStatus::Skipped:
     return "skipped";
+  case ModelStatus::InternalError:
+    return "internal-error";
   }
   llvm_unreachable("unknown model status");
 }
@@ -311,7 +313,7 @@ std::string formatJSONReport(BatchTool tool, ArrayRef<CompileOptions> jobs,
                              unsigned workers) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  size_t counts[3] = {0, 0, 0}, cached = 0;
+  size_t counts[4] = {0, 0, 0, 0}, cached = 0;
   for (const ModelResult &result : results) {
     ++counts[static_cast<int>(result.status)];
     cached += result.cached;
@@ -325,6 +327,7 @@ std::string formatJSONReport(BatchTool tool, ArrayRef<CompileOptions> jobs,
       json.attribute("ok", static_cast<int64_t>(counts[0]));
       json.attribute("failed", static_cast<int64_t>(counts[1]));
       json.attribute("skipped", static_cast<int64_t>(counts[2]));
+      json.attribute("internal_errors", static_cast<int64_t>(counts[3]));
       json.attribute("cached", static_cast<int64_t>(cached));
       json.attribute("jobs", static_cast<int64_t>(workers));
       writeMsJSON(json, "time_ms", seconds * 1000);
@@ -334,7 +337,8 @@ std::string formatJSONReport(BatchTool tool, ArrayRef<CompileOptions> jobs,
         json.object([&, &job = job, &result = result] {
           json.attribute("model", job.input);
           json.attribute("status", modelStatusName(result.status));
-          if (result.status == ModelStatus::Failed)
+          if (result.status == ModelStatus::Failed ||
+              result.status == ModelStatus::InternalError)
             json.attribute("error", result.error);
           else
             json.attribute("error", nullptr);
@@ -394,9 +398,10 @@ static std::string escapeXML(StringRef text) {
 
 std::string formatJUnitReport(BatchTool tool, ArrayRef<CompileOptions> jobs,
                               ArrayRef<ModelResult> results, double seconds) {
-  size_t failures = 0, skipped = 0;
+  size_t failures = 0, errors = 0, skipped = 0;
   for (const ModelResult &result : results) {
     failures += result.status == ModelStatus::Failed;
+    errors += result.status == ModelStatus::InternalError;
     skipped += result.status == ModelStatus::Skipped;
   }
   std::string name = batchToolName(tool).str();
@@ -404,11 +409,12 @@ std::string formatJUnitReport(BatchTool tool, ArrayRef<CompileOptions> jobs,
   llvm::raw_string_ostream os(text);
   os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
      << llvm::formatv("<testsuites name=\"{0}\" tests=\"{1}\" failures=\"{2}\" "
-                      "errors=\"0\" skipped=\"{3}\" time=\"{4:F3}\">\n",
-                      name, results.size(), failures, skipped, seconds)
+                      "errors=\"{3}\" skipped=\"{4}\" time=\"{5:F3}\">\n",
+                      name, results.size(), failures, errors, skipped, seconds)
      << llvm::formatv("  <testsuite name=\"{0}\" tests=\"{1}\" failures=\"{2}\" "
-                      "errors=\"0\" skipped=\"{3}\" time=\"{4:F3}\">\n",
-                      name, results.size(), failures, skipped, seconds);
+                      "errors=\"{3}\" skipped=\"{4}\" time=\"{5:F3}\">\n",
+                      name, results.size(), failures, errors, skipped,
+                      seconds);
   for (auto [job, result] : llvm::zip(jobs, results)) {
     os << llvm::formatv("    <testcase classname=\"{0}\" name=\"{1}\" "
                         "time=\"{2:F3}\"",
@@ -422,8 +428,11 @@ std::string formatJUnitReport(BatchTool tool, ArrayRef<CompileOptions> jobs,
       os << "      <skipped message=\"not run: --fail-fast stopped the "
             "batch\"/>\n";
     } else {
-      os << "      <failure message=\"" << escapeXML(result.error) << "\">"
-         << escapeXML(llvm::join(result.diagnostics, "\n")) << "</failure>\n";
+      StringRef element =
+          result.status == ModelStatus::InternalError ? "error" : "failure";
+      os << "      <" << element << " message=\"" << escapeXML(result.error)
+         << "\">" << escapeXML(llvm::join(result.diagnostics, "\n")) << "</"
+         << element << ">\n";
     }
     os << "    </testcase>\n";
   }

@@ -2,6 +2,7 @@
 
 #include "lib/Driver/Compiler.h"
 
+#include "lib/Driver/CrashGuard.h"
 #include "lib/Driver/InitAll.h"
 #include "lib/Driver/ModelABI.h"
 #include "passes/Conversion/Passes.h"
@@ -375,6 +376,7 @@ public:
   /// Ends the running stage, if any, and starts `stage`.
   void start(StringRef stage) {
     stop();
+    noteCompileStage(stage);
     current = stage.str();
     begin = std::chrono::steady_clock::now();
   }

@@ -2,6 +2,8 @@
 
 #include "tools/common/BatchCLI.h"
 
+#include "lib/Driver/CrashGuard.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -21,7 +23,9 @@ const char *const kBatchHelpFooter =
     "cache (OUTDIR/.onnxc-cache unless --cache-dir or --no-cache).\n"
     "\n"
     "Exit codes: 0 every model succeeded; 1 a model failed (batch mode: at\n"
-    "least one); 2 usage error (bad option, manifest or shard).";
+    "least one); 2 usage error (bad option, manifest or shard); 3 an\n"
+    "internal error, a bug of onnxc's (batch mode: in some model; the\n"
+    "others were compiled as usual).";
 
 void addBatchOptions(CLI::App &app, BatchFlags &flags) {
   const char *group = "Batch mode";
@@ -128,10 +132,12 @@ public:
   void finished(size_t index, const ModelResult &result) {
     --running;
     ++finishedCount;
-    failedCount += result.status == ModelStatus::Failed;
+    bool failed = result.status == ModelStatus::Failed ||
+                  result.status == ModelStatus::InternalError;
+    failedCount += failed;
     const std::string &model = jobs[index].input;
     clearBar();
-    if (result.status == ModelStatus::Failed) {
+    if (failed) {
       fmt::print(stderr, "[{}/{}] FAILED {}: {}\n", finishedCount, jobs.size(),
                  model, shortError(model, result.error));
     } else if (!quiet && !bar) {
@@ -156,15 +162,18 @@ public:
     clearBar();
     if (quiet)
       return;
-    size_t ok = 0, failed = 0, skipped = 0, cached = 0;
+    size_t ok = 0, failed = 0, skipped = 0, cached = 0, internal = 0;
     for (const ModelResult &result : results) {
       ok += result.status == ModelStatus::Ok;
       failed += result.status == ModelStatus::Failed;
       skipped += result.status == ModelStatus::Skipped;
+      internal += result.status == ModelStatus::InternalError;
       cached += result.cached;
     }
     fmt::print(stderr, "{} model{}: {} ok ({} cached), {} failed", results.size(),
-               results.size() == 1 ? "" : "s", ok, cached, failed);
+               results.size() == 1 ? "" : "s", ok, cached, failed + internal);
+    if (internal)
+      fmt::print(stderr, " ({} by an internal error)", internal);
     if (skipped)
       fmt::print(stderr, ", {} skipped", skipped);
     fmt::print(stderr, " in {:.1f} s\n", seconds);
@@ -303,12 +312,13 @@ int runBatchMode(BatchTool tool, const BatchFlags &flags,
       std::chrono::steady_clock::now() - begin;
   progress.summary(results, seconds.count());
 
-  int rc = llvm::any_of(results,
-                        [](const ModelResult &r) {
-                          return r.status != ModelStatus::Ok;
-                        })
-               ? 1
-               : 0;
+  // An internal error in any model outranks plain failures.
+  int rc = 0;
+  for (const ModelResult &result : results)
+    if (result.status == ModelStatus::InternalError)
+      rc = kInternalErrorExitCode;
+    else if (result.status != ModelStatus::Ok && rc == 0)
+      rc = 1;
   unsigned workers =
       std::min<size_t>(options.jobs, std::max<size_t>(jobs.size(), 1));
   if (!flags.report.empty() &&

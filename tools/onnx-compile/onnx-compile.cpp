@@ -9,18 +9,24 @@
 //                [--keep-going | --fail-fast] [--quiet | --verbose]
 //
 // Exit codes: 0 success (batch: every model), 1 a model could not be
-// compiled, 2 usage error.
+// compiled, 2 usage error, 3 an internal error (a bug of onnxc's; batch: in
+// some model, the others compiled as usual).
 //
 //===----------------------------------------------------------------------===//
 
 #include "lib/Driver/Compiler.h"
+#include "lib/Driver/CrashGuard.h"
 #include "lib/Driver/Version.h"
 #include "tools/common/BatchCLI.h"
+
+#include "llvm/Support/Signals.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
 int main(int argc, char **argv) {
+  // A crash prints its stack (an internal error's report to send us).
+  llvm::sys::PrintStackTraceOnErrorSignal(argv[0]);
   CLI::App app{"onnx-compile: compile ONNX models to native executables, "
                "libraries, objects, MLIR, LLVM IR or assembly"};
   app.footer(onnxc::kBatchHelpFooter);
@@ -99,7 +105,7 @@ int main(int argc, char **argv) {
     return 2;
   options.input = input;
   options.output = batch.output;
-  mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
-  onnxc::configureContext(context);
-  return mlir::succeeded(onnxc::compileModel(options, context)) ? 0 : 1;
+  return onnxc::runToolCompile(input, [&](mlir::MLIRContext &context) {
+    return onnxc::compileModel(options, context);
+  });
 }

@@ -14,12 +14,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/Driver/Compiler.h"
+#include "lib/Driver/CrashGuard.h"
 #include "lib/Driver/InitAll.h"
 #include "lib/Driver/Version.h"
 #include "tools/common/BatchCLI.h"
 
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Signals.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
@@ -169,19 +171,21 @@ static int optimizeOnnx(int argc, char **argv) {
     fmt::print(stderr, "error: {}: refusing to overwrite the input model\n", input);
     return 2;
   }
-  mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
-  onnxc::configureContext(context);
   onnxc::CompileStats stats;
-  if (mlir::failed(onnxc::optimizeModel(input, output, options.import, optLevel,
-                                        fuseActivations, context, &stats,
-                                        quant)))
-    return 1;
+  int rc = onnxc::runToolCompile(input, [&](mlir::MLIRContext &context) {
+    return onnxc::optimizeModel(input, output, options.import, optLevel,
+                                fuseActivations, context, &stats, quant);
+  });
+  if (rc != 0)
+    return rc;
   if (printStats)
     printGraphStats(stats.imported, stats.optimized);
   return 0;
 }
 
 int main(int argc, char **argv) {
+  // A crash prints its stack (an internal error's report to send us).
+  llvm::sys::PrintStackTraceOnErrorSignal(argv[0]);
   for (int i = 1; i < argc; ++i) {
     llvm::StringRef arg = argv[i];
     if (isModelPath(arg) || arg == "--manifest" ||
