@@ -44,6 +44,17 @@ private:
   LogicalResult exportValueInfo(Value value, StringRef name,
                                 DictionaryAttr attrs, ::onnx::ValueInfoProto &info);
   LogicalResult exportOp(Operation *op, ::onnx::GraphProto &graph);
+  /// Writes `region` (of an If, Loop or Scan) as the graph attribute `name`
+  /// of `node`: its arguments the graph's inputs, its ops the nodes, each
+  /// yielded value an output through an Identity of its own. Values of
+  /// enclosing graphs are read by their names.
+  LogicalResult exportSubgraph(Region &region, StringRef name,
+                               ::onnx::NodeProto &node);
+  /// Writes an empty tensor of `dtype` as an initializer of `graph` and
+  /// returns its name: the input of an optional operand left out where the
+  /// opset still requires it.
+  std::string emptyInput(StringRef base, int32_t dtype,
+                         ::onnx::GraphProto &graph);
   LogicalResult exportOutputs(mlir::func::FuncOp func, mlir::func::ReturnOp ret,
                               llvm::ArrayRef<std::string> outputNames,
                               ::onnx::GraphProto &graph);
@@ -187,10 +198,9 @@ LogicalResult GraphExporter::exportOp(Operation *op, ::onnx::GraphProto &graph) 
       op->getDialect() != module->getContext()->getLoadedDialect("onnx"))
     return fail(op, "cannot export non-onnx op '" +
                         op->getName().getStringRef() + "' to ONNX");
-  // If, Loop and Scan: their regions would have to become graph attributes.
-  if (op->getNumRegions() != 0)
-    return fail(op, "cannot export '" + op->getName().getStringRef() +
-                        "': onnxc does not export subgraphs");
+  if (isa<onnxc::onnx::ScanOp>(op) && opset < 9)
+    return fail(op, "cannot write Scan at opset " + Twine(opset) +
+                        ": its form before opset 9 takes sequence lengths");
   auto *node = graph.add_node();
   node->set_op_type(isFused ? fusedType.str() : opType.str());
   if (isFused) {
@@ -326,6 +336,13 @@ LogicalResult GraphExporter::exportOp(Operation *op, ::onnx::GraphProto &graph) 
   for (Value operand : inputOverride ? ValueRange(*inputOverride)
                                      : op->getOperands().take_front(numInputs))
     inputs.push_back(onnxc::onnx::isNoValue(operand) ? "" : nameOf(operand));
+  // Resize's roi and scales may be left out only from opset 13 on.
+  if (isa<onnxc::onnx::ResizeOp>(op) && opset >= 11 && opset < 13 &&
+      inputs.size() > 2)
+    for (auto [index, base] : {std::pair(1, "roi"), std::pair(2, "scales")})
+      if (inputs[index].empty())
+        inputs[index] = emptyInput(node->name() + "_" + base,
+                                   ::onnx::TensorProto::FLOAT, graph);
   while (!inputs.empty() && inputs.back().empty())
     inputs.pop_back();
   for (const std::string &input : inputs)
@@ -410,7 +427,58 @@ LogicalResult GraphExporter::exportOp(Operation *op, ::onnx::GraphProto &graph) 
     if (failed(exportAttribute(attr, *node->add_attribute(), op)))
       return failure();
   }
+  // If's branches, Loop's and Scan's body.
+  SmallVector<StringRef, 2> graphNames;
+  if (isa<onnxc::onnx::IfOp>(op))
+    graphNames = {"then_branch", "else_branch"};
+  else
+    graphNames = {"body"};
+  for (auto [region, name] : llvm::zip(op->getRegions(), graphNames))
+    if (failed(exportSubgraph(region, name, *node)))
+      return failure();
   return opset < 7 ? exportLegacyAttributes(op, *node) : success();
+}
+
+LogicalResult GraphExporter::exportSubgraph(Region &region, StringRef name,
+                                            ::onnx::NodeProto &node) {
+  auto *attr = node.add_attribute();
+  attr->set_name(name.str());
+  attr->set_type(::onnx::AttributeProto::GRAPH);
+  ::onnx::GraphProto &graph = *attr->mutable_g();
+  std::string prefix = node.name() + "_" + name.str();
+  graph.set_name(prefix);
+  Block &block = region.front();
+  for (BlockArgument arg : block.getArguments()) {
+    std::string argName =
+        freshName(prefix + "_in" + std::to_string(arg.getArgNumber()));
+    names[arg] = argName;
+    if (failed(exportValueInfo(arg, argName, nullptr, *graph.add_input())))
+      return failure();
+  }
+  for (Operation &inner : block.without_terminator())
+    if (failed(exportOp(&inner, graph)))
+      return failure();
+  for (auto [index, value] :
+       llvm::enumerate(block.getTerminator()->getOperands())) {
+    std::string output = freshName(prefix + "_out" + std::to_string(index));
+    auto *identity = graph.add_node();
+    identity->set_op_type("Identity");
+    identity->set_name(freshName("Identity_" + output));
+    identity->add_input(nameOf(value));
+    identity->add_output(output);
+    if (failed(exportValueInfo(value, output, nullptr, *graph.add_output())))
+      return failure();
+  }
+  return success();
+}
+
+std::string GraphExporter::emptyInput(StringRef base, int32_t dtype,
+                                      ::onnx::GraphProto &graph) {
+  auto *init = graph.add_initializer();
+  init->set_name(freshName(base));
+  init->set_data_type(dtype);
+  init->add_dims(0);
+  return init->name();
 }
 
 /// True when `from` broadcasts to `to` in one direction: trailing dims align
@@ -539,15 +607,22 @@ LogicalResult GraphExporter::exportTo(::onnx::ModelProto &model) {
   return success();
 }
 
-void GraphExporter::removeUnreadConstants(::onnx::GraphProto &graph) {
-  // Constants that became attributes (Squeeze axes at opset 11, ...) have no
-  // reader left.
-  llvm::StringSet<> read;
-  for (const auto &node : graph.node())
-    for (const std::string &input : node.input())
-      read.insert(input);
-  for (const auto &output : graph.output())
-    read.insert(output.name());
+/// Calls `fn` on every node of `graph` and of the subgraphs in its nodes'
+/// attributes, at any depth.
+static void forEachNode(::onnx::GraphProto &graph,
+                        llvm::function_ref<void(::onnx::NodeProto &)> fn) {
+  for (::onnx::NodeProto &node : *graph.mutable_node()) {
+    fn(node);
+    for (::onnx::AttributeProto &attr : *node.mutable_attribute())
+      if (attr.has_g())
+        forEachNode(*attr.mutable_g(), fn);
+  }
+}
+
+/// Removes the Constant nodes and initializers of `graph` and its subgraphs
+/// that no name in `read` refers to.
+static void removeUnread(::onnx::GraphProto &graph,
+                         const llvm::StringSet<> &read) {
   auto *nodes = graph.mutable_node();
   nodes->erase(std::remove_if(nodes->begin(), nodes->end(),
                               [&](const ::onnx::NodeProto &node) {
@@ -561,6 +636,23 @@ void GraphExporter::removeUnreadConstants(::onnx::GraphProto &graph) {
                                 return !read.contains(init.name());
                               }),
                inits->end());
+  for (::onnx::NodeProto &node : *nodes)
+    for (::onnx::AttributeProto &attr : *node.mutable_attribute())
+      if (attr.has_g())
+        removeUnread(*attr.mutable_g(), read);
+}
+
+void GraphExporter::removeUnreadConstants(::onnx::GraphProto &graph) {
+  // Constants that became attributes (Squeeze axes at opset 11, ...) have no
+  // reader left. Subgraphs read the enclosing graphs' values by name.
+  llvm::StringSet<> read;
+  forEachNode(graph, [&](::onnx::NodeProto &node) {
+    for (const std::string &input : node.input())
+      read.insert(input);
+  });
+  for (const auto &output : graph.output())
+    read.insert(output.name());
+  removeUnread(graph, read);
 }
 
 LogicalResult GraphExporter::exportOutputs(func::FuncOp func, func::ReturnOp ret,
@@ -579,11 +671,13 @@ LogicalResult GraphExporter::exportOutputs(func::FuncOp func, func::ReturnOp ret
             out = outer;
             renamed = true;
           }
+      // Readers in subgraphs too.
       if (renamed)
-        for (auto &node : *graph.mutable_node())
+        forEachNode(graph, [&](::onnx::NodeProto &node) {
           for (auto &in : *node.mutable_input())
             if (in == inner)
               in = outer;
+        });
     }
     if (!renamed) {
       auto *node = graph.add_node();

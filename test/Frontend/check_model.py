@@ -1,4 +1,7 @@
-"""check_model.py - run onnx.checker (full_check) on a model and print a short summary for FileCheck."""
+"""check_model.py - run onnx.checker (full_check) on a model and print a short summary for FileCheck.
+
+Subgraphs (If's branches, Loop's and Scan's body) are printed after their node, indented, as
+`subgraph ATTRIBUTE` with their inputs, initializers, nodes and outputs."""
 import sys
 
 import onnx
@@ -33,10 +36,26 @@ def main():
         print("output", v.name, onnx.TensorProto.DataType.Name(v.type.tensor_type.elem_type), dims(v))
     for t in graph.initializer:
         print("initializer", t.name, onnx.TensorProto.DataType.Name(t.data_type), list(t.dims))
+    print_nodes(graph, "")
+
+
+def print_nodes(graph, indent):
     for n in graph.node:
         attrs = ", ".join(f"{a.name}={attr_value(a)}" for a in n.attribute
-                          if a.type != onnx.AttributeProto.TENSOR)
-        print("node", n.op_type, list(n.input), "->", list(n.output), attrs)
+                          if a.type not in (onnx.AttributeProto.TENSOR, onnx.AttributeProto.GRAPH))
+        print(f"{indent}node", n.op_type, list(n.input), "->", list(n.output), attrs)
+        for a in n.attribute:
+            if a.type != onnx.AttributeProto.GRAPH:
+                continue
+            sub = indent + "  "
+            print(f"{sub}subgraph {a.name}")
+            for v in a.g.input:
+                print(f"{sub}input", v.name, onnx.TensorProto.DataType.Name(v.type.tensor_type.elem_type))
+            for t in a.g.initializer:
+                print(f"{sub}initializer", t.name, onnx.TensorProto.DataType.Name(t.data_type), list(t.dims))
+            print_nodes(a.g, sub)
+            for v in a.g.output:
+                print(f"{sub}output", v.name, onnx.TensorProto.DataType.Name(v.type.tensor_type.elem_type))
 
 
 if __name__ == "__main__":
