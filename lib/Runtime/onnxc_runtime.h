@@ -174,11 +174,11 @@ onnxc_threadpool *onnxc_session_threadpool(const onnxc_session *session);
 
 /* Checks `inputs` against the signature (count, non-null, dtype, rank,
  * static dims and equal sizes for dims sharing a dim_param, within an input
- * and across inputs), runs the model, checks its outputs against the
- * signature too (static dims, and dim_params the inputs bound; a mismatch is
- * ONNXC_ERROR_INTERNAL), and stores num_outputs new tensors (named after the
- * graph outputs) in `outputs`; the caller frees them with onnxc_tensor_free.
- * On error nothing is stored. A session may be used by several threads at
+ * and across inputs), runs the model, checks its outputs' static dims too
+ * (a mismatch is ONNXC_ERROR_INTERNAL; an output's dim_param is the model's
+ * claim and not checked, as in ONNX Runtime), and stores num_outputs new
+ * tensors (named after the graph outputs) in `outputs`; the caller frees
+ * them with onnxc_tensor_free. On error nothing is stored. A session may be used by several threads at
  * once; onnxc_last_error() is per thread. */
 onnxc_status onnxc_session_run(onnxc_session *session,
                                onnxc_tensor *const *inputs, int32_t num_inputs,
