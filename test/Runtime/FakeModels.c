@@ -165,7 +165,7 @@ const onnxc_model_desc fakeAliasModel = {
  * A model that breaks its signature.
  *===----------------------------------------------------------------------===*/
 
-/// Returns N + 1 elements where the signature promises N.
+/// Returns N + 1 elements where the signature names N.
 static void wrongDiagEntry(void *const *inputs, void *outputs) {
   const int64_t *m = inputs[0];
   int64_t *out = outputs;
