@@ -568,6 +568,41 @@ static SmallVector<Type> yieldedTypes(Region &region) {
       region.front().getTerminator()->getOperandTypes());
 }
 
+namespace {
+/// The regions that a node's subgraphs are imported into, held by a
+/// placeholder op (of the op's name, without operands or results) at the
+/// insertion point until the op that takes them is built. A region being
+/// imported must be in the IR, under the function: verifying a nested If or
+/// Loop checks that the values of enclosing graphs its subgraphs use
+/// dominate them, which walks from region to parent op up to where the
+/// values are defined.
+class SubgraphRegions {
+public:
+  SubgraphRegions(NodeContext &node, StringRef opName, unsigned count)
+      : builder(node.builder) {
+    OperationState state(node.loc, opName);
+    for (unsigned i = 0; i < count; ++i)
+      (void)state.addRegion();
+    placeholder = builder.create(state);
+  }
+  ~SubgraphRegions() { placeholder->erase(); }
+
+  Region &operator[](unsigned index) { return placeholder->getRegion(index); }
+
+  /// Builds the op of `state` (without regions) at the placeholder, moving
+  /// the regions into it.
+  Operation *create(OperationState &state) {
+    for (Region &region : placeholder->getRegions())
+      state.addRegion()->takeBody(region);
+    return builder.create(state);
+  }
+
+private:
+  OpBuilder &builder;
+  Operation *placeholder;
+};
+} // namespace
+
 /// If: both branches become regions; results join the branches' types.
 static FailureOr<SmallVector<Value>> importIf(NodeContext &node,
                                               std::string &error) {
@@ -575,20 +610,19 @@ static FailureOr<SmallVector<Value>> importIf(NodeContext &node,
     error = "expects one input (the condition)";
     return failure();
   }
-  OperationState state(node.loc, onnx::IfOp::getOperationName());
-  state.addOperands(node.inputs);
-  Region *thenRegion = state.addRegion();
-  Region *elseRegion = state.addRegion();
-  if (failed(node.importSubgraph("then_branch", *thenRegion, {}, error)) ||
-      failed(node.importSubgraph("else_branch", *elseRegion, {}, error)))
+  SubgraphRegions branches(node, onnx::IfOp::getOperationName(), 2);
+  if (failed(node.importSubgraph("then_branch", branches[0], {}, error)) ||
+      failed(node.importSubgraph("else_branch", branches[1], {}, error)))
     return failure();
-  SmallVector<Type> thenTypes = yieldedTypes(*thenRegion);
-  SmallVector<Type> elseTypes = yieldedTypes(*elseRegion);
+  SmallVector<Type> thenTypes = yieldedTypes(branches[0]);
+  SmallVector<Type> elseTypes = yieldedTypes(branches[1]);
   if (thenTypes.size() != elseTypes.size()) {
     error = "has branches with " + std::to_string(thenTypes.size()) + " and " +
             std::to_string(elseTypes.size()) + " outputs";
     return failure();
   }
+  OperationState state(node.loc, onnx::IfOp::getOperationName());
+  state.addOperands(node.inputs);
   for (auto [index, types] : llvm::enumerate(llvm::zip(thenTypes, elseTypes))) {
     Type joined = joinTypes(std::get<0>(types), std::get<1>(types));
     if (!joined) {
@@ -599,7 +633,7 @@ static FailureOr<SmallVector<Value>> importIf(NodeContext &node,
     state.addTypes(joined);
   }
   state.addAttributes(node.attributes);
-  Operation *op = node.builder.create(state);
+  Operation *op = branches.create(state);
   if (failed(verify(op))) {
     error = "is not a valid If";
     op->erase();
@@ -617,22 +651,23 @@ static FailureOr<SmallVector<Value>> importLoop(NodeContext &node,
     error = "expects at least 2 inputs (the trip count and the condition)";
     return failure();
   }
-  OperationState state(node.loc, onnx::LoopOp::getOperationName());
-  state.addOperands(node.inputs);
   ValueRange carried = ValueRange(node.inputs).drop_front(2);
   SmallVector<Type> argTypes{RankedTensorType::get({}, b.getI64Type()),
                              RankedTensorType::get({}, b.getI1Type())};
   llvm::append_range(argTypes, carried.getTypes());
-  Region *body = state.addRegion();
-  if (failed(node.importSubgraph("body", *body, argTypes, error)))
+  SubgraphRegions regions(node, onnx::LoopOp::getOperationName(), 1);
+  Region &body = regions[0];
+  if (failed(node.importSubgraph("body", body, argTypes, error)))
     return failure();
-  SmallVector<Type> yielded = yieldedTypes(*body);
+  SmallVector<Type> yielded = yieldedTypes(body);
   if (yielded.size() < 1 + carried.size()) {
     error = "has a body with " + std::to_string(yielded.size()) +
             " outputs but it carries " + std::to_string(carried.size()) +
             " values and a condition";
     return failure();
   }
+  OperationState state(node.loc, onnx::LoopOp::getOperationName());
+  state.addOperands(node.inputs);
   for (auto [index, value] : llvm::enumerate(carried)) {
     Type joined = joinTypes(value.getType(), yielded[1 + index]);
     if (!joined) {
@@ -642,12 +677,12 @@ static FailureOr<SmallVector<Value>> importLoop(NodeContext &node,
     }
     state.addTypes(joined);
     // Later iterations see the joined type.
-    body->getArgument(2 + index).setType(joined);
+    body.getArgument(2 + index).setType(joined);
   }
   for (Type type : ArrayRef(yielded).drop_front(1 + carried.size()))
     state.addTypes(insertDim(type, 0, ShapedType::kDynamic));
   state.addAttributes(node.attributes);
-  Operation *op = b.create(state);
+  Operation *op = regions.create(state);
   if (failed(verify(op))) {
     error = "is not a valid Loop";
     op->erase();
@@ -714,12 +749,11 @@ static FailureOr<SmallVector<Value>> importScan(NodeContext &node,
     dims.erase(dims.begin() + axis);
     argTypes.push_back(RankedTensorType::get(dims, ranked.getElementType()));
   }
-  OperationState state(node.loc, onnx::ScanOp::getOperationName());
-  state.addOperands(node.inputs);
-  Region *body = state.addRegion();
-  if (failed(node.importSubgraph("body", *body, argTypes, error)))
+  SubgraphRegions regions(node, onnx::ScanOp::getOperationName(), 1);
+  Region &body = regions[0];
+  if (failed(node.importSubgraph("body", body, argTypes, error)))
     return failure();
-  SmallVector<Type> yielded = yieldedTypes(*body);
+  SmallVector<Type> yielded = yieldedTypes(body);
   if (static_cast<int64_t>(yielded.size()) < numStates) {
     error = "has a body with fewer outputs than states";
     return failure();
@@ -729,6 +763,8 @@ static FailureOr<SmallVector<Value>> importScan(NodeContext &node,
     error = "expects one 'scan_output_axes' value per scan output";
     return failure();
   }
+  OperationState state(node.loc, onnx::ScanOp::getOperationName());
+  state.addOperands(node.inputs);
   for (auto [index, type] : llvm::enumerate(yielded)) {
     if (static_cast<int64_t>(index) < numStates) {
       Type joined = joinTypes(argTypes[index], type);
@@ -738,14 +774,14 @@ static FailureOr<SmallVector<Value>> importScan(NodeContext &node,
         return failure();
       }
       state.addTypes(joined);
-      body->getArgument(index).setType(joined);
+      body.getArgument(index).setType(joined);
       continue;
     }
     int64_t axis = outAxes ? (*outAxes)[index - numStates] : 0;
     state.addTypes(insertDim(type, axis, length));
   }
   state.addAttributes(node.attributes);
-  Operation *op = node.builder.create(state);
+  Operation *op = regions.create(state);
   if (failed(verify(op))) {
     error = "is not a valid Scan";
     op->erase();
@@ -791,16 +827,12 @@ static FailureOr<SmallVector<Value>> importScanV8(NodeContext &node,
     sliceTypes.push_back(RankedTensorType::get(ranked.getShape().drop_front(),
                                                ranked.getElementType()));
   }
-  OperationState state(node.loc, onnx::ScanOp::getOperationName());
-  state.addOperands(operands);
-  state.addAttribute("num_scan_inputs",
-                     b.getI64IntegerAttr(static_cast<int64_t>(operands.size())));
-  Region *outerBody = state.addRegion();
+  SubgraphRegions regions(node, onnx::ScanOp::getOperationName(), 1);
   SmallVector<Location> locs(sliceTypes.size(), node.loc);
   SmallVector<Type> innerTypes;
   {
     OpBuilder::InsertionGuard guard(b);
-    Block *block = b.createBlock(outerBody, {}, sliceTypes, locs);
+    Block *block = b.createBlock(&regions[0], {}, sliceTypes, locs);
     NodeContext inner{b, node.loc, node.node, node.opset,
                       SmallVector<Value>(block->getArguments()), innerAttrs,
                       node.importSubgraph};
@@ -810,9 +842,14 @@ static FailureOr<SmallVector<Value>> importScanV8(NodeContext &node,
     b.create<onnx::YieldOp>(node.loc, *results);
     innerTypes = llvm::to_vector(ValueRange(*results).getTypes());
   }
+  OperationState state(node.loc, onnx::ScanOp::getOperationName());
+  state.addOperands(operands);
+  state.addAttribute(
+      "num_scan_inputs",
+      b.getI64IntegerAttr(static_cast<int64_t>(operands.size())));
   for (Type type : innerTypes)
     state.addTypes(insertDim(type, 0, batch));
-  Operation *op = b.create(state);
+  Operation *op = regions.create(state);
   if (failed(verify(op))) {
     error = "is not a valid Scan";
     op->erase();
