@@ -1,4 +1,4 @@
-"""make_control_flow_data.py - inputs and numpy reference outputs for the control-flow models checked in beside it (nested-control-flow.onnxtxt), one folder per case."""
+"""make_control_flow_data.py - inputs and numpy reference outputs for the control-flow models checked in beside it (nested-control-flow.onnxtxt, if-condition-shape.onnxtxt), one folder per case."""
 import argparse
 import os
 
@@ -22,7 +22,14 @@ def nested_cases():
         yield name, inputs, [r, v, np.stack(vs)]
 
 
-CASES = {"nested": nested_cases}
+def if_condition_cases():
+    """if-condition-shape.onnxtxt: y = If(c, -x, |x|) with c of shape [1, 1]."""
+    x = np.array([1.5, -2.0, 0.25], dtype=np.float32)
+    yield "true", [np.array([[True]]), x], [-x]
+    yield "false", [np.array([[False]]), x], [np.abs(x)]
+
+
+CASES = {"nested": nested_cases, "if-condition": if_condition_cases}
 
 
 def main():
