@@ -774,6 +774,12 @@ LogicalResult onnxc::listExternalDataFiles(StringRef path,
   StringRef modelDir = llvm::sys::path::parent_path(path);
   std::set<std::string> resolved;
   for (const std::string &location : locations) {
+    // A location that the import refuses (outside the model's directory,
+    // missing) names no file; the model then fails to compile.
+    llvm::SmallString<256> realPath;
+    std::string refused;
+    if (failed(resolveExternalData(modelDir, location, realPath, refused)))
+      continue;
     llvm::SmallString<256> file(modelDir);
     llvm::sys::path::append(file, location);
     resolved.insert(std::string(file));
