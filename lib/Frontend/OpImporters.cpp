@@ -296,6 +296,17 @@ static FailureOr<int64_t> takeInt(NodeContext &node, StringRef name,
   return *attr ? (**attr).getInt() : fallback;
 }
 
+/// `value` (of known rank) with `count` trailing size-1 dims (none when
+/// `count` is not positive).
+static Value appendUnitDims(NodeContext &node, Value value, int64_t count) {
+  if (count <= 0)
+    return value;
+  int64_t rank = cast<RankedTensorType>(value.getType()).getRank();
+  auto axes = llvm::to_vector(llvm::seq<int64_t>(rank, rank + count));
+  return node.builder.create<onnx::UnsqueezeOp>(node.constantLoc(), value,
+                                                node.i64Constant(axes));
+}
+
 /// Binary ops before opset 7 (Add, Sub, Mul, Div, Pow, the comparisons and
 /// the logical ops): with `broadcast = 1`, B matched a contiguous run of A's
 /// dims starting at `axis` (by default the trailing ones). B gets trailing
@@ -329,13 +340,28 @@ static FailureOr<SmallVector<Value>> importLegacyBroadcast(NodeContext &node,
                 .str();
     return failure();
   }
-  if (trailing > 0) {
-    SmallVector<int64_t> axes;
-    for (int64_t i = 0; i < trailing; ++i)
-      axes.push_back(b.getRank() + i);
-    node.inputs[1] = node.builder.create<onnx::UnsqueezeOp>(
-        node.constantLoc(), node.inputs[1], node.i64Constant(axes));
+  node.inputs[1] = appendUnitDims(node, node.inputs[1], trailing);
+  return importGeneric(node, error);
+}
+
+/// PRelu (opsets 1-6): a slope of one dim other than 1 holds a value per
+/// channel (dim 1 of X), where numpy broadcasting (opset 7 on) would line
+/// it up with X's last dim; it gets trailing size-1 dims. Opset 1's
+/// `consumed_inputs` is dropped.
+static FailureOr<SmallVector<Value>> importPReluV1(NodeContext &node,
+                                                   std::string &error) {
+  node.takeAttribute("consumed_inputs");
+  if (node.inputs.size() != 2)
+    return importGeneric(node, error);
+  auto slope = dyn_cast<RankedTensorType>(node.inputs[1].getType());
+  if (!slope || slope.getRank() != 1 || slope.getDimSize(0) == 1)
+    return importGeneric(node, error);
+  auto x = dyn_cast<RankedTensorType>(node.inputs[0].getType());
+  if (!x) {
+    error = unsupportedAt(node, "a slope per channel needs X of known rank");
+    return failure();
   }
+  node.inputs[1] = appendUnitDims(node, node.inputs[1], x.getRank() - 2);
   return importGeneric(node, error);
 }
 
@@ -1028,13 +1054,15 @@ struct Registry {
       add(op, 1, 0, importLegacyBroadcast);
       add(op, 7);
     }
-    for (StringRef op : {"Sqrt", "Exp", "Log", "Tanh", "Sigmoid", "Relu", "Neg",
-                         "Abs", "Reciprocal", "LeakyRelu", "Ceil", "Floor",
-                         "Elu", "Selu", "HardSigmoid", "PRelu", "Max", "Min",
-                         "Sum", "Mean"}) {
+    for (StringRef op :
+         {"Sqrt", "Exp", "Log", "Tanh", "Sigmoid", "Relu", "Neg", "Abs",
+          "Reciprocal", "LeakyRelu", "Ceil", "Floor", "Elu", "Selu",
+          "HardSigmoid", "Max", "Min", "Sum", "Mean"}) {
       add(op, 1, 0, dropping({"consumed_inputs"}));
       add(op, 6);
     }
+    add("PRelu", 1, 0, importPReluV1);
+    add("PRelu", 7);
     for (StringRef op : {"Where", "Erf", "Not", "Softplus", "Softsign"})
       add(op, 1);
     add("Clip", 1, 3, [](NodeContext &node, std::string &error) {
