@@ -15,7 +15,9 @@
 
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/Verifier.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -51,6 +53,99 @@ std::optional<Attribute> NodeContext::takeAttribute(StringRef name) {
   return std::nullopt;
 }
 
+/// The kind of ONNX attribute that the importer makes `attr` of ("INT",
+/// "FLOATS"...).
+static StringRef getONNXKind(Attribute attr) {
+  return TypeSwitch<Attribute, StringRef>(attr)
+      .Case([](IntegerAttr) { return "INT"; })
+      .Case([](FloatAttr) { return "FLOAT"; })
+      .Case([](StringAttr) { return "STRING"; })
+      .Case([](DenseI64ArrayAttr) { return "INTS"; })
+      .Case([](DenseF32ArrayAttr) { return "FLOATS"; })
+      .Case([](ArrayAttr) { return "STRINGS"; })
+      .Case([](ElementsAttr) { return "TENSOR"; })
+      .Default([](Attribute) { return "an unknown kind"; });
+}
+
+/// The message of attribute `name` holding `attr` where `kind` ("an int")
+/// is expected.
+static std::string wrongKindMessage(StringRef name, StringRef kind,
+                                    Attribute attr) {
+  return ("attribute '" + name + "' must be " + kind + ", got " +
+          getONNXKind(attr))
+      .str();
+}
+
+/// The first complaint of the verifier about `op` (and the ops in its
+/// regions if `recursive`), or "" when it has none.
+static std::string getFirstComplaint(Operation *op, bool recursive) {
+  std::string message;
+  ScopedDiagnosticHandler handler(op->getContext(), [&](Diagnostic &diag) {
+    if (message.empty())
+      message = diag.str();
+    return success();
+  });
+  (void)verify(op, recursive);
+  return message;
+}
+
+/// The attribute that `message`, a complaint of the verifier, says fails
+/// its constraint in the op's definition (ODS: "attribute 'NAME' failed to
+/// satisfy constraint: ..."), or "".
+static StringRef getFailingAttribute(StringRef message) {
+  auto [before, after] = message.split("attribute '");
+  auto [name, rest] = after.split('\'');
+  if (after.empty() || !rest.starts_with(" failed to satisfy constraint"))
+    return "";
+  return name;
+}
+
+/// `message`, a complaint of the verifier about `op`, or when it is that an
+/// attribute fails its constraint by having another kind than the op's
+/// definition declares, "attribute 'mode' must be a string, got INT". The
+/// kind declared is the one of which the verifier accepts a sample value in
+/// the attribute's place.
+static std::string explainAttributeKind(Operation *op,
+                                        const std::string &message) {
+  std::string name = getFailingAttribute(message).str();
+  Attribute given = name.empty() ? Attribute() : op->getAttr(name);
+  if (!given)
+    return message;
+  Builder b(op->getContext());
+  std::pair<StringRef, Attribute> samples[] = {
+      {"an int", b.getI64IntegerAttr(0)},
+      {"a float", b.getF32FloatAttr(0)},
+      {"a string", b.getStringAttr("")},
+      {"ints", b.getDenseI64ArrayAttr({})},
+      {"floats", b.getDenseF32ArrayAttr({})},
+      {"strings", b.getStrArrayAttr({})},
+      {"a tensor", DenseElementsAttr::get(
+                       RankedTensorType::get({}, b.getF32Type()), 0.0f)}};
+  std::string explained = message;
+  for (auto [kind, sample] : samples) {
+    if (getONNXKind(sample) == getONNXKind(given))
+      continue;
+    op->setAttr(name, sample);
+    if (getFailingAttribute(getFirstComplaint(op, false)) != name) {
+      explained = wrongKindMessage(name, kind, given);
+      break;
+    }
+  }
+  op->setAttr(name, given);
+  return explained;
+}
+
+/// Verifies `op`, just built for the node; fails with the verifier's first
+/// complaint (see explainAttributeKind) in `error`, erasing `op`.
+static LogicalResult verifyBuilt(Operation *op, std::string &error) {
+  std::string message = getFirstComplaint(op, /*recursive=*/true);
+  if (message.empty())
+    return success();
+  error = explainAttributeKind(op, message);
+  op->erase();
+  return failure();
+}
+
 /// The number of results every op of `info` has, if fixed.
 static std::optional<unsigned> fixedResultCount(RegisteredOperationName info) {
   if (info.hasTrait<OpTrait::ZeroResults>())
@@ -77,29 +172,21 @@ LogicalResult NodeContext::checkAgainstDefinition(RegisteredOperationName info,
   // Ops with variadic results (Split) have as many as the node has outputs.
   unsigned numResults =
       fixedResultCount(info).value_or(std::max(node.output_size(), 1));
-  MLIRContext *ctx = builder.getContext();
   OperationState state(loc, info);
   state.addOperands(inputs);
   state.addAttributes(attributes);
   state.addTypes(SmallVector<Type>(numResults, builder.getNoneType()));
   Operation *trial = Operation::create(state);
-  std::string message;
-  {
-    ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
-      if (message.empty())
-        message = diag.str();
-      return success();
-    });
-    (void)verify(trial, /*verifyRecursively=*/false);
-  }
-  trial->destroy();
+  auto destroy = llvm::make_scope_exit([&] { trial->destroy(); });
+  std::string message = getFirstComplaint(trial, /*recursive=*/false);
   std::string reachedResults =
       "'" + info.getStringRef().str() + "' op result #0 must be";
   if (numResults != 0 && StringRef(message).starts_with(reachedResults))
     return success();
   if (numResults == 0 && message.empty())
     return success();
-  error = message.empty() ? "does not match the op's definition" : message;
+  error = message.empty() ? "does not match the op's definition"
+                          : explainAttributeKind(trial, message);
   return failure();
 }
 
@@ -155,19 +242,8 @@ FailureOr<SmallVector<Value>> NodeContext::buildGeneric(StringRef opName,
   state.addAttributes(attributes);
   state.addTypes(resultTypes);
   Operation *op = builder.create(state);
-  {
-    std::string verifyMessage;
-    ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
-      if (verifyMessage.empty())
-        verifyMessage = diag.str();
-      return success();
-    });
-    if (failed(verify(op))) {
-      error = verifyMessage;
-      op->erase();
-      return failure();
-    }
-  }
+  if (failed(verifyBuilt(op, error)))
+    return failure();
   return SmallVector<Value>(op->getResults());
 }
 
@@ -188,18 +264,32 @@ static LogicalResult checkDataInput(NodeContext &node, std::string &error) {
   return success();
 }
 
-/// Attribute `name` of kind `AttrT`; fails with `error` on another kind.
+/// Attribute `name` of kind `AttrT` (`kind`, as "an int"), if the node has
+/// it; fails with `error` when it has another kind.
+template <typename AttrT>
+static FailureOr<std::optional<AttrT>>
+getAttributeOf(NodeContext &node, StringRef name, StringRef kind,
+               std::string &error) {
+  for (NamedAttribute attr : node.attributes) {
+    if (attr.getName() != name)
+      continue;
+    if (auto typed = dyn_cast<AttrT>(attr.getValue()))
+      return std::optional<AttrT>(typed);
+    error = wrongKindMessage(name, kind, attr.getValue());
+    return failure();
+  }
+  return std::optional<AttrT>();
+}
+
+/// getAttributeOf, removing the attribute from the node's.
 template <typename AttrT>
 static FailureOr<std::optional<AttrT>>
 takeAttributeOf(NodeContext &node, StringRef name, StringRef kind,
                 std::string &error) {
-  std::optional<Attribute> attr = node.takeAttribute(name);
-  if (!attr)
-    return std::optional<AttrT>();
-  if (auto typed = dyn_cast<AttrT>(*attr))
-    return std::optional<AttrT>(typed);
-  error = "has attribute '" + name.str() + "' that is not " + kind.str();
-  return failure();
+  auto attr = getAttributeOf<AttrT>(node, name, kind, error);
+  if (succeeded(attr) && *attr)
+    node.takeAttribute(name);
+  return attr;
 }
 
 /// Moves the INTS attribute `name` to a new trailing input (or `none`).
@@ -400,15 +490,16 @@ static FailureOr<SmallVector<Value>> importReshapeV1(NodeContext &node,
 /// Cast (opset 1): `to` is the name of the data type ("FLOAT").
 static FailureOr<SmallVector<Value>> importCastV1(NodeContext &node,
                                                   std::string &error) {
-  std::optional<Attribute> to = node.takeAttribute("to");
-  if (!to || !isa<StringAttr>(*to)) {
-    error = "lacks the required STRING attribute 'to'";
+  auto to = takeAttributeOf<StringAttr>(node, "to", "a string", error);
+  if (failed(to))
+    return failure();
+  if (!*to) {
+    error = "lacks the required attribute 'to'";
     return failure();
   }
   ::onnx::TensorProto::DataType type;
-  if (!::onnx::TensorProto::DataType_Parse(cast<StringAttr>(*to).str(),
-                                           &type)) {
-    error = "has an unknown data type '" + cast<StringAttr>(*to).str() + "'";
+  if (!::onnx::TensorProto::DataType_Parse((**to).str(), &type)) {
+    error = "has an unknown data type '" + (**to).str() + "'";
     return failure();
   }
   node.attributes.push_back(
@@ -660,11 +751,8 @@ static FailureOr<SmallVector<Value>> importIf(NodeContext &node,
   }
   state.addAttributes(node.attributes);
   Operation *op = branches.create(state);
-  if (failed(verify(op))) {
-    error = "is not a valid If";
-    op->erase();
+  if (failed(verifyBuilt(op, error)))
     return failure();
-  }
   return SmallVector<Value>(op->getResults());
 }
 
@@ -709,11 +797,8 @@ static FailureOr<SmallVector<Value>> importLoop(NodeContext &node,
     state.addTypes(insertDim(type, 0, ShapedType::kDynamic));
   state.addAttributes(node.attributes);
   Operation *op = regions.create(state);
-  if (failed(verify(op))) {
-    error = "is not a valid Loop";
-    op->erase();
+  if (failed(verifyBuilt(op, error)))
     return failure();
-  }
   return SmallVector<Value>(op->getResults());
 }
 
@@ -721,18 +806,19 @@ static FailureOr<SmallVector<Value>> importLoop(NodeContext &node,
 /// input.
 static FailureOr<SmallVector<Value>> importScan(NodeContext &node,
                                                 std::string &error) {
-  auto getInts = [&](StringRef name) -> std::optional<ArrayRef<int64_t>> {
-    for (NamedAttribute attr : node.attributes)
-      if (attr.getName() == name)
-        if (auto ints = dyn_cast<DenseI64ArrayAttr>(attr.getValue()))
-          return ints.asArrayRef();
-    return std::nullopt;
+  auto numScanInputsAttr =
+      getAttributeOf<IntegerAttr>(node, "num_scan_inputs", "an int", error);
+  auto inAxesAttr =
+      getAttributeOf<DenseI64ArrayAttr>(node, "scan_input_axes", "ints", error);
+  auto outAxesAttr = getAttributeOf<DenseI64ArrayAttr>(node, "scan_output_axes",
+                                                       "ints", error);
+  if (failed(numScanInputsAttr) || failed(inAxesAttr) || failed(outAxesAttr))
+    return failure();
+  auto getInts = [](std::optional<DenseI64ArrayAttr> attr) {
+    return attr ? std::optional(attr->asArrayRef()) : std::nullopt;
   };
-  int64_t numScanInputs = -1;
-  for (NamedAttribute attr : node.attributes)
-    if (attr.getName() == "num_scan_inputs")
-      if (auto value = dyn_cast<IntegerAttr>(attr.getValue()))
-        numScanInputs = value.getInt();
+  int64_t numScanInputs =
+      *numScanInputsAttr ? (**numScanInputsAttr).getInt() : -1;
   int64_t numOperands = node.inputs.size();
   if (numScanInputs < 1 || numScanInputs > numOperands) {
     error = "expects 'num_scan_inputs' in [1, " + std::to_string(numOperands) +
@@ -740,8 +826,8 @@ static FailureOr<SmallVector<Value>> importScan(NodeContext &node,
     return failure();
   }
   int64_t numStates = numOperands - numScanInputs;
-  auto inAxes = getInts("scan_input_axes");
-  auto outAxes = getInts("scan_output_axes");
+  std::optional<ArrayRef<int64_t>> inAxes = getInts(*inAxesAttr);
+  std::optional<ArrayRef<int64_t>> outAxes = getInts(*outAxesAttr);
   if ((inAxes && static_cast<int64_t>(inAxes->size()) != numScanInputs)) {
     error = "expects one 'scan_input_axes' value per scan input";
     return failure();
@@ -808,11 +894,8 @@ static FailureOr<SmallVector<Value>> importScan(NodeContext &node,
   }
   state.addAttributes(node.attributes);
   Operation *op = regions.create(state);
-  if (failed(verify(op))) {
-    error = "is not a valid Scan";
-    op->erase();
+  if (failed(verifyBuilt(op, error)))
     return failure();
-  }
   return SmallVector<Value>(op->getResults());
 }
 
@@ -876,11 +959,8 @@ static FailureOr<SmallVector<Value>> importScanV8(NodeContext &node,
   for (Type type : innerTypes)
     state.addTypes(insertDim(type, 0, batch));
   Operation *op = regions.create(state);
-  if (failed(verify(op))) {
-    error = "is not a valid Scan";
-    op->erase();
+  if (failed(verifyBuilt(op, error)))
     return failure();
-  }
   return SmallVector<Value>(op->getResults());
 }
 
@@ -901,7 +981,7 @@ static FailureOr<SmallVector<Value>> importConstant(NodeContext &node,
   };
   Attribute raw = attr.getValue();
   auto wrongKind = [&](StringRef kind) {
-    error = "has attribute '" + name.str() + "' that is not " + kind.str();
+    error = wrongKindMessage(name, kind, raw);
     return failure();
   };
   if (name == "value") {
