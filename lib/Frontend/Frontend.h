@@ -51,8 +51,9 @@ importONNXModelFromBuffer(llvm::StringRef bytes, llvm::StringRef path,
                           OpCounts *opCounts = nullptr);
 
 /// The external data files that the model at `path` refers to, resolved
-/// against its directory, sorted and unique. Fails with `error` when the
-/// model does not parse.
+/// against its directory, sorted and unique; locations that the import
+/// refuses (outside the model's directory, symbolic links included) are left
+/// out. Fails with `error` when the model does not parse.
 mlir::LogicalResult listExternalDataFiles(llvm::StringRef path,
                                           std::vector<std::string> &files,
                                           std::string &error);

@@ -27,6 +27,15 @@ mlir::FailureOr<mlir::ElementsAttr>
 convertTensor(::onnx::TensorProto &tensor, llvm::StringRef modelDir,
               mlir::MLIRContext *context, std::string &error);
 
+/// Resolves the external data `location` of a tensor in a model in
+/// `modelDir` to the real path of its file (symbolic links followed) in
+/// `realPath`. Fails with a message in `error` unless that lies inside the
+/// model's directory (also once its links are followed).
+mlir::LogicalResult resolveExternalData(llvm::StringRef modelDir,
+                                        llvm::StringRef location,
+                                        llvm::SmallVectorImpl<char> &realPath,
+                                        std::string &error);
+
 /// Fills `out` (dims, data_type, raw_data) from an elements attribute.
 mlir::LogicalResult fillTensorProto(mlir::ElementsAttr attr,
                                     ::onnx::TensorProto &out, std::string &error);

@@ -6,8 +6,10 @@
 #include "dialects/ONNX/IR/ONNXOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -16,6 +18,7 @@
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/text_format.h>
 
+#include <queue>
 #include <set>
 
 using namespace mlir;
@@ -44,6 +47,7 @@ private:
   FailureOr<Attribute> convertAttribute(::onnx::AttributeProto &attr,
                                         std::string &error);
   LogicalResult importNode(::onnx::NodeProto &node, int64_t index);
+  LogicalResult importNodes(::onnx::GraphProto &graph);
   LogicalResult importInitializers(::onnx::GraphProto &graph);
   LogicalResult importSubgraph(::onnx::NodeProto &node, StringRef name,
                                Region &region, TypeRange argTypes,
@@ -51,6 +55,11 @@ private:
   static std::string nodeName(const ::onnx::NodeProto &node, int64_t index) {
     return node.name().empty() ? node.op_type() + "_" + std::to_string(index)
                                : node.name();
+  }
+  /// "node 'NAME' (OP)", how diagnostics name a node.
+  static std::string describeNode(const ::onnx::NodeProto &node,
+                                  int64_t index) {
+    return "node '" + nodeName(node, index) + "' (" + node.op_type() + ")";
   }
   Location nodeLoc(const ::onnx::NodeProto &node, int64_t index) {
     return NameLoc::get(StringAttr::get(ctx, nodeName(node, index)), fileLoc);
@@ -241,8 +250,7 @@ FailureOr<Attribute> GraphImporter::convertAttribute(::onnx::AttributeProto &att
 
 LogicalResult GraphImporter::importNode(::onnx::NodeProto &node, int64_t index) {
   Location loc = nodeLoc(node, index);
-  std::string what = "node '" + cast<NameLoc>(loc).getName().str() + "' (" +
-                     node.op_type() + ")";
+  std::string what = describeNode(node, index);
   auto nodeError = [&](const Twine &message) {
     return fail(what + ": " + message);
   };
@@ -326,6 +334,138 @@ LogicalResult GraphImporter::importNode(::onnx::NodeProto &node, int64_t index) 
   return success();
 }
 
+static void collectOuterReads(const ::onnx::GraphProto &graph,
+                              llvm::SetVector<StringRef> &reads);
+
+/// The values that `node` reads: its inputs, and what its subgraphs read
+/// from enclosing graphs.
+static llvm::SetVector<StringRef> nodeReads(const ::onnx::NodeProto &node) {
+  llvm::SetVector<StringRef> reads;
+  for (const std::string &input : node.input())
+    if (!input.empty())
+      reads.insert(input);
+  for (const ::onnx::AttributeProto &attr : node.attribute()) {
+    if (attr.has_g())
+      collectOuterReads(attr.g(), reads);
+    for (const ::onnx::GraphProto &graph : attr.graphs())
+      collectOuterReads(graph, reads);
+  }
+  return reads;
+}
+
+/// Adds to `reads` the values that `graph` (or a subgraph in it) reads from
+/// enclosing graphs: the names it uses but does not define as an input, an
+/// initializer or a node's output.
+static void collectOuterReads(const ::onnx::GraphProto &graph,
+                              llvm::SetVector<StringRef> &reads) {
+  llvm::DenseSet<StringRef> defined;
+  for (const ::onnx::ValueInfoProto &input : graph.input())
+    defined.insert(input.name());
+  for (const ::onnx::TensorProto &init : graph.initializer())
+    defined.insert(init.name());
+  for (const ::onnx::NodeProto &node : graph.node())
+    defined.insert(node.output().begin(), node.output().end());
+  auto read = [&](StringRef name) {
+    if (!name.empty() && !defined.contains(name))
+      reads.insert(name);
+  };
+  for (const ::onnx::NodeProto &node : graph.node())
+    llvm::for_each(nodeReads(node), read);
+  for (const ::onnx::ValueInfoProto &output : graph.output())
+    read(output.name());
+}
+
+namespace {
+/// A node and a value: the node that outputs a value another node reads, or
+/// a node on a cycle and the value it reads that closes the cycle.
+struct NodeValue {
+  int node;
+  StringRef value;
+};
+} // namespace
+
+/// The order in which to import the nodes of `graph`: each node after the
+/// nodes whose outputs it reads, itself or through its subgraphs, and
+/// otherwise in the file's order. (Tools such as float16 converters append
+/// nodes that earlier ones read; ONNX Runtime sorts the nodes too.) A value
+/// that several nodes output is read from the nearest of them before the
+/// reader, else from the first after it. Fails with `cycle` when the nodes
+/// read each other's outputs in a cycle.
+static FailureOr<SmallVector<int>> sortNodes(const ::onnx::GraphProto &graph,
+                                             NodeValue &cycle) {
+  int numNodes = graph.node_size();
+  llvm::DenseMap<StringRef, SmallVector<int, 1>> producers;
+  for (int index = 0; index < numNodes; ++index)
+    for (const std::string &output : graph.node(index).output())
+      if (!output.empty())
+        producers[output].push_back(index);
+  // The nodes each node reads from (with the value read), the nodes that
+  // read each node, and how many reads of each node are not yet ordered.
+  SmallVector<SmallVector<NodeValue>> readsFrom(numNodes);
+  SmallVector<SmallVector<int>> readers(numNodes);
+  SmallVector<int> numUnordered(numNodes, 0);
+  for (int index = 0; index < numNodes; ++index) {
+    for (StringRef name : nodeReads(graph.node(index))) {
+      // Values defined outside the nodes (or nowhere: importNode says so)
+      // order nothing.
+      auto it = producers.find(name);
+      if (it == producers.end())
+        continue;
+      ArrayRef<int> candidates = it->second;
+      const int *after = llvm::lower_bound(candidates, index);
+      int producer = after != candidates.begin() ? after[-1] : *after;
+      readsFrom[index].push_back({producer, name});
+      readers[producer].push_back(index);
+      ++numUnordered[index];
+    }
+  }
+  // Kahn's algorithm, taking the ready node that comes first in the file.
+  std::priority_queue<int, std::vector<int>, std::greater<int>> ready;
+  for (int index = 0; index < numNodes; ++index)
+    if (numUnordered[index] == 0)
+      ready.push(index);
+  SmallVector<int> order;
+  while (!ready.empty()) {
+    int index = ready.top();
+    ready.pop();
+    order.push_back(index);
+    for (int reader : readers[index])
+      if (--numUnordered[reader] == 0)
+        ready.push(reader);
+  }
+  if (static_cast<int>(order.size()) == numNodes)
+    return order;
+  // Each node left reads from another node left: walking from one to the
+  // next reaches a node a second time, which is on a cycle.
+  int index = llvm::find_if(numUnordered, [](int n) { return n > 0; }) -
+              numUnordered.begin();
+  llvm::DenseMap<int, StringRef> leftVia;
+  while (!leftVia.contains(index)) {
+    const NodeValue *next =
+        llvm::find_if(readsFrom[index], [&](const NodeValue &read) {
+          return numUnordered[read.node] > 0;
+        });
+    assert(next != readsFrom[index].end() && "an unordered node reads one");
+    leftVia[index] = next->value;
+    index = next->node;
+  }
+  cycle = {index, leftVia[index]};
+  return failure();
+}
+
+LogicalResult GraphImporter::importNodes(::onnx::GraphProto &graph) {
+  NodeValue cycle{};
+  FailureOr<SmallVector<int>> order = sortNodes(graph, cycle);
+  if (failed(order))
+    return fail(Twine(describeNode(graph.node(cycle.node), cycle.node)) +
+                ": is on a cycle: it reads '" + cycle.value +
+                "', which is computed from its own outputs");
+  for (int index : *order)
+    if (failed(importNode(*graph.mutable_node(index), index)))
+      return failure();
+  return success();
+}
+
 LogicalResult GraphImporter::importInitializers(::onnx::GraphProto &graph) {
   StringRef modelDir = llvm::sys::path::parent_path(path);
   for (::onnx::TensorProto &init : *graph.mutable_initializer()) {
@@ -383,11 +523,9 @@ LogicalResult GraphImporter::importSubgraph(::onnx::NodeProto &node,
   };
   llvm::for_each(graph->value_info(), declare);
   llvm::for_each(graph->output(), declare);
-  for (auto [index, inner] : llvm::enumerate(*graph->mutable_node())) {
-    if (failed(importNode(inner, index))) {
-      error = "has a subgraph '" + name.str() + "' that cannot be imported";
-      return failure();
-    }
+  if (failed(importNodes(*graph))) {
+    error = "has a subgraph '" + name.str() + "' that cannot be imported";
+    return failure();
   }
   SmallVector<Value> outputs;
   for (const auto &output : graph->output()) {
@@ -473,9 +611,8 @@ OwningOpRef<ModuleOp> GraphImporter::import(::onnx::ModelProto &model) {
   };
   llvm::for_each(graph.value_info(), declare);
   llvm::for_each(graph.output(), declare);
-  for (auto [index, node] : llvm::enumerate(*graph.mutable_node()))
-    if (failed(importNode(node, index)))
-      return nullptr;
+  if (failed(importNodes(graph)))
+    return nullptr;
 
   SmallVector<Value> results;
   SmallVector<DictionaryAttr> resultAttrs;
@@ -637,6 +774,12 @@ LogicalResult onnxc::listExternalDataFiles(StringRef path,
   StringRef modelDir = llvm::sys::path::parent_path(path);
   std::set<std::string> resolved;
   for (const std::string &location : locations) {
+    // A location that the import refuses (outside the model's directory,
+    // missing) names no file; the model then fails to compile.
+    llvm::SmallString<256> realPath;
+    std::string refused;
+    if (failed(resolveExternalData(modelDir, location, realPath, refused)))
+      continue;
     llvm::SmallString<256> file(modelDir);
     llvm::sys::path::append(file, location);
     resolved.insert(std::string(file));

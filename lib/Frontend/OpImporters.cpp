@@ -15,7 +15,9 @@
 
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/Verifier.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -51,6 +53,99 @@ std::optional<Attribute> NodeContext::takeAttribute(StringRef name) {
   return std::nullopt;
 }
 
+/// The kind of ONNX attribute that the importer makes `attr` of ("INT",
+/// "FLOATS"...).
+static StringRef getONNXKind(Attribute attr) {
+  return TypeSwitch<Attribute, StringRef>(attr)
+      .Case([](IntegerAttr) { return "INT"; })
+      .Case([](FloatAttr) { return "FLOAT"; })
+      .Case([](StringAttr) { return "STRING"; })
+      .Case([](DenseI64ArrayAttr) { return "INTS"; })
+      .Case([](DenseF32ArrayAttr) { return "FLOATS"; })
+      .Case([](ArrayAttr) { return "STRINGS"; })
+      .Case([](ElementsAttr) { return "TENSOR"; })
+      .Default([](Attribute) { return "an unknown kind"; });
+}
+
+/// The message of attribute `name` holding `attr` where `kind` ("an int")
+/// is expected.
+static std::string wrongKindMessage(StringRef name, StringRef kind,
+                                    Attribute attr) {
+  return ("attribute '" + name + "' must be " + kind + ", got " +
+          getONNXKind(attr))
+      .str();
+}
+
+/// The first complaint of the verifier about `op` (and the ops in its
+/// regions if `recursive`), or "" when it has none.
+static std::string getFirstComplaint(Operation *op, bool recursive) {
+  std::string message;
+  ScopedDiagnosticHandler handler(op->getContext(), [&](Diagnostic &diag) {
+    if (message.empty())
+      message = diag.str();
+    return success();
+  });
+  (void)verify(op, recursive);
+  return message;
+}
+
+/// The attribute that `message`, a complaint of the verifier, says fails
+/// its constraint in the op's definition (ODS: "attribute 'NAME' failed to
+/// satisfy constraint: ..."), or "".
+static StringRef getFailingAttribute(StringRef message) {
+  auto [before, after] = message.split("attribute '");
+  auto [name, rest] = after.split('\'');
+  if (after.empty() || !rest.starts_with(" failed to satisfy constraint"))
+    return "";
+  return name;
+}
+
+/// `message`, a complaint of the verifier about `op`, or when it is that an
+/// attribute fails its constraint by having another kind than the op's
+/// definition declares, "attribute 'mode' must be a string, got INT". The
+/// kind declared is the one of which the verifier accepts a sample value in
+/// the attribute's place.
+static std::string explainAttributeKind(Operation *op,
+                                        const std::string &message) {
+  std::string name = getFailingAttribute(message).str();
+  Attribute given = name.empty() ? Attribute() : op->getAttr(name);
+  if (!given)
+    return message;
+  Builder b(op->getContext());
+  std::pair<StringRef, Attribute> samples[] = {
+      {"an int", b.getI64IntegerAttr(0)},
+      {"a float", b.getF32FloatAttr(0)},
+      {"a string", b.getStringAttr("")},
+      {"ints", b.getDenseI64ArrayAttr({})},
+      {"floats", b.getDenseF32ArrayAttr({})},
+      {"strings", b.getStrArrayAttr({})},
+      {"a tensor", DenseElementsAttr::get(
+                       RankedTensorType::get({}, b.getF32Type()), 0.0f)}};
+  std::string explained = message;
+  for (auto [kind, sample] : samples) {
+    if (getONNXKind(sample) == getONNXKind(given))
+      continue;
+    op->setAttr(name, sample);
+    if (getFailingAttribute(getFirstComplaint(op, false)) != name) {
+      explained = wrongKindMessage(name, kind, given);
+      break;
+    }
+  }
+  op->setAttr(name, given);
+  return explained;
+}
+
+/// Verifies `op`, just built for the node; fails with the verifier's first
+/// complaint (see explainAttributeKind) in `error`, erasing `op`.
+static LogicalResult verifyBuilt(Operation *op, std::string &error) {
+  std::string message = getFirstComplaint(op, /*recursive=*/true);
+  if (message.empty())
+    return success();
+  error = explainAttributeKind(op, message);
+  op->erase();
+  return failure();
+}
+
 /// The number of results every op of `info` has, if fixed.
 static std::optional<unsigned> fixedResultCount(RegisteredOperationName info) {
   if (info.hasTrait<OpTrait::ZeroResults>())
@@ -77,29 +172,21 @@ LogicalResult NodeContext::checkAgainstDefinition(RegisteredOperationName info,
   // Ops with variadic results (Split) have as many as the node has outputs.
   unsigned numResults =
       fixedResultCount(info).value_or(std::max(node.output_size(), 1));
-  MLIRContext *ctx = builder.getContext();
   OperationState state(loc, info);
   state.addOperands(inputs);
   state.addAttributes(attributes);
   state.addTypes(SmallVector<Type>(numResults, builder.getNoneType()));
   Operation *trial = Operation::create(state);
-  std::string message;
-  {
-    ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
-      if (message.empty())
-        message = diag.str();
-      return success();
-    });
-    (void)verify(trial, /*verifyRecursively=*/false);
-  }
-  trial->destroy();
+  auto destroy = llvm::make_scope_exit([&] { trial->destroy(); });
+  std::string message = getFirstComplaint(trial, /*recursive=*/false);
   std::string reachedResults =
       "'" + info.getStringRef().str() + "' op result #0 must be";
   if (numResults != 0 && StringRef(message).starts_with(reachedResults))
     return success();
   if (numResults == 0 && message.empty())
     return success();
-  error = message.empty() ? "does not match the op's definition" : message;
+  error = message.empty() ? "does not match the op's definition"
+                          : explainAttributeKind(trial, message);
   return failure();
 }
 
@@ -155,19 +242,8 @@ FailureOr<SmallVector<Value>> NodeContext::buildGeneric(StringRef opName,
   state.addAttributes(attributes);
   state.addTypes(resultTypes);
   Operation *op = builder.create(state);
-  {
-    std::string verifyMessage;
-    ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
-      if (verifyMessage.empty())
-        verifyMessage = diag.str();
-      return success();
-    });
-    if (failed(verify(op))) {
-      error = verifyMessage;
-      op->erase();
-      return failure();
-    }
-  }
+  if (failed(verifyBuilt(op, error)))
+    return failure();
   return SmallVector<Value>(op->getResults());
 }
 
@@ -188,18 +264,32 @@ static LogicalResult checkDataInput(NodeContext &node, std::string &error) {
   return success();
 }
 
-/// Attribute `name` of kind `AttrT`; fails with `error` on another kind.
+/// Attribute `name` of kind `AttrT` (`kind`, as "an int"), if the node has
+/// it; fails with `error` when it has another kind.
+template <typename AttrT>
+static FailureOr<std::optional<AttrT>>
+getAttributeOf(NodeContext &node, StringRef name, StringRef kind,
+               std::string &error) {
+  for (NamedAttribute attr : node.attributes) {
+    if (attr.getName() != name)
+      continue;
+    if (auto typed = dyn_cast<AttrT>(attr.getValue()))
+      return std::optional<AttrT>(typed);
+    error = wrongKindMessage(name, kind, attr.getValue());
+    return failure();
+  }
+  return std::optional<AttrT>();
+}
+
+/// getAttributeOf, removing the attribute from the node's.
 template <typename AttrT>
 static FailureOr<std::optional<AttrT>>
 takeAttributeOf(NodeContext &node, StringRef name, StringRef kind,
                 std::string &error) {
-  std::optional<Attribute> attr = node.takeAttribute(name);
-  if (!attr)
-    return std::optional<AttrT>();
-  if (auto typed = dyn_cast<AttrT>(*attr))
-    return std::optional<AttrT>(typed);
-  error = "has attribute '" + name.str() + "' that is not " + kind.str();
-  return failure();
+  auto attr = getAttributeOf<AttrT>(node, name, kind, error);
+  if (succeeded(attr) && *attr)
+    node.takeAttribute(name);
+  return attr;
 }
 
 /// Moves the INTS attribute `name` to a new trailing input (or `none`).
@@ -296,6 +386,17 @@ static FailureOr<int64_t> takeInt(NodeContext &node, StringRef name,
   return *attr ? (**attr).getInt() : fallback;
 }
 
+/// `value` (of known rank) with `count` trailing size-1 dims (none when
+/// `count` is not positive).
+static Value appendUnitDims(NodeContext &node, Value value, int64_t count) {
+  if (count <= 0)
+    return value;
+  int64_t rank = cast<RankedTensorType>(value.getType()).getRank();
+  auto axes = llvm::to_vector(llvm::seq<int64_t>(rank, rank + count));
+  return node.builder.create<onnx::UnsqueezeOp>(node.constantLoc(), value,
+                                                node.i64Constant(axes));
+}
+
 /// Binary ops before opset 7 (Add, Sub, Mul, Div, Pow, the comparisons and
 /// the logical ops): with `broadcast = 1`, B matched a contiguous run of A's
 /// dims starting at `axis` (by default the trailing ones). B gets trailing
@@ -329,13 +430,28 @@ static FailureOr<SmallVector<Value>> importLegacyBroadcast(NodeContext &node,
                 .str();
     return failure();
   }
-  if (trailing > 0) {
-    SmallVector<int64_t> axes;
-    for (int64_t i = 0; i < trailing; ++i)
-      axes.push_back(b.getRank() + i);
-    node.inputs[1] = node.builder.create<onnx::UnsqueezeOp>(
-        node.constantLoc(), node.inputs[1], node.i64Constant(axes));
+  node.inputs[1] = appendUnitDims(node, node.inputs[1], trailing);
+  return importGeneric(node, error);
+}
+
+/// PRelu (opsets 1-6): a slope of one dim other than 1 holds a value per
+/// channel (dim 1 of X), where numpy broadcasting (opset 7 on) would line
+/// it up with X's last dim; it gets trailing size-1 dims. Opset 1's
+/// `consumed_inputs` is dropped.
+static FailureOr<SmallVector<Value>> importPReluV1(NodeContext &node,
+                                                   std::string &error) {
+  node.takeAttribute("consumed_inputs");
+  if (node.inputs.size() != 2)
+    return importGeneric(node, error);
+  auto slope = dyn_cast<RankedTensorType>(node.inputs[1].getType());
+  if (!slope || slope.getRank() != 1 || slope.getDimSize(0) == 1)
+    return importGeneric(node, error);
+  auto x = dyn_cast<RankedTensorType>(node.inputs[0].getType());
+  if (!x) {
+    error = unsupportedAt(node, "a slope per channel needs X of known rank");
+    return failure();
   }
+  node.inputs[1] = appendUnitDims(node, node.inputs[1], x.getRank() - 2);
   return importGeneric(node, error);
 }
 
@@ -374,15 +490,16 @@ static FailureOr<SmallVector<Value>> importReshapeV1(NodeContext &node,
 /// Cast (opset 1): `to` is the name of the data type ("FLOAT").
 static FailureOr<SmallVector<Value>> importCastV1(NodeContext &node,
                                                   std::string &error) {
-  std::optional<Attribute> to = node.takeAttribute("to");
-  if (!to || !isa<StringAttr>(*to)) {
-    error = "lacks the required STRING attribute 'to'";
+  auto to = takeAttributeOf<StringAttr>(node, "to", "a string", error);
+  if (failed(to))
+    return failure();
+  if (!*to) {
+    error = "lacks the required attribute 'to'";
     return failure();
   }
   ::onnx::TensorProto::DataType type;
-  if (!::onnx::TensorProto::DataType_Parse(cast<StringAttr>(*to).str(),
-                                           &type)) {
-    error = "has an unknown data type '" + cast<StringAttr>(*to).str() + "'";
+  if (!::onnx::TensorProto::DataType_Parse((**to).str(), &type)) {
+    error = "has an unknown data type '" + (**to).str() + "'";
     return failure();
   }
   node.attributes.push_back(
@@ -568,6 +685,41 @@ static SmallVector<Type> yieldedTypes(Region &region) {
       region.front().getTerminator()->getOperandTypes());
 }
 
+namespace {
+/// The regions that a node's subgraphs are imported into, held by a
+/// placeholder op (of the op's name, without operands or results) at the
+/// insertion point until the op that takes them is built. A region being
+/// imported must be in the IR, under the function: verifying a nested If or
+/// Loop checks that the values of enclosing graphs its subgraphs use
+/// dominate them, which walks from region to parent op up to where the
+/// values are defined.
+class SubgraphRegions {
+public:
+  SubgraphRegions(NodeContext &node, StringRef opName, unsigned count)
+      : builder(node.builder) {
+    OperationState state(node.loc, opName);
+    for (unsigned i = 0; i < count; ++i)
+      (void)state.addRegion();
+    placeholder = builder.create(state);
+  }
+  ~SubgraphRegions() { placeholder->erase(); }
+
+  Region &operator[](unsigned index) { return placeholder->getRegion(index); }
+
+  /// Builds the op of `state` (without regions) at the placeholder, moving
+  /// the regions into it.
+  Operation *create(OperationState &state) {
+    for (Region &region : placeholder->getRegions())
+      state.addRegion()->takeBody(region);
+    return builder.create(state);
+  }
+
+private:
+  OpBuilder &builder;
+  Operation *placeholder;
+};
+} // namespace
+
 /// If: both branches become regions; results join the branches' types.
 static FailureOr<SmallVector<Value>> importIf(NodeContext &node,
                                               std::string &error) {
@@ -575,20 +727,19 @@ static FailureOr<SmallVector<Value>> importIf(NodeContext &node,
     error = "expects one input (the condition)";
     return failure();
   }
-  OperationState state(node.loc, onnx::IfOp::getOperationName());
-  state.addOperands(node.inputs);
-  Region *thenRegion = state.addRegion();
-  Region *elseRegion = state.addRegion();
-  if (failed(node.importSubgraph("then_branch", *thenRegion, {}, error)) ||
-      failed(node.importSubgraph("else_branch", *elseRegion, {}, error)))
+  SubgraphRegions branches(node, onnx::IfOp::getOperationName(), 2);
+  if (failed(node.importSubgraph("then_branch", branches[0], {}, error)) ||
+      failed(node.importSubgraph("else_branch", branches[1], {}, error)))
     return failure();
-  SmallVector<Type> thenTypes = yieldedTypes(*thenRegion);
-  SmallVector<Type> elseTypes = yieldedTypes(*elseRegion);
+  SmallVector<Type> thenTypes = yieldedTypes(branches[0]);
+  SmallVector<Type> elseTypes = yieldedTypes(branches[1]);
   if (thenTypes.size() != elseTypes.size()) {
     error = "has branches with " + std::to_string(thenTypes.size()) + " and " +
             std::to_string(elseTypes.size()) + " outputs";
     return failure();
   }
+  OperationState state(node.loc, onnx::IfOp::getOperationName());
+  state.addOperands(node.inputs);
   for (auto [index, types] : llvm::enumerate(llvm::zip(thenTypes, elseTypes))) {
     Type joined = joinTypes(std::get<0>(types), std::get<1>(types));
     if (!joined) {
@@ -599,12 +750,9 @@ static FailureOr<SmallVector<Value>> importIf(NodeContext &node,
     state.addTypes(joined);
   }
   state.addAttributes(node.attributes);
-  Operation *op = node.builder.create(state);
-  if (failed(verify(op))) {
-    error = "is not a valid If";
-    op->erase();
+  Operation *op = branches.create(state);
+  if (failed(verifyBuilt(op, error)))
     return failure();
-  }
   return SmallVector<Value>(op->getResults());
 }
 
@@ -617,22 +765,23 @@ static FailureOr<SmallVector<Value>> importLoop(NodeContext &node,
     error = "expects at least 2 inputs (the trip count and the condition)";
     return failure();
   }
-  OperationState state(node.loc, onnx::LoopOp::getOperationName());
-  state.addOperands(node.inputs);
   ValueRange carried = ValueRange(node.inputs).drop_front(2);
   SmallVector<Type> argTypes{RankedTensorType::get({}, b.getI64Type()),
                              RankedTensorType::get({}, b.getI1Type())};
   llvm::append_range(argTypes, carried.getTypes());
-  Region *body = state.addRegion();
-  if (failed(node.importSubgraph("body", *body, argTypes, error)))
+  SubgraphRegions regions(node, onnx::LoopOp::getOperationName(), 1);
+  Region &body = regions[0];
+  if (failed(node.importSubgraph("body", body, argTypes, error)))
     return failure();
-  SmallVector<Type> yielded = yieldedTypes(*body);
+  SmallVector<Type> yielded = yieldedTypes(body);
   if (yielded.size() < 1 + carried.size()) {
     error = "has a body with " + std::to_string(yielded.size()) +
             " outputs but it carries " + std::to_string(carried.size()) +
             " values and a condition";
     return failure();
   }
+  OperationState state(node.loc, onnx::LoopOp::getOperationName());
+  state.addOperands(node.inputs);
   for (auto [index, value] : llvm::enumerate(carried)) {
     Type joined = joinTypes(value.getType(), yielded[1 + index]);
     if (!joined) {
@@ -642,17 +791,14 @@ static FailureOr<SmallVector<Value>> importLoop(NodeContext &node,
     }
     state.addTypes(joined);
     // Later iterations see the joined type.
-    body->getArgument(2 + index).setType(joined);
+    body.getArgument(2 + index).setType(joined);
   }
   for (Type type : ArrayRef(yielded).drop_front(1 + carried.size()))
     state.addTypes(insertDim(type, 0, ShapedType::kDynamic));
   state.addAttributes(node.attributes);
-  Operation *op = b.create(state);
-  if (failed(verify(op))) {
-    error = "is not a valid Loop";
-    op->erase();
+  Operation *op = regions.create(state);
+  if (failed(verifyBuilt(op, error)))
     return failure();
-  }
   return SmallVector<Value>(op->getResults());
 }
 
@@ -660,18 +806,19 @@ static FailureOr<SmallVector<Value>> importLoop(NodeContext &node,
 /// input.
 static FailureOr<SmallVector<Value>> importScan(NodeContext &node,
                                                 std::string &error) {
-  auto getInts = [&](StringRef name) -> std::optional<ArrayRef<int64_t>> {
-    for (NamedAttribute attr : node.attributes)
-      if (attr.getName() == name)
-        if (auto ints = dyn_cast<DenseI64ArrayAttr>(attr.getValue()))
-          return ints.asArrayRef();
-    return std::nullopt;
+  auto numScanInputsAttr =
+      getAttributeOf<IntegerAttr>(node, "num_scan_inputs", "an int", error);
+  auto inAxesAttr =
+      getAttributeOf<DenseI64ArrayAttr>(node, "scan_input_axes", "ints", error);
+  auto outAxesAttr = getAttributeOf<DenseI64ArrayAttr>(node, "scan_output_axes",
+                                                       "ints", error);
+  if (failed(numScanInputsAttr) || failed(inAxesAttr) || failed(outAxesAttr))
+    return failure();
+  auto getInts = [](std::optional<DenseI64ArrayAttr> attr) {
+    return attr ? std::optional(attr->asArrayRef()) : std::nullopt;
   };
-  int64_t numScanInputs = -1;
-  for (NamedAttribute attr : node.attributes)
-    if (attr.getName() == "num_scan_inputs")
-      if (auto value = dyn_cast<IntegerAttr>(attr.getValue()))
-        numScanInputs = value.getInt();
+  int64_t numScanInputs =
+      *numScanInputsAttr ? (**numScanInputsAttr).getInt() : -1;
   int64_t numOperands = node.inputs.size();
   if (numScanInputs < 1 || numScanInputs > numOperands) {
     error = "expects 'num_scan_inputs' in [1, " + std::to_string(numOperands) +
@@ -679,8 +826,8 @@ static FailureOr<SmallVector<Value>> importScan(NodeContext &node,
     return failure();
   }
   int64_t numStates = numOperands - numScanInputs;
-  auto inAxes = getInts("scan_input_axes");
-  auto outAxes = getInts("scan_output_axes");
+  std::optional<ArrayRef<int64_t>> inAxes = getInts(*inAxesAttr);
+  std::optional<ArrayRef<int64_t>> outAxes = getInts(*outAxesAttr);
   if ((inAxes && static_cast<int64_t>(inAxes->size()) != numScanInputs)) {
     error = "expects one 'scan_input_axes' value per scan input";
     return failure();
@@ -714,12 +861,11 @@ static FailureOr<SmallVector<Value>> importScan(NodeContext &node,
     dims.erase(dims.begin() + axis);
     argTypes.push_back(RankedTensorType::get(dims, ranked.getElementType()));
   }
-  OperationState state(node.loc, onnx::ScanOp::getOperationName());
-  state.addOperands(node.inputs);
-  Region *body = state.addRegion();
-  if (failed(node.importSubgraph("body", *body, argTypes, error)))
+  SubgraphRegions regions(node, onnx::ScanOp::getOperationName(), 1);
+  Region &body = regions[0];
+  if (failed(node.importSubgraph("body", body, argTypes, error)))
     return failure();
-  SmallVector<Type> yielded = yieldedTypes(*body);
+  SmallVector<Type> yielded = yieldedTypes(body);
   if (static_cast<int64_t>(yielded.size()) < numStates) {
     error = "has a body with fewer outputs than states";
     return failure();
@@ -729,6 +875,8 @@ static FailureOr<SmallVector<Value>> importScan(NodeContext &node,
     error = "expects one 'scan_output_axes' value per scan output";
     return failure();
   }
+  OperationState state(node.loc, onnx::ScanOp::getOperationName());
+  state.addOperands(node.inputs);
   for (auto [index, type] : llvm::enumerate(yielded)) {
     if (static_cast<int64_t>(index) < numStates) {
       Type joined = joinTypes(argTypes[index], type);
@@ -738,19 +886,16 @@ static FailureOr<SmallVector<Value>> importScan(NodeContext &node,
         return failure();
       }
       state.addTypes(joined);
-      body->getArgument(index).setType(joined);
+      body.getArgument(index).setType(joined);
       continue;
     }
     int64_t axis = outAxes ? (*outAxes)[index - numStates] : 0;
     state.addTypes(insertDim(type, axis, length));
   }
   state.addAttributes(node.attributes);
-  Operation *op = node.builder.create(state);
-  if (failed(verify(op))) {
-    error = "is not a valid Scan";
-    op->erase();
+  Operation *op = regions.create(state);
+  if (failed(verifyBuilt(op, error)))
     return failure();
-  }
   return SmallVector<Value>(op->getResults());
 }
 
@@ -791,16 +936,12 @@ static FailureOr<SmallVector<Value>> importScanV8(NodeContext &node,
     sliceTypes.push_back(RankedTensorType::get(ranked.getShape().drop_front(),
                                                ranked.getElementType()));
   }
-  OperationState state(node.loc, onnx::ScanOp::getOperationName());
-  state.addOperands(operands);
-  state.addAttribute("num_scan_inputs",
-                     b.getI64IntegerAttr(static_cast<int64_t>(operands.size())));
-  Region *outerBody = state.addRegion();
+  SubgraphRegions regions(node, onnx::ScanOp::getOperationName(), 1);
   SmallVector<Location> locs(sliceTypes.size(), node.loc);
   SmallVector<Type> innerTypes;
   {
     OpBuilder::InsertionGuard guard(b);
-    Block *block = b.createBlock(outerBody, {}, sliceTypes, locs);
+    Block *block = b.createBlock(&regions[0], {}, sliceTypes, locs);
     NodeContext inner{b, node.loc, node.node, node.opset,
                       SmallVector<Value>(block->getArguments()), innerAttrs,
                       node.importSubgraph};
@@ -810,14 +951,16 @@ static FailureOr<SmallVector<Value>> importScanV8(NodeContext &node,
     b.create<onnx::YieldOp>(node.loc, *results);
     innerTypes = llvm::to_vector(ValueRange(*results).getTypes());
   }
+  OperationState state(node.loc, onnx::ScanOp::getOperationName());
+  state.addOperands(operands);
+  state.addAttribute(
+      "num_scan_inputs",
+      b.getI64IntegerAttr(static_cast<int64_t>(operands.size())));
   for (Type type : innerTypes)
     state.addTypes(insertDim(type, 0, batch));
-  Operation *op = b.create(state);
-  if (failed(verify(op))) {
-    error = "is not a valid Scan";
-    op->erase();
+  Operation *op = regions.create(state);
+  if (failed(verifyBuilt(op, error)))
     return failure();
-  }
   return SmallVector<Value>(op->getResults());
 }
 
@@ -838,7 +981,7 @@ static FailureOr<SmallVector<Value>> importConstant(NodeContext &node,
   };
   Attribute raw = attr.getValue();
   auto wrongKind = [&](StringRef kind) {
-    error = "has attribute '" + name.str() + "' that is not " + kind.str();
+    error = wrongKindMessage(name, kind, raw);
     return failure();
   };
   if (name == "value") {
@@ -991,13 +1134,15 @@ struct Registry {
       add(op, 1, 0, importLegacyBroadcast);
       add(op, 7);
     }
-    for (StringRef op : {"Sqrt", "Exp", "Log", "Tanh", "Sigmoid", "Relu", "Neg",
-                         "Abs", "Reciprocal", "LeakyRelu", "Ceil", "Floor",
-                         "Elu", "Selu", "HardSigmoid", "PRelu", "Max", "Min",
-                         "Sum", "Mean"}) {
+    for (StringRef op :
+         {"Sqrt", "Exp", "Log", "Tanh", "Sigmoid", "Relu", "Neg", "Abs",
+          "Reciprocal", "LeakyRelu", "Ceil", "Floor", "Elu", "Selu",
+          "HardSigmoid", "Max", "Min", "Sum", "Mean"}) {
       add(op, 1, 0, dropping({"consumed_inputs"}));
       add(op, 6);
     }
+    add("PRelu", 1, 0, importPReluV1);
+    add("PRelu", 7);
     for (StringRef op : {"Where", "Erf", "Not", "Softplus", "Softsign"})
       add(op, 1);
     add("Clip", 1, 3, [](NodeContext &node, std::string &error) {

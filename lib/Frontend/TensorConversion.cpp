@@ -6,8 +6,10 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
@@ -123,6 +125,54 @@ static LogicalResult typedFieldBytes(const ::onnx::TensorProto &t, Type element,
   return store(t.int32_data());
 }
 
+/// True when the (real) path `path` lies inside the directory `dir`.
+static bool isInside(StringRef path, StringRef dir) {
+  auto p = llvm::sys::path::begin(path), pEnd = llvm::sys::path::end(path);
+  for (auto d = llvm::sys::path::begin(dir), dEnd = llvm::sys::path::end(dir);
+       d != dEnd; ++d, ++p)
+    if (p == pEnd || *p != *d)
+      return false;
+  return p != pEnd;
+}
+
+LogicalResult resolveExternalData(StringRef modelDir, StringRef location,
+                                  SmallVectorImpl<char> &realPath,
+                                  std::string &error) {
+  // As ONNX's checker: a relative path that stays inside the model's
+  // directory...
+  if (llvm::sys::path::is_absolute(location) ||
+      llvm::any_of(llvm::make_range(llvm::sys::path::begin(location),
+                                    llvm::sys::path::end(location)),
+                   [](StringRef part) { return part == ".."; })) {
+    error = "has external data location '" + location.str() +
+            "' outside the model's directory";
+    return failure();
+  }
+  SmallString<256> path(modelDir);
+  llvm::sys::path::append(path, location);
+  // ... also once symbolic links are followed, which the checker does not.
+  SmallString<256> realDir;
+  if (std::error_code ec = llvm::sys::fs::real_path(
+          modelDir.empty() ? StringRef(".") : modelDir, realDir)) {
+    error = "has external data in a directory '" + modelDir.str() +
+            "' that cannot be read: " + ec.message();
+    return failure();
+  }
+  if (std::error_code ec = llvm::sys::fs::real_path(path, realPath)) {
+    error = "has external data '" + std::string(path) +
+            "' that cannot be read: " + ec.message();
+    return failure();
+  }
+  StringRef resolved(realPath.data(), realPath.size());
+  if (!isInside(resolved, realDir)) {
+    error = "has external data location '" + location.str() +
+            "' outside the model's directory (it resolves to '" +
+            resolved.str() + "')";
+    return failure();
+  }
+  return success();
+}
+
 FailureOr<ElementsAttr> convertTensor(::onnx::TensorProto &t, StringRef modelDir,
                                       MLIRContext *ctx, std::string &error) {
   Type element = onnx::getElementType(ctx, t.data_type());
@@ -171,29 +221,32 @@ FailureOr<ElementsAttr> convertTensor(::onnx::TensorProto &t, StringRef modelDir
               std::to_string(bytes) + ")";
       return failure();
     }
-    // As ONNX's checker: a relative path that stays inside the model's
-    // directory, naming a regular file.
-    if (llvm::sys::path::is_absolute(location) ||
-        llvm::any_of(llvm::make_range(llvm::sys::path::begin(location),
-                                      llvm::sys::path::end(location)),
-                     [](StringRef part) { return part == ".."; })) {
-      error = "has external data location '" + location +
-              "' outside the model's directory";
+    SmallString<256> path;
+    if (failed(resolveExternalData(modelDir, location, path, error)))
       return failure();
-    }
-    SmallString<256> path(modelDir);
-    llvm::sys::path::append(path, location);
     llvm::sys::fs::file_status status;
-    if (std::error_code ec = llvm::sys::fs::status(path, status)) {
-      error = "has external data '" + std::string(path) +
-              "' that cannot be read: " + ec.message();
+    auto checkFile = [&](std::error_code ec) -> LogicalResult {
+      if (ec)
+        error = "has external data '" + std::string(path) +
+                "' that cannot be read: " + ec.message();
+      else if (!llvm::sys::fs::is_regular_file(status))
+        error = "has external data '" + std::string(path) +
+                "' that is not a regular file";
+      return failure(ec || !llvm::sys::fs::is_regular_file(status));
+    };
+    // Checked before it is opened (opening a FIFO waits for a writer), and
+    // again once open: the open file's size bounds what is read of it.
+    if (failed(checkFile(llvm::sys::fs::status(path, status))))
+      return failure();
+    llvm::Expected<llvm::sys::fs::file_t> fd =
+        llvm::sys::fs::openNativeFileForRead(path);
+    if (!fd) {
+      (void)checkFile(llvm::errorToErrorCode(fd.takeError()));
       return failure();
     }
-    if (!llvm::sys::fs::is_regular_file(status)) {
-      error = "has external data '" + std::string(path) +
-              "' that is not a regular file";
+    auto close = llvm::make_scope_exit([&] { llvm::sys::fs::closeFile(*fd); });
+    if (failed(checkFile(llvm::sys::fs::status(*fd, status))))
       return failure();
-    }
     uint64_t fileSize = status.getSize();
     if (offset > fileSize || length > fileSize - offset) {
       error = "has external data '" + std::string(path) + "' shorter than " +
@@ -201,8 +254,8 @@ FailureOr<ElementsAttr> convertTensor(::onnx::TensorProto &t, StringRef modelDir
               std::to_string(offset);
       return failure();
     }
-    auto file = llvm::MemoryBuffer::getFileSlice(path, length, offset,
-                                                 /*IsVolatile=*/false);
+    auto file = llvm::MemoryBuffer::getOpenFileSlice(*fd, path, length, offset,
+                                                     /*IsVolatile=*/false);
     if (!file) {
       error = "has external data '" + std::string(path) +
               "' that cannot be read: " + file.getError().message();

@@ -84,8 +84,19 @@ struct IfLowering : public OpConversionPattern<onnx::IfOp> {
   matchAndRewrite(onnx::IfOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value cond = rewriter.create<tensor::ExtractOp>(loc, adaptor.getCond(),
-                                                    ValueRange{});
+    // The condition is any one-element tensor: of rank 0, [1], [1, 1]... or
+    // of a rank known only at run time, which is first reshaped to rank 0.
+    Value condTensor = adaptor.getCond();
+    if (auto unranked = dyn_cast<UnrankedTensorType>(condTensor.getType())) {
+      Value noDims = rewriter.create<arith::ConstantOp>(
+          loc, DenseIntElementsAttr::get(
+                   RankedTensorType::get({0}, rewriter.getIndexType()),
+                   ArrayRef<int64_t>{}));
+      condTensor = rewriter.create<tensor::ReshapeOp>(
+          loc, RankedTensorType::get({}, unranked.getElementType()), condTensor,
+          noDims);
+    }
+    Value cond = extractScalar(rewriter, loc, condTensor);
     auto ifOp = rewriter.create<scf::IfOp>(loc, op.getResultTypes(), cond,
                                            /*addThenBlock=*/false,
                                            /*addElseBlock=*/false);
