@@ -445,9 +445,10 @@ LogicalResult compileModel(const CompileOptions &options, MLIRContext &context,
   }
   StageClock clock(stats);
   clock.start("import");
-  OwningOpRef<ModuleOp> module =
-      importONNXModel(options.input, &context, options.import,
-                      stats ? &stats->opCounts : nullptr);
+  ImportOptions import = options.import;
+  import.onNode = noteImportNode;
+  OwningOpRef<ModuleOp> module = importONNXModel(
+      options.input, &context, import, stats ? &stats->opCounts : nullptr);
   if (!module)
     return failure();
 
@@ -624,8 +625,10 @@ LogicalResult optimizeModel(StringRef input, StringRef output,
                             const QuantizeOptions &quantize) {
   StageClock clock(stats);
   clock.start("import");
+  ImportOptions import = importOptions;
+  import.onNode = noteImportNode;
   OwningOpRef<ModuleOp> module = importONNXModel(
-      input, &context, importOptions, stats ? &stats->opCounts : nullptr);
+      input, &context, import, stats ? &stats->opCounts : nullptr);
   if (!module)
     return failure();
   if (stats)

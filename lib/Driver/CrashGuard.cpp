@@ -247,7 +247,10 @@ void noteCompileStage(StringRef stage) {
   maybeForceInternalError(stage);
 }
 
-void noteImportNode(StringRef node) { site.node = node.str(); }
+void noteImportNode(StringRef node) {
+  site.node = node.str();
+  maybeForceInternalError("import-node");
+}
 
 void trackCompileSite(MLIRContext &context) {
   context.registerActionHandler(

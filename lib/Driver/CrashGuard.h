@@ -42,9 +42,10 @@ constexpr int kInternalErrorExitCode = 3;
 ///
 /// For the tests of this path, $ONNXC_FORCE_INTERNAL_ERROR=KIND:WHERE[:FILE]
 /// raises an internal error of KIND (segv, abort, fatal, exception or
-/// overflow) where WHERE is reached: a stage as it starts, or a pass (its
-/// argument, as in convert-onnx-to-linalg) at the first op it rewrites; for
-/// models of file name FILE only when given.
+/// overflow) where WHERE is reached: a stage as it starts, a pass (its
+/// argument, as in convert-onnx-to-linalg) at the first op it rewrites, or
+/// `import-node` at the first node imported; for models of file name FILE
+/// only when given.
 std::optional<std::string> runContained(llvm::StringRef model,
                                         llvm::function_ref<void()> compile);
 

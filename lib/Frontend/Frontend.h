@@ -14,6 +14,7 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -26,6 +27,9 @@ inline constexpr llvm::StringLiteral kMainGraphName = "main_graph";
 struct ImportOptions {
   /// Pinned shapes of graph inputs (`--input-shape NAME=2x3`), by input name.
   llvm::StringMap<llvm::SmallVector<int64_t>> inputShapes;
+  /// Told each node's name as its import starts (the driver's report of an
+  /// internal error names the node).
+  std::function<void(llvm::StringRef node)> onNode;
 };
 
 /// How many nodes of each op type a graph has, by op type (`DOMAIN.OpType`

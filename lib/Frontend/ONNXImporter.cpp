@@ -250,6 +250,8 @@ FailureOr<Attribute> GraphImporter::convertAttribute(::onnx::AttributeProto &att
 
 LogicalResult GraphImporter::importNode(::onnx::NodeProto &node, int64_t index) {
   Location loc = nodeLoc(node, index);
+  if (options.onNode)
+    options.onNode(cast<NameLoc>(loc).getName().getValue());
   std::string what = describeNode(node, index);
   auto nodeError = [&](const Twine &message) {
     return fail(what + ": " + message);

@@ -5,7 +5,8 @@ Forces internal errors with $ONNXC_FORCE_INTERNAL_ERROR=KIND:WHERE[:FILE]
   1. onnx-compile and onnx-opt on one model, for every kind (a SIGSEGV, an abort, an LLVM
      fatal error, a C++ exception, a stack overflow) at a stage: exit code 3, the one-line
      report naming the model, the stage and what happened, and nothing at the output path;
-  2. a crash inside a pass names the pass and the node whose op it was rewriting;
+  2. a crash inside a pass names the pass and the node whose op it was rewriting, one in
+     the importer the node it was importing;
   3. a batch of five models, -j 2, one of which crashes: exit code 3, the other four
      compiled, the JSON report and JUnit XML written, the crashed model in them as an
      internal error;
@@ -88,6 +89,11 @@ def main():
                                           match.group(3)),
           f"crash in a pass: details '{match.group(3)}'")
     print(f"crash in a pass: ({match.group(3)})")
+    proc = run([compiler, model, "-o", os.path.join(args.work, "in-import")], "abort:import-node")
+    match = expect_report(proc, "crash importing a node", names[0], "import", causes["abort"])
+    check(match.group(3) and re.fullmatch(r"node '[^']+'", match.group(3)),
+          f"crash importing a node: details '{match.group(3)}'")
+    print(f"crash importing a node: ({match.group(3)})")
 
     # 3. A batch with one crashing model.
     out = os.path.join(args.work, "out")
