@@ -83,9 +83,13 @@ std::optional<SmallVector<int64_t>> onnxc::onnx::getNormalizedAxes(Value axes,
   return values;
 }
 
-/// A rank-`rank` tensor of `?` dims, or an unranked one if rank is unknown.
+/// A rank-`rank` tensor of `?` dims, or an unranked one if the rank is
+/// unknown or not one a tensor can have: ranks come from the static lengths
+/// of shape and axes operands, which a bad model makes negative or huge
+/// (the op's later checks then report it).
 static Type dynamicTensor(std::optional<int64_t> rank, Type element) {
-  if (!rank)
+  constexpr int64_t kMaxInferredRank = 1024;
+  if (!rank || *rank < 0 || *rank > kMaxInferredRank)
     return UnrankedTensorType::get(element);
   return RankedTensorType::get(SmallVector<int64_t>(*rank, kDyn), element);
 }
