@@ -9,7 +9,11 @@ Two checks:
     `onnx-opt --quantize int8 --calibration DIR/calibration` (once per --method/--activation-type
     given, default minmax uint8); the top-1 accuracy on the test split is measured for the fp32
     model in ONNX Runtime, the int8 QDQ model in ONNX Runtime and the int8 model compiled by
-    onnx-compile. Every int8 accuracy must be within --tolerance points of the fp32 one.
+    onnx-compile. Every int8 accuracy must be within --tolerance points of the fp32 one;
+    ONNX Runtime's within --ort-tolerance-no-vnni (default 3) on a CPU without VNNI: its u8s8
+    kernels there multiply pairs with vpmaddubsw, whose 16-bit sums saturate (ORT's docs
+    advise reduce_range for such CPUs); measured on an AVX2-only EPYC: 96.67 % against
+    fp32's 98.44 %, where onnx-compile's int8 kernels (exact on AVX2) keep 98.00 %.
 
   verify_quant.py sqnr --model M.onnx --quantize int8|dynamic --onnx-opt ... --onnx-compile ...
                   [--calibration-samples 16] [--inputs input_0.pb ...] [--min-sqnr 20] [--report T.md]
@@ -103,6 +107,16 @@ def finish(args, lines, failed, bound):
     return 1 if failed else 0
 
 
+def cpu_has_vnni():
+    """Whether this CPU has AVX-512 VNNI or AVX-VNNI (ORT's exact u8s8 products)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            flags = f.read()
+    except OSError:
+        return True
+    return "avx512_vnni" in flags or "avx_vnni" in flags
+
+
 def check_digits(args):
     os.makedirs(args.workdir, exist_ok=True)
     eng = Engines(args, args.workdir)
@@ -117,6 +131,9 @@ def check_digits(args):
     rows = [("fp32", "ONNX Runtime", ref)]
     rows.append(("fp32", "onnx-compile", accuracy(eng.compiled(model, images, "fp32"))))
     failed = False
+    ort_tolerance = args.tolerance if cpu_has_vnni() else args.ort_tolerance_no_vnni
+    if ort_tolerance != args.tolerance:
+        print(f"this CPU has no VNNI: ONNX Runtime's int8 accuracy within {ort_tolerance} points")
     for method in args.method:
         for act in args.activation_type:
             tag = f"int8_{method}_{act}"
@@ -129,7 +146,8 @@ def check_digits(args):
             for engine, fn in (("ONNX Runtime", eng.ort), ("onnx-compile", eng.compiled)):
                 acc = accuracy(fn(qmodel, images, f"{tag}_{engine.split()[0].lower()}"))
                 rows.append((name, engine, acc))
-                if abs(acc - ref) > args.tolerance:
+                bound = ort_tolerance if engine == "ONNX Runtime" else args.tolerance
+                if abs(acc - ref) > bound:
                     failed = True
     lines = [f"| model | engine | top-1 accuracy ({len(labels)} test images) |", "| --- | --- | --- |"]
     lines += [f"| {m} | {e} | {a:.2f} % |" for m, e, a in rows]
@@ -202,6 +220,8 @@ def main():
     d = sub.choices["digits"]
     d.add_argument("--data", required=True, help="export_digits.py's output directory")
     d.add_argument("--tolerance", type=float, default=1.0, help="allowed accuracy loss in points")
+    d.add_argument("--ort-tolerance-no-vnni", type=float, default=3.0,
+                   help="ONNX Runtime's allowed loss on a CPU without VNNI (saturating u8s8)")
     d.add_argument("--method", nargs="+", default=["minmax"], choices=["minmax", "percentile"])
     d.add_argument("--activation-type", nargs="+", default=["uint8"], choices=["uint8", "int8"])
     s = sub.choices["sqnr"]
