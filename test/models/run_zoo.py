@@ -65,11 +65,47 @@ def export(name, root, python, timeout):
     return ok, d, out
 
 
-def batch_files(d, b, kind):
-    sub = d if b == BATCHES[0] else os.path.join(d, f"b{b}")
-    files = sorted((f for f in os.listdir(sub) if f.startswith(kind + "_") and f.endswith(".pb")),
+def numbered_files(d, kind):
+    """D/KIND_0.pb, D/KIND_1.pb, ... in order."""
+    files = sorted((f for f in os.listdir(d) if f.startswith(kind + "_") and f.endswith(".pb")),
                    key=lambda f: int(f[len(kind) + 1:-3]))
-    return [os.path.join(sub, f) for f in files]
+    return [os.path.join(d, f) for f in files]
+
+
+def batch_files(d, b, kind):
+    return numbered_files(d if b == BATCHES[0] else os.path.join(d, f"b{b}"), kind)
+
+
+def run_case(exe, label, inputs, refs, out_dir, args, row):
+    """Run exe on inputs into out_dir and compare its outputs with refs within --scale-tol;
+    record the run time (run_LABEL_s) and the worst error (err_LABEL) in row, or the
+    failing stage and reason; return whether every output matches."""
+    os.makedirs(out_dir, exist_ok=True)
+    for f in os.listdir(out_dir):
+        os.remove(os.path.join(out_dir, f))
+    row["stage"] = f"run {label}"
+    ok, secs, out = sh([exe, "--output-dir", out_dir, *args.run_arg, *inputs], args.timeout)
+    row[f"run_{label}_s"] = secs
+    if not ok:
+        row["reason"] = one_line(out)
+        return False
+    row["stage"] = f"compare {label}"
+    worst = 0.0
+    for k, ref_path in enumerate(refs):
+        got_path = os.path.join(out_dir, f"output_{k}.pb")
+        if not os.path.exists(got_path):
+            row["reason"] = f"output_{k} was not written"
+            return False
+        ref, got = load_tensor(ref_path)[0], load_tensor(got_path)[0]
+        good, msg = compare(ref, got, args.scale_tol)
+        if not good:
+            row["reason"] = f"output_{k}: {msg}"
+            return False
+        if ref.size:
+            scale = float(abs(ref).max()) or 1.0
+            worst = max(worst, float(abs(got.astype("float64") - ref).max()) / scale)
+    row[f"err_{label}"] = worst
+    return True
 
 
 def check_model(name, args):
@@ -94,31 +130,9 @@ def check_model(name, args):
         return row
     row["exe_mb"] = os.path.getsize(exe) / 1e6
     for b in BATCHES:
-        out_dir = os.path.join(work, f"out_b{b}")
-        os.makedirs(out_dir, exist_ok=True)
-        for f in os.listdir(out_dir):
-            os.remove(os.path.join(out_dir, f))
-        row["stage"] = f"run b{b}"
-        ok, secs, out = sh([exe, "--output-dir", out_dir, *args.run_arg, *batch_files(d, b, "input")], args.timeout)
-        row[f"run_b{b}_s"] = secs
-        if not ok:
-            row["reason"] = one_line(out)
+        if not run_case(exe, f"b{b}", batch_files(d, b, "input"), batch_files(d, b, "output"),
+                        os.path.join(work, f"out_b{b}"), args, row):
             return row
-        row["stage"] = f"compare b{b}"
-        worst = 0.0
-        for k, ref_path in enumerate(batch_files(d, b, "output")):
-            got_path = os.path.join(out_dir, f"output_{k}.pb")
-            if not os.path.exists(got_path):
-                row["reason"] = f"output_{k} was not written"
-                return row
-            ref, got = load_tensor(ref_path)[0], load_tensor(got_path)[0]
-            good, msg = compare(ref, got, args.scale_tol)
-            if not good:
-                row["reason"] = f"output_{k}: {msg}"
-                return row
-            scale = float(abs(ref).max()) or 1.0
-            worst = max(worst, float(abs(got.astype("float64") - ref).max()) / scale)
-        row[f"err_b{b}"] = worst
     row.update(ok=True, stage="", reason="")
     return row
 
