@@ -1,7 +1,7 @@
 """export_zoo.py - export a zoo model from PyTorch to ONNX with reference inputs and outputs.
 
 Every model is built with fixed-seed random weights, exported at opset 17 with
-its batch dim dynamic ("N"), and saved with PyTorch's outputs for each batch
+its batch dim dynamic ("N"; with --all-dynamic every dim), and saved with PyTorch's outputs for each batch
 size asked for:
 
     OUT/MODEL.onnx
@@ -242,6 +242,8 @@ def main():
     ap.add_argument("--out", required=True, help="output directory")
     ap.add_argument("--batches", type=int, nargs="+", default=[1],
                     help="batch sizes to save references for (default: 1)")
+    ap.add_argument("--all-dynamic", action="store_true",
+                    help="make every dim of the inputs and the output dynamic, not only the batch")
     ap.add_argument("--keep-bn", action="store_true",
                     help="keep BatchNormalization nodes (default: the exporter folds them into Conv)")
     args = ap.parse_args()
@@ -277,6 +279,11 @@ def main():
     t0 = time.time()
     mode = torch.onnx.TrainingMode.PRESERVE if args.keep_bn else torch.onnx.TrainingMode.EVAL
     dynamic = {name: {0: "N"} for name in input_names + ["output"]}
+    if args.all_dynamic:
+        inputs, out = examples[args.batches[0]]
+        ranks = [x.dim() for x in inputs] + [out.ndim]
+        dynamic = {name: {i: f"{name}_{i}" for i in range(rank)}
+                   for name, rank in zip(input_names + ["output"], ranks)}
     torch.onnx.export(model, tuple(examples[args.batches[0]][0]), path, opset_version=OPSET,
                       input_names=input_names, output_names=["output"], dynamic_axes=dynamic,
                       training=mode, do_constant_folding=not args.keep_bn)

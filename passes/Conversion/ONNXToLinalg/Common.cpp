@@ -473,22 +473,58 @@ SmallVector<ReassociationIndices> collapseAll(int64_t rank) {
   return reassociation;
 }
 
+/// True when a group of `reassociation` holds several dynamic dims of
+/// `expanded` (a batch and a sequence folded into one dim). MLIR 19
+/// mishandles an expand_shape of that kind: one-shot bufferization builds its
+/// memref.expand_shape by inferring the output shape, which fails (SIGSEGV or
+/// "Allocation failed"), and the canonicalizer folds tensor.dim of it to a
+/// size divided by the kDynamic marker.
+static bool
+hasGroupOfDynamicDims(RankedTensorType expanded,
+                      ArrayRef<ReassociationIndices> reassociation) {
+  return llvm::any_of(reassociation, [&](const ReassociationIndices &group) {
+    return llvm::count_if(
+               group, [&](int64_t i) { return expanded.isDynamicDim(i); }) > 1;
+  });
+}
+
+Value createShapedReshape(OpBuilder &b, Location loc, Value value,
+                          RankedTensorType type, ArrayRef<OpFoldResult> sizes) {
+  assert(static_cast<int64_t>(sizes.size()) == type.getRank() &&
+         "one size per result dim");
+  SmallVector<Value> dims;
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    dims.push_back(type.isDynamicDim(i)
+                       ? toValue(b, loc, sizes[i])
+                       : createIndex(b, loc, type.getDimSize(i)));
+  Value shape = b.create<tensor::FromElementsOp>(
+      loc, RankedTensorType::get({type.getRank()}, b.getIndexType()), dims);
+  return b.create<tensor::ReshapeOp>(loc, type, value, shape);
+}
+
+Value createExpandShape(OpBuilder &b, Location loc, Value value,
+                        RankedTensorType type,
+                        ArrayRef<ReassociationIndices> reassociation,
+                        ArrayRef<OpFoldResult> sizes) {
+  if (hasGroupOfDynamicDims(type, reassociation))
+    return createShapedReshape(b, loc, value, type, sizes);
+  SmallVector<OpFoldResult> outputShape;
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    outputShape.push_back(
+        type.isDynamicDim(i)
+            ? OpFoldResult(toValue(b, loc, sizes[i]))
+            : OpFoldResult(b.getIndexAttr(type.getDimSize(i))));
+  return b.create<tensor::ExpandShapeOp>(loc, type, value, reassociation,
+                                         outputShape);
+}
+
 Value reshapeThroughFlat(OpBuilder &b, Location loc, Value value,
                          RankedTensorType type, ArrayRef<OpFoldResult> sizes) {
   auto srcType = cast<RankedTensorType>(value.getType());
   Type element = srcType.getElementType();
-  if (llvm::count_if(type.getShape(), ShapedType::isDynamic) > 1) {
-    // An expand_shape with several dynamic dims in one group does not
-    // bufferize in MLIR 19: use tensor.reshape with a shape tensor.
-    SmallVector<Value> dims;
-    for (int64_t i = 0; i < type.getRank(); ++i)
-      dims.push_back(type.isDynamicDim(i)
-                         ? toValue(b, loc, sizes[i])
-                         : createIndex(b, loc, type.getDimSize(i)));
-    Value shape = b.create<tensor::FromElementsOp>(
-        loc, RankedTensorType::get({type.getRank()}, b.getIndexType()), dims);
-    return b.create<tensor::ReshapeOp>(loc, type, value, shape);
-  }
+  // Straight to `type` without an expand_shape that MLIR 19 mishandles.
+  if (llvm::count_if(type.getShape(), ShapedType::isDynamic) > 1)
+    return createShapedReshape(b, loc, value, type, sizes);
   // To 1-D.
   Value flat = value;
   if (srcType.getRank() == 0) {
@@ -514,14 +550,8 @@ Value reshapeThroughFlat(OpBuilder &b, Location loc, Value value,
   int64_t count =
       type.hasStaticShape() ? type.getNumElements() : ShapedType::kDynamic;
   flat = castTo(b, loc, flat, RankedTensorType::get({count}, element));
-  SmallVector<OpFoldResult> outputShape;
-  for (int64_t i = 0; i < type.getRank(); ++i)
-    outputShape.push_back(
-        type.isDynamicDim(i)
-            ? OpFoldResult(toValue(b, loc, sizes[i]))
-            : OpFoldResult(b.getIndexAttr(type.getDimSize(i))));
-  return b.create<tensor::ExpandShapeOp>(
-      loc, type, flat, collapseAll(type.getRank()), outputShape);
+  return createExpandShape(b, loc, flat, type, collapseAll(type.getRank()),
+                           sizes);
 }
 
 Value collapseUnitDims(OpBuilder &b, Location loc, Value value,

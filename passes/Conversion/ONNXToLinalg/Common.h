@@ -175,6 +175,22 @@ mlir::Value castTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
 /// rank 0 -> nothing).
 llvm::SmallVector<mlir::ReassociationIndices> collapseAll(int64_t rank);
 
+/// `value` reshaped to `type` by a tensor.reshape to the shape tensor of
+/// `sizes` (one per dim of `type`; static dims are taken from `type`).
+mlir::Value createShapedReshape(mlir::OpBuilder &b, mlir::Location loc,
+                                mlir::Value value, mlir::RankedTensorType type,
+                                llvm::ArrayRef<mlir::OpFoldResult> sizes);
+
+/// `value` expanded to `type` by a tensor.expand_shape with `reassociation`
+/// and `sizes` (one per dim of `type`), or by createShapedReshape when a group
+/// holds several dynamic dims: MLIR 19 can neither bufferize such an
+/// expand_shape nor fold tensor.dim of it correctly.
+mlir::Value
+createExpandShape(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
+                  mlir::RankedTensorType type,
+                  llvm::ArrayRef<mlir::ReassociationIndices> reassociation,
+                  llvm::ArrayRef<mlir::OpFoldResult> sizes);
+
 /// Any ranked tensor reshaped to `type` with a collapse_shape to 1-D and an
 /// expand_shape to `sizes` (all dims of `type`), or with a tensor.reshape when
 /// `type` has several dynamic dims.

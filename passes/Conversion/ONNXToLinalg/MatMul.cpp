@@ -59,18 +59,13 @@ static Value expandLeading(OpBuilder &b, Location loc, Value value,
                            RankedTensorType type, ArrayRef<OpFoldResult> sizes,
                            int64_t count) {
   SmallVector<ReassociationIndices> reassociation(1);
-  SmallVector<OpFoldResult> outputShape;
   for (int64_t i = 0; i < type.getRank(); ++i) {
     if (i <= count)
       reassociation[0].push_back(i);
     else
       reassociation.push_back({i});
-    outputShape.push_back(type.isDynamicDim(i)
-                              ? OpFoldResult(toValue(b, loc, sizes[i]))
-                              : OpFoldResult(b.getIndexAttr(type.getDimSize(i))));
   }
-  return b.create<tensor::ExpandShapeOp>(loc, type, value, reassociation,
-                                         outputShape);
+  return createExpandShape(b, loc, value, type, reassociation, sizes);
 }
 
 /// The accumulate step of a matmul body: acc + a * b.

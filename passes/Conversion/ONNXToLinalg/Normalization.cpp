@@ -483,9 +483,9 @@ lowerLayerNormToKernel(onnx::LayerNormalizationOp op, Value x, Value scale,
   // Bit 0: there is a bias.
   args.push_back(rewriter.create<arith::ConstantIntOp>(loc, bias ? 1 : 0, 64));
   callKernel(rewriter, loc, "onnxc_kernel_layer_norm_f32", args);
-  Value y = rewriter.create<tensor::ExpandShapeOp>(
-      loc, resultType, filledTensor(rewriter, loc, rowsType, result), groups,
-      sizes);
+  Value y = createExpandShape(rewriter, loc,
+                              filledTensor(rewriter, loc, rowsType, result),
+                              resultType, groups, sizes);
   // Mean and InvStdDev have no readers: any value of their types will do.
   auto unused = [&](Value stat) {
     auto type = cast<RankedTensorType>(stat.getType());

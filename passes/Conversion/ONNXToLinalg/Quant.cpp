@@ -628,8 +628,7 @@ static Value createQMatMul(OpBuilder &b, Location loc, Value x, Value w,
                              resultType.getElementType(), p.relu))
                 .getResult();
   if (rank > 2)
-    y = b.create<tensor::ExpandShapeOp>(loc, resultType, y, reassociation,
-                                        outSizes);
+    y = createExpandShape(b, loc, y, resultType, reassociation, outSizes);
   return castTo(b, loc, y, resultType);
 }
 

@@ -35,6 +35,24 @@ func.func @matmul_shared_b(%a: tensor<?x3x4xf32>, %b: tensor<4x5xf32>) -> tensor
 
 // -----
 
+// Batch and sequence both dynamic: the rows are expanded back by a reshape to
+// their sizes, as MLIR 19 cannot bufferize an expand_shape into [?, ?].
+// CHECK-LABEL: func.func @matmul_shared_b_dynamic_rows
+// CHECK-SAME: (%[[X:.+]]: tensor<?x?x4xf32>
+// CHECK-DAG: %[[N:.+]] = tensor.dim %[[X]], %c0
+// CHECK-DAG: %[[S:.+]] = tensor.dim %[[X]], %c1
+// CHECK: %[[A:.+]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1], [2]] : tensor<?x?x4xf32> into tensor<?x4xf32>
+// CHECK: %[[P:.+]] = linalg.matmul ins(%[[A]], %{{.+}} : tensor<?x4xf32>, tensor<4x5xf32>)
+// CHECK: %[[SHAPE:.+]] = tensor.from_elements %[[N]], %[[S]], %c5 : tensor<3xindex>
+// CHECK: tensor.reshape %[[P]](%[[SHAPE]]) : (tensor<?x5xf32>, tensor<3xindex>) -> tensor<?x?x5xf32>
+// CHECK-NOT: tensor.expand_shape
+func.func @matmul_shared_b_dynamic_rows(%a: tensor<?x?x4xf32>, %b: tensor<4x5xf32>) -> tensor<?x?x5xf32> {
+  %0 = onnx.MatMul %a, %b : (tensor<?x?x4xf32>, tensor<4x5xf32>) -> tensor<?x?x5xf32>
+  return %0 : tensor<?x?x5xf32>
+}
+
+// -----
+
 // Equal static batch dims fold into the one of batch_matmul.
 // CHECK-LABEL: func.func @matmul_4d
 // CHECK: %[[P:.+]] = linalg.batch_matmul ins(%{{.+}}, %{{.+}} : tensor<6x3x4xf32>, tensor<6x4x5xf32>)

@@ -103,6 +103,22 @@ func.func @layer_norm_kernel(%x: tensor<?x3x4xf32>, %s: tensor<4xf32>, %b: tenso
 
 // -----
 
+// Rows of a dynamic batch and sequence: the kernel's result is reshaped back
+// to both sizes (an expand_shape into [?, ?] does not bufferize in MLIR 19).
+// CHECK-LABEL: func.func @layer_norm_kernel_dynamic_rows
+// CHECK-SAME: (%[[X:.+]]: tensor<?x?x4xf32>
+// CHECK: call @onnxc_kernel_layer_norm_f32
+// CHECK: %[[T:.+]] = bufferization.to_tensor
+// CHECK: %[[SHAPE:.+]] = tensor.from_elements %{{.+}}, %{{.+}}, %{{.+}} : tensor<3xindex>
+// CHECK: %[[R:.+]] = tensor.reshape %[[T]](%[[SHAPE]]) : (tensor<?x4xf32>, tensor<3xindex>) -> tensor<?x?x4xf32>
+// CHECK: return %[[R]]
+func.func @layer_norm_kernel_dynamic_rows(%x: tensor<?x?x4xf32>, %s: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<?x?x4xf32> {
+  %0:3 = onnx.LayerNormalization %x, %s, %b {axis = -1 : i64, epsilon = 1.0e-5 : f32} : (tensor<?x?x4xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<?x?x4xf32>, tensor<?x?x1xf32>, tensor<?x?x1xf32>)
+  return %0#0 : tensor<?x?x4xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @layer_norm_no_bias
 // CHECK: linalg.generic {{.*}} ins(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} : tensor<2x3x4xf32>, tensor<2xf32>, tensor<2xf32>, tensor<3x4xf32>)
 func.func @layer_norm_no_bias(%x: tensor<2x3x4xf32>, %s: tensor<3x4xf32>) -> tensor<2x3x4xf32> {

@@ -55,6 +55,29 @@ func.func @dynamic_matmul(%x: tensor<2x5x3xf32>) -> tensor<2x5x2xf32> {
 
 // -----
 
+// The same over a dynamic batch and sequence: the rows are reshaped back to
+// both sizes (an expand_shape into [?, ?] does not bufferize in MLIR 19).
+// CHECK-LABEL: func.func @dynamic_matmul_dynamic_rows
+// CHECK: %[[Y:.+]] = fused.qmatmul
+// CHECK: %[[SHAPE:.+]] = tensor.from_elements %{{.+}}, %{{.+}}, %{{.+}} : tensor<3xindex>
+// CHECK: tensor.reshape %[[Y]](%[[SHAPE]]) : (tensor<?x2xf32>, tensor<3xindex>) -> tensor<?x?x2xf32>
+// CHECK-NOT: tensor.expand_shape
+func.func @dynamic_matmul_dynamic_rows(%x: tensor<?x?x3xf32>) -> tensor<?x?x2xf32> {
+  %w = onnx.Constant {value = dense<[[32, -64], [95, 127], [0, -127]]> : tensor<3x2xi8>} : () -> tensor<3x2xi8>
+  %wz = onnx.Constant {value = dense<0> : tensor<i8>} : () -> tensor<i8>
+  %ws = onnx.Constant {value = dense<0.0314960629> : tensor<f32>} : () -> tensor<f32>
+  %q, %qs, %qz = onnx.DynamicQuantizeLinear %x : (tensor<?x?x3xf32>) -> (tensor<?x?x3xui8>, tensor<f32>, tensor<ui8>)
+  %p = onnx.MatMulInteger %q, %w, %qz, %wz : (tensor<?x?x3xui8>, tensor<3x2xi8>, tensor<ui8>, tensor<i8>) -> tensor<?x?x2xi32>
+  %f = onnx.Cast %p {to = 1 : i64} : (tensor<?x?x2xi32>) -> tensor<?x?x2xf32>
+  %s = onnx.Mul %qs, %ws : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  %y = onnx.Mul %f, %s : (tensor<?x?x2xf32>, tensor<f32>) -> tensor<?x?x2xf32>
+  %bias = onnx.Constant {value = dense<[0.5, -0.5]> : tensor<2xf32>} : () -> tensor<2xf32>
+  %z = onnx.Add %y, %bias : (tensor<?x?x2xf32>, tensor<2xf32>) -> tensor<?x?x2xf32>
+  return %z : tensor<?x?x2xf32>
+}
+
+// -----
+
 // QLinearMatMul of int8 activations with per-column scales; a grouped
 // ConvInteger keeps the linalg.generic contraction.
 // CHECK-LABEL: func.func @qlinear_matmul
