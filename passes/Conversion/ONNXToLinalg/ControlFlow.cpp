@@ -76,6 +76,22 @@ static Value insertSlice(OpBuilder &b, Location loc, Value buffer, Value slice,
                                          strides);
 }
 
+/// The element of `tensor`, a one-element tensor of any rank (ONNX's
+/// conditions and trip counts: rank 0, [1], [1, 1]...), or of a rank known
+/// only at run time, which is first reshaped to rank 0.
+static Value extractOneElement(OpBuilder &b, Location loc, Value tensor) {
+  if (auto unranked = dyn_cast<UnrankedTensorType>(tensor.getType())) {
+    Value noDims = b.create<arith::ConstantOp>(
+        loc, DenseIntElementsAttr::get(
+                 RankedTensorType::get({0}, b.getIndexType()),
+                 ArrayRef<int64_t>{}));
+    tensor = b.create<tensor::ReshapeOp>(
+        loc, RankedTensorType::get({}, unranked.getElementType()), tensor,
+        noDims);
+  }
+  return extractScalar(b, loc, tensor);
+}
+
 namespace {
 struct IfLowering : public OpConversionPattern<onnx::IfOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -84,19 +100,7 @@ struct IfLowering : public OpConversionPattern<onnx::IfOp> {
   matchAndRewrite(onnx::IfOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    // The condition is any one-element tensor: of rank 0, [1], [1, 1]... or
-    // of a rank known only at run time, which is first reshaped to rank 0.
-    Value condTensor = adaptor.getCond();
-    if (auto unranked = dyn_cast<UnrankedTensorType>(condTensor.getType())) {
-      Value noDims = rewriter.create<arith::ConstantOp>(
-          loc, DenseIntElementsAttr::get(
-                   RankedTensorType::get({0}, rewriter.getIndexType()),
-                   ArrayRef<int64_t>{}));
-      condTensor = rewriter.create<tensor::ReshapeOp>(
-          loc, RankedTensorType::get({}, unranked.getElementType()), condTensor,
-          noDims);
-    }
-    Value cond = extractScalar(rewriter, loc, condTensor);
+    Value cond = extractOneElement(rewriter, loc, adaptor.getCond());
     auto ifOp = rewriter.create<scf::IfOp>(loc, op.getResultTypes(), cond,
                                            /*addThenBlock=*/false,
                                            /*addElseBlock=*/false);
@@ -146,17 +150,13 @@ struct LoopLowering : public OpConversionPattern<onnx::LoopOp> {
     Type i64 = rewriter.getI64Type();
     Value tripCount =
         hasTripCount
-            ? rewriter.create<tensor::ExtractOp>(loc, adaptor.getM(),
-                                                 ValueRange{})
-                  .getResult()
+            ? extractOneElement(rewriter, loc, adaptor.getM())
             : rewriter.create<arith::ConstantIntOp>(
                   loc, std::numeric_limits<int64_t>::max(), i64);
     Value cond =
         onnx::isNoValue(adaptor.getCond())
             ? rewriter.create<arith::ConstantIntOp>(loc, 1, 1).getResult()
-            : rewriter.create<tensor::ExtractOp>(loc, adaptor.getCond(),
-                                                 ValueRange{})
-                  .getResult();
+            : extractOneElement(rewriter, loc, adaptor.getCond());
     SmallVector<Value> inits{rewriter.create<arith::ConstantIntOp>(loc, 0, i64),
                              cond};
     for (auto [value, type] : llvm::zip(adaptor.getVInitial(), carriedTypes))
@@ -202,7 +202,7 @@ struct LoopLowering : public OpConversionPattern<onnx::LoopOp> {
     SmallVector<Value> next{
         rewriter.create<arith::AddIOp>(
             loc, iter, rewriter.create<arith::ConstantIntOp>(loc, 1, i64)),
-        rewriter.create<tensor::ExtractOp>(loc, outputs[0], ValueRange{})};
+        extractOneElement(rewriter, loc, outputs[0])};
     for (auto [value, type] :
          llvm::zip(outputs.slice(1, numCarried), carriedTypes))
       next.push_back(castTo(rewriter, loc, value, type));

@@ -1,7 +1,8 @@
 // RUN: onnx-opt %s -convert-onnx-to-linalg -split-input-file | FileCheck %s
 
-// An If's condition is any one-element tensor (ControlFlow.cpp, IfLowering):
-// its element is extracted with one zero index per dim, and a condition of
+// An If's condition, and a Loop's trip count and condition, are any
+// one-element tensor (ControlFlow.cpp, extractOneElement):
+// its element is extracted with one zero index per dim, and a tensor of
 // unknown rank is first reshaped to rank 0.
 
 // CHECK-LABEL: func.func @if_condition_rank2
@@ -31,6 +32,23 @@ func.func @if_condition_unranked(%c: tensor<*xi1>, %a: tensor<3xf32>) -> tensor<
     onnx.Yield %1 : tensor<3xf32>
   }, {
     onnx.Yield %a : tensor<3xf32>
+  }
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @loop_one_element_shapes
+// CHECK: %[[ZERO:.+]] = arith.constant 0 : index
+// CHECK: %[[M:.+]] = tensor.extract %{{.+}}[%[[ZERO]]] : tensor<1xi64>
+// CHECK: %[[C:.+]] = tensor.extract %{{.+}}[%[[ZERO]], %[[ZERO]]] : tensor<1x1xi1>
+// CHECK: scf.while ({{.*}} = %[[C]]
+// CHECK: arith.cmpi slt, %{{.+}}, %[[M]] : i64
+func.func @loop_one_element_shapes(%m: tensor<1xi64>, %c: tensor<1x1xi1>, %y0: tensor<3xf32>) -> tensor<3xf32> {
+  %0 = onnx.Loop %m, %c, %y0 : (tensor<1xi64>, tensor<1x1xi1>, tensor<3xf32>) -> tensor<3xf32> {
+  ^bb0(%i: tensor<i64>, %ci: tensor<i1>, %yi: tensor<3xf32>):
+    %y1 = onnx.Neg %yi : (tensor<3xf32>) -> tensor<3xf32>
+    onnx.Yield %ci, %y1 : tensor<i1>, tensor<3xf32>
   }
   return %0 : tensor<3xf32>
 }
