@@ -134,7 +134,8 @@ void ensureSignalStack() {
 }
 
 /// $ONNXC_FORCE_INTERNAL_ERROR=KIND:WHERE[:FILE], for the model on this
-/// thread reaching `where` (a stage, or a pass at an op it rewrites).
+/// thread reaching `where` (a stage, a pass at an op it rewrites, or
+/// import-node).
 void maybeForceInternalError(StringRef where) {
   static const char *spec = std::getenv("ONNXC_FORCE_INTERNAL_ERROR");
   if (!spec || !site.contained)
