@@ -183,6 +183,12 @@ def outputs_in(d):
     return [os.path.join(d, f) for f in sorted(files, key=lambda f: int(f[7:-3]))]
 
 
+def input_paths(sdir):
+    """The input_K.pb files of a size directory, in input order."""
+    return sorted((os.path.join(sdir, f) for f in os.listdir(sdir) if f.startswith("input_")),
+                  key=lambda p: int(os.path.basename(p)[6:-3]))
+
+
 def clean_dir(d):
     if os.path.isdir(d):
         shutil.rmtree(d)
@@ -267,8 +273,7 @@ def check_model(d, args, env):
     results = []
     for i, size in enumerate(sizes):
         sdir = os.path.join(work, f"size{i}")
-        paths = sorted((os.path.join(sdir, f) for f in os.listdir(sdir) if f.startswith("input_")),
-                       key=lambda p: int(os.path.basename(p)[6:-3]))
+        paths = input_paths(sdir)
         ours = os.path.join(sdir, "ours")
         clean_dir(ours)
         rc, secs, out = sh([exe, "--output-dir", ours, *paths], args.timeout)
@@ -327,8 +332,7 @@ def try_pinned(row, inputs, sizes, base, work, args, env, ort_ok):
         row["pinned"] = f"still fails to compile ({why})" if kind == "fail" else f"compile {kind}: {why}"
         return
     sdir = os.path.join(work, "size0")
-    paths = sorted((os.path.join(sdir, f) for f in os.listdir(sdir) if f.startswith("input_")),
-                   key=lambda p: int(os.path.basename(p)[6:-3]))
+    paths = input_paths(sdir)
     ours = os.path.join(sdir, "pinned")
     clean_dir(ours)
     rc, _, out = sh([exe, "--output-dir", ours, *paths], args.timeout)
