@@ -183,10 +183,15 @@ def outputs_in(d):
     return [os.path.join(d, f) for f in sorted(files, key=lambda f: int(f[7:-3]))]
 
 
-def input_paths(sdir):
-    """The input_K.pb files of a size directory, in input order."""
-    return sorted((os.path.join(sdir, f) for f in os.listdir(sdir) if f.startswith("input_")),
-                  key=lambda p: int(os.path.basename(p)[6:-3]))
+def run_size(exe, sdir, name, timeout):
+    """Runs the compiled `exe` on the input_K.pb files of size directory `sdir`, writing its
+    outputs into sdir/name (emptied first): (exit code, seconds, output, that directory)."""
+    paths = sorted((os.path.join(sdir, f) for f in os.listdir(sdir) if f.startswith("input_")),
+                   key=lambda p: int(os.path.basename(p)[6:-3]))
+    ours = os.path.join(sdir, name)
+    clean_dir(ours)
+    rc, secs, out = sh([exe, "--output-dir", ours, *paths], timeout)
+    return rc, secs, out, ours
 
 
 def clean_dir(d):
@@ -273,10 +278,7 @@ def check_model(d, args, env):
     results = []
     for i, size in enumerate(sizes):
         sdir = os.path.join(work, f"size{i}")
-        paths = input_paths(sdir)
-        ours = os.path.join(sdir, "ours")
-        clean_dir(ours)
-        rc, secs, out = sh([exe, "--output-dir", ours, *paths], args.timeout)
+        rc, secs, out, ours = run_size(exe, sdir, "ours", args.timeout)
         if rc != 0:
             kind, why = failure(rc, out)
             results.append((f"{'run failed' if kind == 'fail' else kind}", f"at {row['sizes'][i]}: {why}"))
@@ -332,10 +334,7 @@ def try_pinned(row, inputs, sizes, base, work, args, env, ort_ok):
         row["pinned"] = f"still fails to compile ({why})" if kind == "fail" else f"compile {kind}: {why}"
         return
     sdir = os.path.join(work, "size0")
-    paths = input_paths(sdir)
-    ours = os.path.join(sdir, "pinned")
-    clean_dir(ours)
-    rc, _, out = sh([exe, "--output-dir", ours, *paths], args.timeout)
+    rc, _, out, ours = run_size(exe, sdir, "pinned", args.timeout)
     if rc != 0:
         kind, why = failure(rc, out)
         row["pinned"] = f"no: {kind}: {why}"
