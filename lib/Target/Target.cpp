@@ -9,7 +9,6 @@
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -77,12 +76,32 @@ std::string onnxc::ptxFeatures(llvm::StringRef chip) {
   return "+ptx70";
 }
 
+// The LLVM backends of the three targets onnxc emits for, and no others: a
+// tool linked against static LLVM then carries only these (--target names
+// no other).
+extern "C" {
+#define ONNXC_LLVM_TARGET(T)                                                   \
+  void LLVMInitialize##T##TargetInfo();                                        \
+  void LLVMInitialize##T##Target();                                            \
+  void LLVMInitialize##T##TargetMC();                                          \
+  void LLVMInitialize##T##AsmPrinter();
+ONNXC_LLVM_TARGET(X86)
+ONNXC_LLVM_TARGET(AArch64)
+ONNXC_LLVM_TARGET(NVPTX)
+#undef ONNXC_LLVM_TARGET
+}
+
 static void initializeTargets() {
   static bool done = [] {
-    llvm::InitializeAllTargetInfos();
-    llvm::InitializeAllTargets();
-    llvm::InitializeAllTargetMCs();
-    llvm::InitializeAllAsmPrinters();
+#define ONNXC_LLVM_TARGET(T)                                                   \
+  LLVMInitialize##T##TargetInfo();                                             \
+  LLVMInitialize##T##Target();                                                 \
+  LLVMInitialize##T##TargetMC();                                               \
+  LLVMInitialize##T##AsmPrinter();
+    ONNXC_LLVM_TARGET(X86)
+    ONNXC_LLVM_TARGET(AArch64)
+    ONNXC_LLVM_TARGET(NVPTX)
+#undef ONNXC_LLVM_TARGET
     return true;
   }();
   (void)done;

@@ -1,47 +1,59 @@
 #!/usr/bin/env python3
 """run_on_gpu.py - check and time the nvptx build on a machine with an NVIDIA GPU.
 
-Needs a built tree (make build), the NVIDIA driver (libcuda.so.1) and, for the
-latency baseline, PyTorch with CUDA. Three steps, each reported in OUT:
+Needs the NVIDIA driver (libcuda.so.1) and either a built tree (--build) or a
+bundle made by make_bundle.sh (--bundle: a statically linked onnx-compile, the
+runtime archives and the CPU-passing node tests, for a GPU machine without
+LLVM/MLIR). PyTorch (with torchvision and onnx) exports the zoo there and gives
+the eager baseline; ONNX Runtime's CUDA execution provider is timed too when
+the installed onnxruntime has it. Three steps:
 
-  1. node tests: the ONNX backend node tests that pass on the CPU build
-     (run_node_tests.py), run again through --target nvptx; the GPU results
-     are checked against the same references (rtol 1e-3).
-  2. models: the e2e models (digits, resnet18), the zoo's resnet50,
-     mobilenet_v2 and bert_encoder (exported by test/models/export_zoo.py if
-     ctest zoo has not) and every MODEL.onnx given with --model or found
-     under --models-dir (a model's inputs are input_K.pb beside it), compiled
-     for the CPU and, for each --precisions entry, for the GPU with
-     --gpu-precision P; the GPU outputs must be within the precision's
-     tolerance of the CPU outputs, as a fraction of the output scale
-     (max|CPU output|): fp32 1e-3 (--scale-tol), tf32 and fp16 1e-2, bf16
-     5e-2 (--tolerance P=X). The looser ones allow for the inputs of every
-     matmul and convolution rounded to 10 (tf32, fp16) or 7 (bf16) mantissa
-     bits, compounded over 50 layers; a wrong mma fragment layout or tile
-     offset gives errors of the order of the scale itself.
-  3. latency: --bench N of the executables (median ms) next to PyTorch eager
-     on the GPU (the zoo's and torchvision's models) at the same precision:
-     fp32 with TF32 off, tf32 with TF32 matmuls and convolutions, fp16 and
-     bf16 under torch.autocast.
+  1. node tests: each --node-set (NAME=DATA_DIR:TESTS_FILE, the tests that pass
+     on the CPU build) run through --target nvptx at fp32 and compared with the
+     tests' references as on the CPU (run_node_tests.py: rtol 1e-3, atol 1e-5).
+     The tests that fail are run again on the CPU build on the same machine, so
+     that a difference of the machine (its onnx, numpy) is told apart from one
+     of the GPU.
+  2. models: the zoo (test/models/export_zoo.py, exported here with fixed-seed
+     random weights at batch 1 with a float64 reference, and batch 32 inputs),
+     compiled for the CPU and for the GPU at each --precisions entry (fp32 for
+     every zoo model, every precision for --all-precision-models); the GPU
+     outputs must be within the precision's tolerance of the CPU build's, as a
+     fraction of the output scale (max|CPU output|): fp32 1e-3, tf32 and fp16
+     1e-2, bf16 5e-2 (--tolerance P=X). The looser ones allow for the inputs of
+     every matmul and convolution rounded to 10 (tf32, fp16) or 7 (bf16)
+     mantissa bits, compounded over 50 layers; a wrong mma fragment layout or
+     tile offset gives errors of the order of the scale itself.
+  3. latency at each batch: the median of `--bench` runs of the executable
+     (inputs copied in and outputs out included) next to PyTorch eager on the
+     GPU at the same precision (fp32 with TF32 off, tf32 with TF32 matmuls and
+     convolutions, fp16 and bf16 under torch.autocast; inputs already on the
+     GPU) and ONNX Runtime's CUDA EP (fp32).
 
-With --write-doc docs/performance.md the models table replaces the text
-between the "gpu-results" markers of that file.
+Writes OUT/gpu-report.json, OUT/gpu-report.md and OUT/gpu.md (the text of
+docs/gpu.md); --deadline S stops starting work after S seconds and reports
+what ran.
 
-  test/gpu/run_on_gpu.py [--build build] [--gpu sm_90] [--out DIR]
-      [--models-dir DIR]... [--model FILE]... [--skip-node-tests] [--bench N]
-      [--precisions fp32,tf32,fp16,bf16] [--write-doc docs/performance.md]
+  test/gpu/run_on_gpu.py (--build build | --bundle DIR) [--out DIR] [--gpu sm_90]
+      [--node-set NAME=DIR:TESTS]... [--zoo m1,m2] [--precisions fp32,tf32,fp16,bf16]
+      [--batches 1,32] [--bench N] [--deadline S] [-j N]
 
 Exit status: 0 all passed, 1 a failure, 77 no usable GPU (nothing ran).
 """
 import argparse
+import concurrent.futures
 import ctypes
+import datetime
 import glob
 import json
+import lzma
 import os
-import re
+import platform
 import shutil
 import subprocess
 import sys
+import tarfile
+import threading
 import time
 
 import numpy as np
@@ -49,69 +61,200 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE_DIR = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(SOURCE_DIR, "test", "e2e"))
-from compare import compare, load_tensor  # noqa: E402
+from compare import load_tensor  # noqa: E402
 
-ZOO_MODELS = ("resnet50", "mobilenet_v2", "bert_encoder")
+ZOO = ("resnet18", "resnet50", "mobilenet_v2", "mobilenet_v3_large", "inception_v3",
+       "resnext50_32x4d", "bert_encoder", "unet", "lstm_classifier", "gru_classifier")
+KEY_MODELS = ("resnet50", "mobilenet_v2", "bert_encoder")
 PRECISIONS = ("fp32", "tf32", "fp16", "bf16")
 # Fractions of the output scale; see the docstring.
 DEFAULT_TOLERANCE = {"fp32": 1e-3, "tf32": 1e-2, "fp16": 1e-2, "bf16": 5e-2}
-DOC_BEGIN, DOC_END = "<!-- gpu-results:begin -->", "<!-- gpu-results:end -->"
+START = time.time()
+LOCK = threading.Lock()
 
 
 def log(msg):
-    print(msg, flush=True)
-
-
-def detect_gpu():
-    """sm_XY of the first GPU, from nvidia-smi; None if it cannot tell."""
-    try:
-        out = subprocess.run(["nvidia-smi", "--query-gpu=compute_cap,name", "--format=csv,noheader"],
-                             capture_output=True, text=True, timeout=60).stdout
-        cap, name = out.splitlines()[0].split(",", 1)
-        major, minor = cap.strip().split(".")
-        return f"sm_{major}{minor}", name.strip()
-    except Exception:
-        return None, "unknown GPU"
+    with LOCK:
+        print(f"[{time.time() - START:6.1f}s] {msg}", flush=True)
 
 
 def run(cmd, timeout=1800, **kw):
-    log("  $ " + " ".join(cmd))
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, **kw)
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, **kw)
+    except subprocess.TimeoutExpired:
+        return subprocess.CompletedProcess(cmd, 124, "", f"timed out after {timeout} s")
+    except OSError as e:
+        return subprocess.CompletedProcess(cmd, 127, "", str(e))
 
 
-def node_tests(args, compiler, out):
-    """Runs the CPU-passing node tests through the GPU build; returns (passed, total, failures)."""
+def first_line(text):
+    lines = [l for l in text.strip().splitlines() if l.strip()]
+    return lines[-1][:300] if lines else "?"
+
+
+class Clock:
+    def __init__(self, deadline):
+        self.deadline = deadline
+
+    def left(self):
+        return self.deadline - (time.time() - START)
+
+
+# --------------------------------------------------------------------------------------------
+# The machine
+# --------------------------------------------------------------------------------------------
+
+def machine_facts():
+    facts = {"date": datetime.date.today().isoformat(), "host_cpu": platform.processor() or "?",
+             "cpus": os.cpu_count()}
+    r = run(["nvidia-smi", "--query-gpu=name,compute_cap,driver_version,memory.total",
+             "--format=csv,noheader"], timeout=60)
+    if r.returncode == 0 and r.stdout.strip():
+        name, cap, driver, memory = [x.strip() for x in r.stdout.splitlines()[0].split(",")]
+        facts.update(gpu=name, compute_cap=cap, driver=driver, gpu_memory=memory)
+    try:
+        import torch
+        facts["torch"] = torch.__version__
+    except Exception:  # noqa: BLE001
+        facts["torch"] = None
+    try:
+        import onnxruntime as ort
+        facts["onnxruntime"] = ort.__version__
+        facts["ort_providers"] = ort.get_available_providers()
+    except Exception:  # noqa: BLE001
+        facts["onnxruntime"] = None
+    return facts
+
+
+# --------------------------------------------------------------------------------------------
+# Node tests
+# --------------------------------------------------------------------------------------------
+
+def node_set(args, out, name, data_dir, tests_file, clock):
+    """GPU results of one set of CPU-passing node tests: a dict for the report."""
     runner = os.path.join(SOURCE_DIR, "test", "conformance", "run_node_tests.py")
-    cache = os.path.join(args.build, "conformance")
-    cpu_json = os.path.join(out, "node-cpu.json")
-    r = run([sys.executable, runner, "--compiler", compiler, "--cache-dir", cache,
-             "--report", os.path.join(out, "node-cpu.md"), "--json", cpu_json, "-j", str(args.jobs)],
-            timeout=7200)
-    if not os.path.exists(cpu_json):
-        log(r.stdout[-4000:] + r.stderr[-4000:])
-        return 0, 0, ["the CPU node test run failed"]
-    passing = [t["name"] for t in json.load(open(cpu_json))["tests"] if t["result"] == "pass"]
-    tests_file = os.path.join(out, "cpu-passing.txt")
-    with open(tests_file, "w") as f:
-        f.write("# node tests that pass on the CPU build\n" + "\n".join(passing) + "\n")
-    gpu_json = os.path.join(out, "node-gpu.json")
-    run([sys.executable, runner, "--compiler", compiler, "--cache-dir", cache,
-         "--work-dir", os.path.join(cache, "work-nvptx-" + args.gpu), "--tests", tests_file,
-         "--compile-arg=--target", "--compile-arg=nvptx", f"--compile-arg=--gpu", f"--compile-arg={args.gpu}",
-         "--report", os.path.join(out, "node-gpu.md"), "--json", gpu_json, "-j", str(args.jobs)],
-        timeout=7200)
-    if not os.path.exists(gpu_json):
-        return 0, len(passing), ["the GPU node test run failed"]
-    results = json.load(open(gpu_json))["tests"]
-    failures = [f"{t['name']}: {t['result']}: {t.get('reason', '')}" for t in results if t["result"] != "pass"]
-    return sum(t["result"] == "pass" for t in results), len(passing), failures
+    work = os.path.join(args.scratch, f"node-{name}")
+    os.makedirs(work, exist_ok=True)
+    # run_node_tests.py reads DATA/node/test_*.
+    data = os.path.join(work, "data")
+    os.makedirs(data, exist_ok=True)
+    if not os.path.exists(os.path.join(data, "node")):
+        os.symlink(os.path.abspath(data_dir), os.path.join(data, "node"))
+    tests = [l.strip() for l in open(tests_file) if l.strip() and not l.startswith("#")]
+    result = {"set": name, "cpu_passing": len(tests), "passed": 0, "failures": [], "cpu_here": {}}
+
+    def run_set(label, tests_path, extra):
+        report_json = os.path.join(work, f"{label}.json")
+        r = run([sys.executable, runner, "--compiler", args.compiler, "--cache-dir", os.path.join(work, "cache"),
+                 "--data-dir", data, "--work-dir", os.path.join(work, "work-" + label), "--tests", tests_path,
+                 "--report", os.path.join(work, f"{label}.md"), "--json", report_json, "-j", str(args.jobs),
+                 "--skips", os.devnull, "--run-timeout", "120"] + extra,
+                timeout=max(60, clock.left() - args.model_time))
+        if not os.path.exists(report_json):
+            log(f"node tests {name} {label}: the runner failed: {r.stdout[-2000:]} {r.stderr[-2000:]}")
+            return None
+        return json.load(open(report_json))["tests"]
+
+    log(f"node tests {name}: {len(tests)} CPU-passing tests through --target nvptx")
+    gpu = run_set("gpu", tests_file, ["--compile-arg=--target", "--compile-arg=nvptx",
+                                      "--compile-arg=--gpu", f"--compile-arg={args.gpu}"])
+    if gpu is None:
+        result["error"] = "the GPU run failed"
+        return result
+    failed = [t for t in gpu if t["result"] != "pass"]
+    result["passed"] = len(gpu) - len(failed)
+    result["ran"] = len(gpu)
+    if failed and clock.left() > 60:
+        again = os.path.join(work, "failed.txt")
+        with open(again, "w") as f:
+            f.write("".join(t["name"] + "\n" for t in failed))
+        cpu = run_set("cpu", again, []) or []
+        result["cpu_here"] = {t["name"]: t["result"] for t in cpu}
+    for t in failed:
+        result["failures"].append({"name": t["name"], "stage": t["result"], "reason": t.get("reason", ""),
+                                   "cpu_here": result["cpu_here"].get(t["name"], "not run")})
+    log(f"node tests {name}: {result['passed']} of {len(tests)} pass on the GPU")
+    return result
 
 
-def bench(exe, inputs, n):
-    # The outputs of --bench go beside the executable, not into the cwd.
-    r = run([exe, "--bench", str(n), "--output-dir", exe + ".bench-out"] + inputs)
+# --------------------------------------------------------------------------------------------
+# Models
+# --------------------------------------------------------------------------------------------
+
+def export_model(args, name):
+    d = os.path.join(args.scratch, "models", name)
+    path = os.path.join(d, f"{name}.onnx")
+    if not os.path.exists(path):
+        extra = [str(b) for b in args.batches if b != 1]
+        cmd = [sys.executable, os.path.join(SOURCE_DIR, "test", "models", "export_zoo.py"),
+               "--model", name, "--out", d, "--batches", "1"]
+        if extra:
+            cmd += ["--input-batches"] + extra
+        r = run(cmd, timeout=1800)
+        if r.returncode != 0 or not os.path.exists(path):
+            return None, f"export failed: {first_line(r.stderr or r.stdout)}"
+    return path, None
+
+
+def compile_model(args, name, path, kind, precision):
+    exe = os.path.join(args.scratch, "models", name, f"model-{kind}")
+    if os.path.exists(exe):
+        return exe, None, 0.0
+    flags = [] if kind == "cpu" else ["--target", "nvptx", "--gpu", args.gpu, "--gpu-precision", precision]
+    t0 = time.time()
+    r = run([args.compiler, path, "-o", exe] + flags, timeout=1800)
     if r.returncode != 0:
+        return None, f"{kind} compile failed: {first_line(r.stderr)}", time.time() - t0
+    return exe, None, time.time() - t0
+
+
+def batch_inputs(args, name, batch):
+    d = os.path.join(args.scratch, "models", name)
+    if batch != 1:
+        d = os.path.join(d, f"b{batch}")
+    return sorted(glob.glob(os.path.join(d, "input_*.pb")))
+
+
+def run_exe(exe, inputs, out_dir, timeout=180):
+    shutil.rmtree(out_dir, ignore_errors=True)
+    r = run([exe, "--output-dir", out_dir] + inputs, timeout=timeout)
+    if r.returncode != 0:
+        return f"run failed (exit {r.returncode}): {first_line(r.stderr)}"
+    return None
+
+
+def max_error(ref_dir, got_dir):
+    """max |got - ref| / max |ref| over the outputs, or an error string."""
+    worst = 0.0
+    refs = sorted(glob.glob(os.path.join(ref_dir, "output_*.pb")))
+    if not refs:
+        return None, "no outputs"
+    for ref_path in refs:
+        got_path = os.path.join(got_dir, os.path.basename(ref_path))
+        if not os.path.exists(got_path):
+            return None, f"{os.path.basename(got_path)} missing"
+        ref, got = load_tensor(ref_path)[0], load_tensor(got_path)[0]
+        if ref.shape != got.shape:
+            return None, f"shape {list(got.shape)}, expected {list(ref.shape)}"
+        if not np.issubdtype(ref.dtype, np.floating):
+            if not np.array_equal(ref, got):
+                return None, "integer outputs differ"
+            continue
+        if not np.isfinite(got).all():
+            return None, "non-finite outputs"
+        scale = float(np.max(np.abs(ref))) or 1.0
+        worst = max(worst, float(np.max(np.abs(got.astype(np.float64) - ref))) / scale)
+    return worst, None
+
+
+def bench_exe(exe, inputs, budget_s, max_runs):
+    """Median ms of the executable's --bench, with as many runs as the budget allows."""
+    t0 = time.time()
+    if run_exe(exe, inputs, exe + ".warm") is not None:
         return None
+    one = time.time() - t0
+    n = int(max(3, min(max_runs, budget_s / max(one, 1e-3))))
+    r = run([exe, "--bench", str(n), "--output-dir", exe + ".bench-out"] + inputs, timeout=180)
     for line in r.stdout.splitlines():
         if line.startswith("{"):
             return json.loads(line)["median_ms"]
@@ -119,235 +262,325 @@ def bench(exe, inputs, n):
 
 
 def torch_model(name):
-    """The PyTorch module of a zoo or torchvision model (random weights: only
-    the latency counts), or None."""
     sys.path.insert(0, os.path.join(SOURCE_DIR, "test", "models"))
-    import export_zoo  # noqa: E402  (needs torch, torchvision, onnx)
-    if name in export_zoo.ZOO:
-        return export_zoo.ZOO[name][0]()
-    import torchvision
-    return getattr(torchvision.models, name)(weights=None) if hasattr(torchvision.models, name) else None
+    import export_zoo  # noqa: E402
+    return export_zoo.ZOO[name][0]()
 
 
-def torch_eager_ms(name, inputs, n, precision):
+def median_ms(fn, n, warm=3):
+    import torch
+    times = []
+    for i in range(n + warm):
+        torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        fn()
+        torch.cuda.synchronize()
+        if i >= warm:
+            times.append((time.perf_counter() - t0) * 1e3)
+    times.sort()
+    return times[len(times) // 2]
+
+
+def torch_eager_ms(name, inputs, n, precision, cache={}):
     """Median latency of PyTorch eager on the GPU at `precision`, or None."""
     try:
         import torch
         if not torch.cuda.is_available():
             return None
-        model = torch_model(name)
-        if model is None:
-            return None
-        model = model.eval().cuda()
+        if name not in cache:
+            cache.clear()  # one model on the GPU at a time
+            torch.manual_seed(0)
+            cache[name] = torch_model(name).eval().cuda()
+        model = cache[name]
         xs = [torch.from_numpy(load_tensor(p)[0]).cuda() for p in inputs]
         tf32 = precision == "tf32"
         torch.backends.cuda.matmul.allow_tf32 = tf32
         torch.backends.cudnn.allow_tf32 = tf32
         dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}.get(precision)
-        times = []
-        with torch.no_grad(), torch.autocast("cuda", dtype=dtype or torch.float16,
-                                             enabled=dtype is not None):
-            for i in range(n + 5):
-                torch.cuda.synchronize()
-                t0 = time.perf_counter()
-                model(*xs)
-                torch.cuda.synchronize()
-                if i >= 5:
-                    times.append((time.perf_counter() - t0) * 1e3)
-        times.sort()
-        return times[len(times) // 2]
-    except Exception as e:  # no torch, no torchvision, no CUDA build
-        log(f"  (PyTorch eager baseline unavailable for {name} {precision}: {e})")
+        with torch.no_grad(), torch.autocast("cuda", dtype=dtype or torch.float16, enabled=dtype is not None):
+            return median_ms(lambda: model(*xs), n)
+    except Exception as e:  # noqa: BLE001 - no torch, no CUDA build, a model torch cannot run
+        log(f"PyTorch eager baseline unavailable for {name} {precision}: {e}")
         return None
 
 
-def model_list(args, out):
-    e2e = os.path.join(args.build, "test", "e2e")
-    models = []
-    digits = os.path.join(e2e, "digits", "digits.onnx")
-    if os.path.exists(digits):
-        models.append(("digits", digits, [os.path.join(e2e, "digits", "test_images.pb")]))
-    for name in ZOO_MODELS:
-        d = os.path.join(args.build, "test", "models", "models", name)
-        path = os.path.join(d, f"{name}.onnx")
-        if not os.path.exists(path):
-            d = os.path.join(out, "models", name)
-            path = os.path.join(d, f"{name}.onnx")
-            if not os.path.exists(path):
-                run([sys.executable, os.path.join(SOURCE_DIR, "test", "models", "export_zoo.py"),
-                     "--model", name, "--out", d], timeout=3600)
-        if os.path.exists(path):
-            models.append((name, path, sorted(glob.glob(os.path.join(d, "input_*.pb")))))
-    for name in ("resnet18",):
-        path = os.path.join(e2e, name, f"{name}.onnx")
-        if not os.path.exists(path):
-            gen = os.path.join(out, "models", name)
-            path = os.path.join(gen, f"{name}.onnx")
-            if not os.path.exists(path):
-                run([sys.executable, os.path.join(SOURCE_DIR, "test", "models", "export_torchvision.py"),
-                     "--model", name, "--out", gen])
-        if os.path.exists(path):
-            models.append((name, path, [os.path.join(os.path.dirname(path), "input_0.pb")]))
-    extra = list(args.model)
-    for d in args.models_dir:
-        extra += sorted(glob.glob(os.path.join(d, "**", "*.onnx"), recursive=True))
-    for path in extra:
-        inputs = sorted(glob.glob(os.path.join(os.path.dirname(path), "input_*.pb")))
-        name = os.path.splitext(os.path.basename(path))[0]
-        if name == "model":
-            name = os.path.basename(os.path.dirname(path))
-        models.append((name, path, inputs))
-    return models
+def ort_cuda_ms(path, inputs, n):
+    """Median latency of ONNX Runtime's CUDA EP (fp32), or None without it."""
+    try:
+        import onnxruntime as ort
+        if "CUDAExecutionProvider" not in ort.get_available_providers():
+            return None
+        sess = ort.InferenceSession(path, providers=["CUDAExecutionProvider"])
+        feeds = {i.name: load_tensor(p)[0] for i, p in zip(sess.get_inputs(), inputs)}
+        times = []
+        for i in range(n + 3):
+            t0 = time.perf_counter()
+            sess.run(None, feeds)
+            if i >= 3:
+                times.append((time.perf_counter() - t0) * 1e3)
+        times.sort()
+        return times[len(times) // 2]
+    except Exception as e:  # noqa: BLE001
+        log(f"ONNX Runtime CUDA EP unavailable for {path}: {e}")
+        return None
 
 
-def check_model(args, compiler, out, name, path, inputs):
-    """Returns one result row (dict) per precision."""
-    work = os.path.join(out, "models", name)
-    os.makedirs(work, exist_ok=True)
+def start_builds(args):
+    """Exports and compiles the zoo in the background: {model: future of
+    {kind: (exe, why, seconds)}}, and the exports' futures."""
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs)
+    exports = {m: pool.submit(export_model, args, m) for m in args.zoo}
 
-    def build_and_run(kind, flags):
-        """(executable, None) or (None, why it failed)."""
-        exe = os.path.join(work, f"model-{kind}")
-        r = run([compiler, path, "-o", exe] + flags)
-        if r.returncode != 0:
-            return None, f"{kind} compile failed: {(r.stderr.strip().splitlines() or ['?'])[0]}"
-        out_dir = os.path.join(work, f"out-{kind}")
-        shutil.rmtree(out_dir, ignore_errors=True)
-        r = run([exe, "--output-dir", out_dir] + inputs)
-        if r.returncode != 0:
-            return None, f"{kind} run failed: {(r.stderr.strip().splitlines() or ['?'])[0]}"
-        return exe, None
+    def compile_all(m):
+        path, why = exports[m].result()
+        if not path:
+            return {k: (None, why, 0.0) for k in ["cpu"] + [f"gpu-{p}" for p in args.model_precisions[m]]}
+        jobs = {"cpu": pool.submit(compile_model, args, m, path, "cpu", "fp32")}
+        for p in args.model_precisions[m]:
+            jobs[f"gpu-{p}"] = pool.submit(compile_model, args, m, path, f"gpu-{p}", p)
+        return {k: j.result() for k, j in jobs.items()}
 
+    driver = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, len(args.zoo)))
+    return {m: driver.submit(compile_all, m) for m in args.zoo}, exports
+
+
+def model_rows(args, clock, compiles, exports):
+    """Checks and times each model on the GPU, one at a time, once every
+    compile is done (so that no compile competes with a timed run)."""
+    concurrent.futures.wait(list(compiles.values()), timeout=max(1.0, clock.left() - 120))
+    precisions = args.model_precisions
     rows = []
-    cpu_exe, why = build_and_run("cpu", [])
-    cpu_ms = bench(cpu_exe, inputs, args.bench) if cpu_exe else None
-    for precision in args.precisions:
-        tol = args.tolerance[precision]
-        row = {"model": name, "precision": precision, "tolerance": tol, "ok": False, "error": None,
-               "detail": why or "", "cpu_ms": cpu_ms, "gpu_ms": None, "torch_ms": None}
-        rows.append(row)
-        if not cpu_exe:
+    for m in args.zoo:
+        if not compiles[m].done():
+            rows += [{"model": m, "batch": b, "precision": p, "tolerance": args.tolerance[p], "ok": False,
+                      "error": None, "detail": "not built in time", "gpu_ms": None, "torch_ms": None,
+                      "ort_cuda_ms": None, "cpu_vs_float64": None, "compile_s": None}
+                     for b in args.batches for p in precisions[m]]
             continue
-        kind = f"gpu-{precision}"
-        exe, why_gpu = build_and_run(kind, ["--target", "nvptx", "--gpu", args.gpu,
-                                            "--gpu-precision", precision])
-        if not exe:
-            row["detail"] = why_gpu
-            continue
-        worst, ok, rel = [], True, 0.0
-        for ref_path in sorted(glob.glob(os.path.join(work, "out-cpu", "output_*.pb"))):
-            got_path = os.path.join(work, f"out-{kind}", os.path.basename(ref_path))
-            ref, got = load_tensor(ref_path)[0], load_tensor(got_path)[0]
-            good, msg = compare(ref, got, tol)
-            ok &= good
-            worst.append(f"{os.path.basename(ref_path)}: {msg}")
-            if ref.shape == got.shape and ref.size and np.issubdtype(ref.dtype, np.floating):
-                scale = float(np.nanmax(np.abs(ref))) or 1.0
-                rel = max(rel, float(np.nanmax(np.abs(got.astype(np.float64) - ref))) / scale)
-        row["ok"], row["detail"], row["error"] = ok, "; ".join(worst), rel
-        row["gpu_ms"] = bench(exe, inputs, args.bench)
-        row["torch_ms"] = torch_eager_ms(name, inputs, args.bench, precision)
+        built = compiles[m].result()
+        path = exports[m].result()[0]
+        cpu_exe, cpu_why, _ = built["cpu"]
+        log(f"{m}: built ({', '.join(f'{k} {v[2]:.0f}s' for k, v in built.items())})")
+        for batch in args.batches:
+            inputs = batch_inputs(args, m, batch)
+            if not inputs:
+                continue
+            ref_dir = os.path.join(args.scratch, "models", m, f"out-cpu-b{batch}")
+            ref_why = cpu_why or (run_exe(cpu_exe, inputs, ref_dir) if clock.left() > 30 else "out of time")
+            # The float64 PyTorch reference at batch 1: how far the CPU build is.
+            cpu_vs_f64 = None
+            if batch == 1 and not ref_why:
+                cpu_vs_f64, _ = max_error(os.path.join(args.scratch, "models", m), ref_dir)
+            for p in precisions[m]:
+                row = {"model": m, "batch": batch, "precision": p, "tolerance": args.tolerance[p],
+                       "ok": False, "error": None, "detail": "", "gpu_ms": None, "torch_ms": None,
+                       "ort_cuda_ms": None, "cpu_vs_float64": cpu_vs_f64, "compile_s": built[f"gpu-{p}"][2]}
+                rows.append(row)
+                exe, why, _ = built[f"gpu-{p}"]
+                if ref_why or not exe:
+                    row["detail"] = ref_why or why
+                    continue
+                if clock.left() < 20:
+                    row["detail"] = "out of time"
+                    continue
+                got_dir = os.path.join(args.scratch, "models", m, f"out-gpu-{p}-b{batch}")
+                why = run_exe(exe, inputs, got_dir)
+                if why:
+                    row["detail"] = why
+                    log(f"{m} b{batch} {p}: {why}")
+                    continue
+                err, why = max_error(ref_dir, got_dir)
+                row["error"], row["ok"], row["detail"] = err, err is not None and err <= row["tolerance"], why or ""
+                budget = min(args.bench_budget, max(1.0, clock.left() / 20))
+                row["gpu_ms"] = bench_exe(exe, inputs, budget, args.bench)
+                if m in args.all_precision_models or p == "fp32":
+                    row["torch_ms"] = torch_eager_ms(m, inputs, args.bench, p)
+                if p == "fp32" and m in args.all_precision_models:
+                    row["ort_cuda_ms"] = ort_cuda_ms(path, inputs, args.bench)
+                log(f"{m} b{batch} {p}: error {err if err is None else f'{err:.2g}'} "
+                    f"{'ok' if row['ok'] else 'FAIL ' + row['detail']}; onnxc {fmt(row['gpu_ms'])} ms, "
+                    f"PyTorch {fmt(row['torch_ms'])} ms")
     return rows
 
+
+# --------------------------------------------------------------------------------------------
+# Reports
+# --------------------------------------------------------------------------------------------
 
 def fmt(ms):
     return "n/a" if ms is None else f"{ms:.3f}"
 
 
+def markdown(facts, node, rows, args, seconds):
+    gpu = facts.get("gpu", "unknown GPU")
+    lines = [
+        "# onnxc on an NVIDIA GPU",
+        "",
+        "Written by `test/gpu/run_on_gpu.py` (see docs/user-guide.md, \"GPU\"); do not edit by hand.",
+        "",
+        f"- Machine: {gpu} ({facts.get('gpu_memory', '?')}, compute capability "
+        f"{facts.get('compute_cap', '?')}, driver {facts.get('driver', '?')}), {facts.get('cpus')} CPU cores",
+        f"- Date: {facts['date']}; {args.version}; `--target nvptx --gpu {args.gpu}`",
+        f"- Baselines: PyTorch {facts.get('torch') or 'n/a'} eager; ONNX Runtime "
+        f"{facts.get('onnxruntime') or 'n/a'} "
+        f"({'CUDA EP' if 'CUDAExecutionProvider' in (facts.get('ort_providers') or []) else 'no CUDA EP installed'})",
+        f"- The run took {seconds:.0f} s.",
+        "",
+        "## Node tests (fp32)",
+        "",
+        "The ONNX backend node tests that pass on the CPU build, compiled with `--target nvptx` and "
+        "compared with the tests' references as on the CPU (rtol 1e-3, atol 1e-5).",
+        "",
+        "| set | CPU-passing | run | pass on the GPU | share |",
+        "|---|---|---|---|---|",
+    ]
+    for s in node:
+        ran = s.get("ran", 0)
+        share = f"{100.0 * s['passed'] / s['cpu_passing']:.1f}%" if s["cpu_passing"] else "n/a"
+        lines.append(f"| ONNX {s['set']} | {s['cpu_passing']} | {ran} | {s['passed']} | {share} |")
+    lines.append("")
+    for s in node:
+        if s["failures"]:
+            lines += [f"Failures of ONNX {s['set']} on the GPU (and the same test on this machine's CPU build):", ""]
+            lines += [f"- {f['name']}: {f['stage']}: {f['reason']} (CPU here: {f['cpu_here']})"
+                      for f in s["failures"]]
+            lines.append("")
+    lines += [
+        "## Models",
+        "",
+        "The zoo of test/models/export_zoo.py (fixed-seed random weights, exported on this machine), "
+        "GPU outputs against the CPU build's outputs as a fraction of the output scale. Latency: median "
+        "ms; onnxc's includes copying the inputs in and the outputs out, PyTorch eager's starts with the "
+        "inputs on the GPU. fp32 is without TF32 on both sides; fp16 and bf16 are torch.autocast.",
+        "",
+        "| model | batch | precision | error / scale | tolerance | match | onnxc GPU ms | PyTorch eager ms "
+        "| onnxc / PyTorch | ORT CUDA ms |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        err = "n/a" if r["error"] is None else f"{r['error']:.2g}"
+        ratio = (f"{r['gpu_ms'] / r['torch_ms']:.2f}" if r["gpu_ms"] and r["torch_ms"] else "n/a")
+        lines.append(f"| {r['model']} | {r['batch']} | {r['precision']} | {err} | {r['tolerance']:g} | "
+                     f"{'yes' if r['ok'] else 'NO'} | {fmt(r['gpu_ms'])} | {fmt(r['torch_ms'])} | {ratio} | "
+                     f"{fmt(r['ort_cuda_ms'])} |")
+    problems = [r for r in rows if not r["ok"]]
+    if problems:
+        lines += ["", "Models that did not match or run:", ""]
+        lines += [f"- {r['model']} batch {r['batch']} {r['precision']}: {r['detail'] or 'error above tolerance'}"
+                  for r in problems]
+    return "\n".join(lines) + "\n"
+
+
+def unpack_bundle(args):
+    bundle = os.path.abspath(args.bundle)
+    exe = os.path.join(bundle, "bin", "onnx-compile")
+    if not os.path.exists(exe):
+        with lzma.open(exe + ".xz") as src, open(exe + ".tmp", "wb") as dst:
+            shutil.copyfileobj(src, dst, 1 << 24)
+        os.chmod(exe + ".tmp", 0o755)
+        os.replace(exe + ".tmp", exe)
+    args.compiler = exe
+    sets = []
+    for tar in sorted(glob.glob(os.path.join(bundle, "node-*.tar.xz"))):
+        name = os.path.basename(tar)[len("node-"):-len(".tar.xz")]
+        d = os.path.join(args.scratch, f"data-{name}")
+        if not os.path.isdir(d):
+            os.makedirs(d)
+            with tarfile.open(tar) as t:
+                t.extractall(d)
+        sets.append((name, d, os.path.join(bundle, f"node-{name}.txt")))
+    return sets
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--build", default=os.path.join(SOURCE_DIR, "build"))
+    ap.add_argument("--build", help="a built tree (its bin/onnx-compile)")
+    ap.add_argument("--bundle", help="a directory made by make_bundle.sh")
     ap.add_argument("--gpu", help="sm_XY to compile for (default: the GPU's, from nvidia-smi)")
-    ap.add_argument("--out", help="report directory (default: BUILD/gpu-report)")
-    ap.add_argument("--models-dir", action="append", default=[], help="more models (*.onnx, recursively)")
-    ap.add_argument("--model", action="append", default=[], help="one more model")
-    ap.add_argument("--skip-node-tests", action="store_true")
-    ap.add_argument("--bench", type=int, default=50, help="timed runs per model (default 50)")
-    ap.add_argument("--scale-tol", type=float, default=DEFAULT_TOLERANCE["fp32"],
-                    help="fp32 tolerance, a fraction of the output scale (default 1e-3)")
-    ap.add_argument("--precisions", default=",".join(PRECISIONS),
-                    help="--gpu-precision values to check (default: all four)")
-    ap.add_argument("--tolerance", action="append", default=[],
-                    help="P=X: the tolerance of precision P (default tf32 and fp16 1e-2, bf16 5e-2)")
-    ap.add_argument("--write-doc", help="put the models table into this markdown file "
-                    f"(between {DOC_BEGIN} and {DOC_END})")
+    ap.add_argument("--out", required=True, help="report directory")
+    ap.add_argument("--scratch", help="work directory (default: OUT/work)")
+    ap.add_argument("--node-set", action="append", default=[], metavar="NAME=DIR:TESTS",
+                    help="node tests: a directory of test_* and the file of its CPU-passing tests")
+    ap.add_argument("--zoo", default=",".join(ZOO), help="zoo models (default: all; '' for none)")
+    ap.add_argument("--all-precision-models", default=",".join(KEY_MODELS),
+                    help="zoo models checked and timed at every precision (the others at fp32)")
+    ap.add_argument("--precisions", default=",".join(PRECISIONS))
+    ap.add_argument("--batches", default="1,32")
+    ap.add_argument("--tolerance", action="append", default=[], help="P=X: the tolerance of precision P")
+    ap.add_argument("--bench", type=int, default=50, help="most timed runs per measurement (default 50)")
+    ap.add_argument("--bench-budget", type=float, default=4.0, help="seconds per onnxc measurement (default 4)")
+    ap.add_argument("--deadline", type=float, default=86400, help="seconds after which no new work starts")
+    ap.add_argument("--model-time", type=float, default=180,
+                    help="seconds before the deadline that the node tests leave to the models (default 180)")
+    ap.add_argument("--version", dest="version", default=None, help=argparse.SUPPRESS)
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     args = ap.parse_args()
-    args.build = os.path.abspath(args.build)
+    if bool(args.build) == bool(args.bundle):
+        ap.error("give one of --build and --bundle")
     args.precisions = [p for p in args.precisions.split(",") if p]
     if any(p not in PRECISIONS for p in args.precisions):
         ap.error(f"--precisions: each of {', '.join(PRECISIONS)}")
-    tolerance = dict(DEFAULT_TOLERANCE, fp32=args.scale_tol)
-    for item in args.tolerance:
+    args.zoo = [m for m in args.zoo.split(",") if m]
+    if any(m not in ZOO for m in args.zoo):
+        ap.error(f"--zoo: each of {', '.join(ZOO)}")
+    args.all_precision_models = [m for m in args.all_precision_models.split(",") if m]
+    args.batches = [int(b) for b in args.batches.split(",") if b]
+    args.tolerance_items, args.tolerance = args.tolerance, dict(DEFAULT_TOLERANCE)
+    for item in args.tolerance_items:
         key, _, value = item.partition("=")
         if key not in PRECISIONS:
             ap.error(f"--tolerance {item}: expected P=X with P one of {', '.join(PRECISIONS)}")
-        tolerance[key] = float(value)
-    args.tolerance = tolerance
-    out = os.path.abspath(args.out or os.path.join(args.build, "gpu-report"))
+        args.tolerance[key] = float(value)
+    out = os.path.abspath(args.out)
     os.makedirs(out, exist_ok=True)
-    compiler = os.path.join(args.build, "bin", "onnx-compile")
-    # ONNXC_CUDA_DRIVER, as in the runtime: another driver library (the
-    # tests' stand-in runs this script's machinery without a GPU).
+    args.scratch = os.path.abspath(args.scratch or os.path.join(out, "work"))
+    os.makedirs(args.scratch, exist_ok=True)
+    clock = Clock(args.deadline)
+
     driver = os.environ.get("ONNXC_CUDA_DRIVER") or "libcuda.so.1"
     try:
         ctypes.CDLL(driver)
     except OSError:
         log(f"SKIP: no usable NVIDIA GPU: cannot load the CUDA driver ({driver})")
         return 77
-    detected, gpu_name = detect_gpu()
-    args.gpu = args.gpu or detected or "sm_80"
-    supported = ("sm_75", "sm_80", "sm_86", "sm_89", "sm_90")
-    if args.gpu not in supported:
-        # PTX is forward compatible: the newest supported target at or below.
-        older = [g for g in supported if int(g[3:]) <= int(args.gpu[3:])]
-        args.gpu = older[-1] if older else "sm_80"
-    log(f"GPU: {gpu_name}; compiling for {args.gpu}; report in {out}")
+    facts = machine_facts()
+    log(f"machine: {json.dumps(facts)}")
+    sets = []
+    if args.bundle:
+        sets = unpack_bundle(args)
+    else:
+        args.compiler = os.path.join(os.path.abspath(args.build), "bin", "onnx-compile")
+    for spec in args.node_set:
+        name, _, rest = spec.partition("=")
+        d, _, tests = rest.partition(":")
+        sets.append((name, d, tests))
+    args.version = first_line(run([args.compiler, "--version"]).stdout)
+    cap = facts.get("compute_cap", "8.0").replace(".", "")
+    args.gpu = args.gpu or ("sm_90" if int(cap) >= 90 else f"sm_{cap}")
+    log(f"compiler: {args.version}; --gpu {args.gpu}")
 
-    lines = [f"# onnxc on {gpu_name} (--target nvptx --gpu {args.gpu})", ""]
-    failed = False
-    if not args.skip_node_tests:
-        log("[1/2] node tests")
-        passed, total, failures = node_tests(args, compiler, out)
-        failed |= passed != total
-        lines += [f"## Node tests", "", f"{passed} of {total} CPU-passing node tests pass on the GPU "
-                  f"(details: node-gpu.md).", ""]
-        lines += [f"- {f}" for f in failures[:200]] + [""]
-    log("[2/2] models")
-    rows = [row for m in model_list(args, out) for row in check_model(args, compiler, out, *m)]
-    table = [f"onnxc `--target nvptx --gpu {args.gpu}` on {gpu_name}, "
-             f"{time.strftime('%Y-%m-%d')}, `test/gpu/run_on_gpu.sh` (median of {args.bench} runs, ms; "
-             "GPU outputs against the CPU build's, tolerance as a fraction of the output scale):", "",
-             "| model | precision | max error / scale | within tolerance | onnxc CPU | onnxc GPU | "
-             "PyTorch eager GPU |",
-             "|---|---|---|---|---|---|---|"]
-    for r in rows:
-        failed |= not r["ok"]
-        error = "n/a" if r["error"] is None else f"{r['error']:.2g}"
-        table.append(f"| {r['model']} | {r['precision']} | {error} | {r['tolerance']:g}: "
-                     f"{'yes' if r['ok'] else 'NO'} | {fmt(r['cpu_ms'])} | {fmt(r['gpu_ms'])} | "
-                     f"{fmt(r['torch_ms'])} |")
-    lines += ["## Models", ""] + table + ["", "Details:", ""]
-    lines += [f"- {r['model']} {r['precision']}: {r['detail']}" for r in rows]
-    if args.write_doc:
-        with open(args.write_doc) as f:
-            doc = f.read()
-        if DOC_BEGIN not in doc or DOC_END not in doc:
-            log(f"error: {args.write_doc} has no {DOC_BEGIN} ... {DOC_END} section")
-            failed = True
-        else:
-            doc = re.sub(re.escape(DOC_BEGIN) + ".*?" + re.escape(DOC_END),
-                         lambda _: DOC_BEGIN + "\n" + "\n".join(table) + "\n" + DOC_END, doc, flags=re.S)
-            with open(args.write_doc, "w") as f:
-                f.write(doc)
-            log(f"updated {args.write_doc}")
-    report = os.path.join(out, "gpu-report.md")
-    with open(report, "w") as f:
-        f.write("\n".join(lines) + "\n")
-    with open(os.path.join(out, "models.json"), "w") as f:
-        json.dump(rows, f, indent=1)
-    log("\n".join(lines))
-    log(f"wrote {report}")
+    # The models' exports and compiles run on the CPUs while the node tests
+    # run; the models' timed runs come after both.
+    args.model_precisions = {m: (args.precisions if m in args.all_precision_models else ["fp32"])
+                             for m in args.zoo}
+    compiles, exports = start_builds(args)
+    node = []
+    for name, d, tests in sets:
+        if clock.left() < 120:
+            node.append({"set": name, "cpu_passing": 0, "passed": 0, "failures": [], "error": "out of time"})
+            continue
+        node.append(node_set(args, out, name, d, tests, clock))
+    rows = model_rows(args, clock, compiles, exports)
+
+    seconds = time.time() - START
+    md = markdown(facts, node, rows, args, seconds)
+    with open(os.path.join(out, "gpu.md"), "w") as f:
+        f.write(md)
+    with open(os.path.join(out, "gpu-report.json"), "w") as f:
+        json.dump({"machine": facts, "compiler": args.version, "gpu": args.gpu, "seconds": seconds,
+                   "node_tests": node, "models": rows}, f, indent=1)
+    print(md, flush=True)
+    failed = any(s["passed"] != s["cpu_passing"] for s in node) or any(not r["ok"] for r in rows)
     return 1 if failed else 0
 
 

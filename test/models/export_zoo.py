@@ -7,6 +7,7 @@ size asked for:
     OUT/MODEL.onnx
     OUT/input_K.pb, OUT/output_K.pb            for the first batch size
     OUT/bB/input_K.pb, OUT/bB/output_K.pb      for each further one
+    OUT/bB/input_K.pb                          for each --input-batches one (no reference)
 
 The zoo (conformance issue, point 5): the torchvision classifiers resnet18,
 resnet50, mobilenet_v2, mobilenet_v3_large, inception_v3 and resnext50_32x4d;
@@ -16,6 +17,7 @@ sequence 128, distinct weights per layer); unet, a small U-Net
 """
 import argparse
 import copy
+import inspect
 import math
 import os
 import time
@@ -242,6 +244,9 @@ def main():
     ap.add_argument("--out", required=True, help="output directory")
     ap.add_argument("--batches", type=int, nargs="+", default=[1],
                     help="batch sizes to save references for (default: 1)")
+    ap.add_argument("--input-batches", type=int, nargs="+", default=[],
+                    help="batch sizes to save inputs for, without a reference (a float64 reference "
+                         "of bert_encoder at batch 32 takes minutes)")
     ap.add_argument("--all-dynamic", action="store_true",
                     help="make every dim of the inputs and the output dynamic, not only the batch")
     ap.add_argument("--keep-bn", action="store_true",
@@ -284,9 +289,12 @@ def main():
         ranks = [x.dim() for x in inputs] + [out.ndim]
         dynamic = {name: {i: f"{name}_{i}" for i in range(rank)}
                    for name, rank in zip(input_names + ["output"], ranks)}
+    # PyTorch 2.9 made the dynamo exporter the default; the zoo is the
+    # TorchScript exporter's graph wherever that one is still there.
+    legacy = {"dynamo": False} if "dynamo" in inspect.signature(torch.onnx.export).parameters else {}
     torch.onnx.export(model, tuple(examples[args.batches[0]][0]), path, opset_version=OPSET,
                       input_names=input_names, output_names=["output"], dynamic_axes=dynamic,
-                      training=mode, do_constant_folding=not args.keep_bn)
+                      training=mode, do_constant_folding=not args.keep_bn, **legacy)
     onnx.checker.check_model(path)
     for b, (inputs, out) in examples.items():
         d = args.out if b == args.batches[0] else os.path.join(args.out, f"b{b}")
@@ -294,6 +302,11 @@ def main():
         for k, (name, x) in enumerate(zip(input_names, inputs)):
             save_tensor(x.numpy(), name, os.path.join(d, f"input_{k}.pb"))
         save_tensor(out, "output", os.path.join(d, "output_0.pb"))
+    for b in args.input_batches:
+        d = os.path.join(args.out, f"b{b}")
+        os.makedirs(d, exist_ok=True)
+        for k, (name, x) in enumerate(zip(input_names, make_inputs(b, gen))):
+            save_tensor(x.numpy(), name, os.path.join(d, f"input_{k}.pb"))
     ops = sorted({n.op_type for n in onnx.load(path, load_external_data=False).graph.node})
     print(f"wrote {path} ({os.path.getsize(path) / 1e6:.1f} MB, export {time.time() - t0:.1f}s), "
           f"ops: {' '.join(ops)}")
