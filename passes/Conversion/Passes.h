@@ -63,6 +63,13 @@ bool isF32OnBuffers(mlir::linalg::LinalgOp op);
 /// onnxc-approximate-math besides MLIR's erf.
 void populateApproximateExpTanhPatterns(mlir::RewritePatternSet &patterns);
 
+/// f32 (and f32 vector) math.asin and math.acos as Cephes' asinf and acosf
+/// (about 2.5e-7 relative error, full precision near +-1; NaN beyond): for
+/// onnxc-approximate-math and, at a higher `benefit` than MLIR's polynomial
+/// approximations, the GPU's kernels.
+void populateApproximateAsinAcosPatterns(mlir::RewritePatternSet &patterns,
+                                         mlir::PatternBenefit benefit = 1);
+
 /// Runs every outermost scf.parallel of `module` (on the host, without
 /// reductions or calls) whose work is at least `minWork` scalar ops on the
 /// runtime's thread pool: see convert-parallel-loops-to-thread-pool.

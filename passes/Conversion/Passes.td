@@ -326,13 +326,15 @@ def ConvertParallelLoopsToThreadPoolPass
 //===----------------------------------------------------------------------===//
 
 def ApproximateMathPass : Pass<"onnxc-approximate-math", "mlir::ModuleOp"> {
-  let summary = "f32 erf, exp and tanh as arithmetic instead of libm calls";
+  let summary = "f32 erf, exp, tanh, asin and acos as arithmetic instead of libm calls";
   let description = [{
     Rewrites f32 (scalar or vector) `math.erf` into MLIR's polynomial
-    approximation (about 1e-7 absolute error), and `math.exp` and
+    approximation (about 1e-7 absolute error), `math.exp` and
     `math.tanh` into Cephes' expf and tanhf (about 1e-7 relative error;
     exp keeps +inf past ln(FLT_MAX), 0 below ln of the least denormal, and
-    NaN): arithmetic that LLVM vectorizes along with the loop around it,
+    NaN), and `math.asin` and `math.acos` into Cephes' asinf and acosf
+    (about 2.5e-7 relative error, NaN beyond +-1; the GPU's kernels use the
+    same): arithmetic that LLVM vectorizes along with the loop around it,
     where `convert-math-to-libm` would call `erff`, `expf` or `tanhf` once
     per element (softmax, sigmoid and tanh activations, the gates of LSTM
     and GRU). Run by the CPU pipeline before the math ops reach LLVM.
@@ -483,7 +485,8 @@ def GPUExpandMathPass : Pass<"onnx-gpu-expand-math", "mlir::gpu::GPUModuleOp"> {
     `convert-gpu-to-nvvm` turns every math op into a call to CUDA's libdevice
     (`__nv_expf`), which only links where the CUDA toolkit is installed. This
     pass, run on gpu.modules before it, expands the f32 transcendental ops
-    into polynomial approximations (exp, log, tanh, erf, sin, cos, atan, ...)
+    into polynomial approximations (exp, log, tanh, erf, sin, cos, atan, ...;
+    asin and acos are Cephes', as onnxc-approximate-math's)
     and the compound ones into simpler ops (powf, sinh, cosh, tan, rsqrt,
     round), then lowers the ops that PTX has instructions for: sqrt, abs,
     floor, ceil and roundeven to calls of the NVVM intrinsics, fma, trunc,

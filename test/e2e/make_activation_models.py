@@ -1,4 +1,4 @@
-"""make_activation_models.py - models for ops without an ONNX 1.12 node test (Gelu, Mish), Exp/Tanh/Sigmoid on a dense grid, an opset 6 broadcast and unsigned integer arithmetic, with inputs and numpy references."""
+"""make_activation_models.py - models for ops without an ONNX 1.12 node test (Gelu, Mish), Exp/Tanh/Sigmoid and Asin/Acos on a dense grid, an opset 6 broadcast and unsigned integer arithmetic, with inputs and numpy references."""
 import argparse
 import math
 import os
@@ -61,6 +61,21 @@ def main():
         save(out("exp.pb"), np.exp(t64).astype(np.float32), "exp")
         save(out("tanh.pb"), np.tanh(t64).astype(np.float32), "tanh")
         save(out("sigmoid.pb"), (1 / (1 + np.exp(-t64))).astype(np.float32), "sigmoid")
+
+    # Asin and Acos (Cephes' asinf and acosf, on the CPU and in the GPU's
+    # kernels) over [-1, 1], densest near +-1 where asin's slope is unbounded,
+    # and beyond 1 (NaN).
+    onnx.save(model([helper.make_node("Asin", ["s"], ["asin"]),
+                     helper.make_node("Acos", ["s"], ["acos"])],
+                    [("s", f32, ["n"])], [("asin", f32), ("acos", f32)], 7), out("inverse_trig.onnx"))
+    near_one = 1 - np.logspace(-7, -1, 1 << 14)
+    s = np.concatenate([np.linspace(-1, 1, 1 << 20), near_one, -near_one,
+                        [0.0, -0.0, 0.5, -0.5, 0.5000001, 1.0, -1.0, 1.0000001, -1.5, np.nan]]
+                       ).astype(np.float32)
+    save(out("s.pb"), s, "s")
+    with np.errstate(invalid="ignore"):
+        save(out("asin.pb"), np.arcsin(s.astype(np.float64)).astype(np.float32), "asin")
+        save(out("acos.pb"), np.arccos(s.astype(np.float64)).astype(np.float32), "acos")
 
     # Opset 6: B of Add matches A's dims 1 and 2 (`broadcast = 1`, `axis = 1`).
     onnx.save(model([helper.make_node("Add", ["a", "b"], ["sum"], broadcast=1, axis=1)],

@@ -1,14 +1,17 @@
 //===- ApproximateMath.cpp - The onnxc-approximate-math pass --------------===//
 //
-// f32 math.erf, math.exp and math.tanh as plain arithmetic rather than calls
-// of libm's erff, expf and tanhf: LLVM vectorizes them with the loop around
-// them (GELU's Erf is one call per element of BERT's widest activations; the
-// gates of LSTM and GRU are sigmoids and tanhs).
+// f32 math.erf, math.exp, math.tanh, math.asin and math.acos as plain
+// arithmetic rather than calls of libm's erff, expf, tanhf, asinf and acosf:
+// LLVM vectorizes them with the loop around them (GELU's Erf is one call per
+// element of BERT's widest activations; the gates of LSTM and GRU are
+// sigmoids and tanhs).
 //
 // erf is MLIR's polynomial approximation. exp and tanh are Cephes' expf and
 // tanhf (about 1e-7 relative error, one or two ulp), with their special
 // values kept: exp overflows to +inf above ln(FLT_MAX), underflows to 0
-// below ln of the least denormal, and keeps NaN.
+// below ln of the least denormal, and keeps NaN. asin and acos are Cephes'
+// asinf and acosf (the GPU's kernels use them too: MLIR 19's polynomial asin
+// was 0.036 off near 1 on an H200).
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +22,7 @@
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <limits>
 
@@ -134,6 +138,49 @@ struct F32Builder {
     return select(cmp(arith::CmpFPredicate::OLT, magnitude, constant(0.625)),
                   small, large);
   }
+
+  /// asin(x) for |x| <= 1/2: Cephes' asinf polynomial, x + x^3 P(x^2).
+  Value asinNearZero(Value x) const {
+    Value z = mul(x, x);
+    Value p =
+        polynomial(z, {4.2163199048e-2, 2.4181311049e-2, 4.5470025998e-2,
+                       7.4953002686e-2, 1.6666752422e-1});
+    return fma(mul(p, z), x, x);
+  }
+
+  /// asin(sqrt((1 - a) / 2)) for a in [1/2, 1]: the half angle that keeps
+  /// full precision near 1, where asin's slope is unbounded (NaN above 1).
+  Value halfAngle(Value a) const {
+    Value z =
+        mul(constant(0.5), b.create<arith::SubFOp>(loc, constant(1.0), a));
+    return asinNearZero(b.create<math::SqrtOp>(loc, z));
+  }
+
+  /// asin(x): Cephes' asinf (about 2.5e-7 relative error), with
+  /// asin(a) = pi/2 - 2 asin(sqrt((1 - a) / 2)) above 1/2 in magnitude.
+  Value asin(Value x) const {
+    Value a = b.create<math::AbsFOp>(loc, x);
+    Value twice = mul(constant(2.0), halfAngle(a));
+    Value large = b.create<arith::SubFOp>(loc, constant(llvm::numbers::pi / 2), twice);
+    Value result =
+        select(cmp(arith::CmpFPredicate::OGT, a, constant(0.5)), large,
+               asinNearZero(a));
+    return b.create<math::CopySignOp>(loc, result, x);
+  }
+
+  /// acos(x): Cephes' acosf, pi/2 - asin(x) within 1/2 of 0, and
+  /// 2 asin(sqrt((1 - |x|) / 2)) (from pi for negative x) beyond.
+  Value acos(Value x) const {
+    using P = arith::CmpFPredicate;
+    Value a = b.create<math::AbsFOp>(loc, x);
+    Value twice = mul(constant(2.0), halfAngle(a));
+    Value large = select(cmp(P::OLT, x, constant(0.0)),
+                         b.create<arith::SubFOp>(loc, constant(llvm::numbers::pi), twice),
+                         twice);
+    Value small =
+        b.create<arith::SubFOp>(loc, constant(llvm::numbers::pi / 2), asinNearZero(x));
+    return select(cmp(P::OGT, a, constant(0.5)), large, small);
+  }
 };
 
 /// True when `type` is f32 or a vector of f32.
@@ -155,8 +202,12 @@ template <typename OpT> struct ExpandF32 : public OpRewritePattern<OpT> {
     Value x = op.getOperand();
     if constexpr (std::is_same_v<OpT, math::ExpOp>)
       rewriter.replaceOp(op, f.exp(x));
-    else
+    else if constexpr (std::is_same_v<OpT, math::TanhOp>)
       rewriter.replaceOp(op, f.tanh(x));
+    else if constexpr (std::is_same_v<OpT, math::AsinOp>)
+      rewriter.replaceOp(op, f.asin(x));
+    else
+      rewriter.replaceOp(op, f.acos(x));
     return success();
   }
 };
@@ -167,6 +218,12 @@ void onnxc::populateApproximateExpTanhPatterns(RewritePatternSet &patterns) {
       patterns.getContext());
 }
 
+void onnxc::populateApproximateAsinAcosPatterns(RewritePatternSet &patterns,
+                                                PatternBenefit benefit) {
+  patterns.add<ExpandF32<math::AsinOp>, ExpandF32<math::AcosOp>>(
+      patterns.getContext(), benefit);
+}
+
 namespace {
 struct ApproximateMathPass
     : public onnxc::impl::ApproximateMathPassBase<ApproximateMathPass> {
@@ -174,6 +231,7 @@ struct ApproximateMathPass
     RewritePatternSet patterns(&getContext());
     populatePolynomialApproximateErfPattern(patterns);
     onnxc::populateApproximateExpTanhPatterns(patterns);
+    onnxc::populateApproximateAsinAcosPatterns(patterns);
     if (failed(
             applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
