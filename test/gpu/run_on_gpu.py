@@ -152,6 +152,8 @@ def node_set(args, out, name, data_dir, tests_file, clock):
                 timeout=max(60, clock.left() - args.model_time))
         if not os.path.exists(report_json):
             log(f"node tests {name} {label}: the runner failed: {r.stdout[-2000:]} {r.stderr[-2000:]}")
+            result["error"] = ("stopped at the deadline" if r.returncode == 124 else "the runner failed") + \
+                f" ({first_line(r.stderr)})"
             return None
         return json.load(open(report_json))["tests"]
 
@@ -159,7 +161,6 @@ def node_set(args, out, name, data_dir, tests_file, clock):
     gpu = run_set("gpu", tests_file, ["--compile-arg=--target", "--compile-arg=nvptx",
                                       "--compile-arg=--gpu", f"--compile-arg={args.gpu}"])
     if gpu is None:
-        result["error"] = "the GPU run failed"
         return result
     failed = [t for t in gpu if t["result"] != "pass"]
     result["passed"] = len(gpu) - len(failed)
@@ -411,7 +412,8 @@ def fmt(ms):
     return "n/a" if ms is None else f"{ms:.3f}"
 
 
-def markdown(facts, node, rows, args, seconds):
+def markdown(report):
+    facts, node, rows = report["machine"], report["node_tests"], report["models"]
     gpu = facts.get("gpu", "unknown GPU")
     lines = [
         "# onnxc on an NVIDIA GPU",
@@ -420,11 +422,12 @@ def markdown(facts, node, rows, args, seconds):
         "",
         f"- Machine: {gpu} ({facts.get('gpu_memory', '?')}, compute capability "
         f"{facts.get('compute_cap', '?')}, driver {facts.get('driver', '?')}), {facts.get('cpus')} CPU cores",
-        f"- Date: {facts['date']}; {args.version}; `--target nvptx --gpu {args.gpu}`",
+        f"- Date: {facts['date']}; {report['compiler']}; `--target nvptx --gpu {report['gpu']}`",
         f"- Baselines: PyTorch {facts.get('torch') or 'n/a'} eager; ONNX Runtime "
         f"{facts.get('onnxruntime') or 'n/a'} "
         f"({'CUDA EP' if 'CUDAExecutionProvider' in (facts.get('ort_providers') or []) else 'no CUDA EP installed'})",
-        f"- The run took {seconds:.0f} s.",
+        f"- {report['runs']} run(s) of the script took {report['seconds']:.0f} s; where they measured "
+        "the same thing, the later run's result is the one shown.",
         "",
         "## Node tests (fp32)",
         "",
@@ -436,8 +439,9 @@ def markdown(facts, node, rows, args, seconds):
     ]
     for s in node:
         ran = s.get("ran", 0)
-        share = f"{100.0 * s['passed'] / s['cpu_passing']:.1f}%" if s["cpu_passing"] else "n/a"
-        lines.append(f"| ONNX {s['set']} | {s['cpu_passing']} | {ran} | {s['passed']} | {share} |")
+        share = f"{100.0 * s['passed'] / s['cpu_passing']:.1f}%" if ran else f"not run: {s.get('error', '?')}"
+        lines.append(f"| ONNX {s['set']} | {s['cpu_passing']} | {ran} | {s['passed'] if ran else 'n/a'} | "
+                     f"{share} |")
     lines.append("")
     for s in node:
         if s["failures"]:
@@ -461,14 +465,42 @@ def markdown(facts, node, rows, args, seconds):
         err = "n/a" if r["error"] is None else f"{r['error']:.2g}"
         ratio = (f"{r['gpu_ms'] / r['torch_ms']:.2f}" if r["gpu_ms"] and r["torch_ms"] else "n/a")
         lines.append(f"| {r['model']} | {r['batch']} | {r['precision']} | {err} | {r['tolerance']:g} | "
-                     f"{'yes' if r['ok'] else 'NO'} | {fmt(r['gpu_ms'])} | {fmt(r['torch_ms'])} | {ratio} | "
+                     f"{'yes' if r['ok'] else 'NO' if r['error'] is not None else 'not run'} | {fmt(r['gpu_ms'])} | {fmt(r['torch_ms'])} | {ratio} | "
                      f"{fmt(r['ort_cuda_ms'])} |")
     problems = [r for r in rows if not r["ok"]]
     if problems:
-        lines += ["", "Models that did not match or run:", ""]
+        lines += ["", "Rows that did not match or did not run:", ""]
         lines += [f"- {r['model']} batch {r['batch']} {r['precision']}: {r['detail'] or 'error above tolerance'}"
                   for r in problems]
     return "\n".join(lines) + "\n"
+
+
+def merge_reports(paths):
+    """One report of several runs of the same compiler on the same machine
+    (a device call is at most 10 minutes): each node test set and each model
+    row (model, batch, precision) from the last run that measured it."""
+    reports = [json.load(open(p)) for p in paths]
+    for r in reports[1:]:
+        for key in ("compiler", "gpu"):
+            if r[key] != reports[0][key]:
+                raise SystemExit(f"error: the reports differ in {key}: {reports[0][key]} and {r[key]}")
+        if r["machine"].get("gpu") != reports[0]["machine"].get("gpu"):
+            raise SystemExit("error: the reports come from different GPUs")
+    sets, rows = {}, {}
+    for r in reports:
+        for s in r["node_tests"]:
+            if s.get("ran") or s["set"] not in sets:
+                sets[s["set"]] = s
+        for row in r["models"]:
+            key = (row["model"], row["batch"], row["precision"])
+            if row["error"] is not None or key not in rows:
+                rows[key] = row
+    order = {m: i for i, m in enumerate(ZOO)}
+    return {"machine": reports[-1]["machine"], "compiler": reports[0]["compiler"], "gpu": reports[0]["gpu"],
+            "seconds": sum(r["seconds"] for r in reports), "runs": sum(r.get("runs", 1) for r in reports),
+            "node_tests": [sets[k] for k in sorted(sets)],
+            "models": [rows[k] for k in sorted(rows, key=lambda k: (order.get(k[0], 99), k[1],
+                                                                      PRECISIONS.index(k[2])))]}
 
 
 def unpack_bundle(args):
@@ -514,7 +546,17 @@ def main():
                     help="seconds before the deadline that the node tests leave to the models (default 180)")
     ap.add_argument("--version", dest="version", default=None, help=argparse.SUPPRESS)
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--merge", nargs="+", metavar="REPORT",
+                    help="write OUT/gpu.md and OUT/gpu-report.json of these runs' gpu-report.json and stop")
     args = ap.parse_args()
+    if args.merge:
+        report = merge_reports(args.merge)
+        os.makedirs(args.out, exist_ok=True)
+        with open(os.path.join(args.out, "gpu.md"), "w") as f:
+            f.write(markdown(report))
+        with open(os.path.join(args.out, "gpu-report.json"), "w") as f:
+            json.dump(report, f, indent=1)
+        return 0
     if bool(args.build) == bool(args.bundle):
         ap.error("give one of --build and --bundle")
     args.precisions = [p for p in args.precisions.split(",") if p]
@@ -572,13 +614,13 @@ def main():
         node.append(node_set(args, out, name, d, tests, clock))
     rows = model_rows(args, clock, compiles, exports)
 
-    seconds = time.time() - START
-    md = markdown(facts, node, rows, args, seconds)
+    report = {"machine": facts, "compiler": args.version, "gpu": args.gpu, "seconds": time.time() - START,
+              "runs": 1, "node_tests": node, "models": rows}
+    md = markdown(report)
     with open(os.path.join(out, "gpu.md"), "w") as f:
         f.write(md)
     with open(os.path.join(out, "gpu-report.json"), "w") as f:
-        json.dump({"machine": facts, "compiler": args.version, "gpu": args.gpu, "seconds": seconds,
-                   "node_tests": node, "models": rows}, f, indent=1)
+        json.dump(report, f, indent=1)
     print(md, flush=True)
     failed = any(s["passed"] != s["cpu_passing"] for s in node) or any(not r["ok"] for r in rows)
     return 1 if failed else 0
