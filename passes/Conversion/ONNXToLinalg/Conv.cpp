@@ -93,6 +93,16 @@ static FailureOr<Value> createConv(Operation *op, OpBuilder &b, Location loc,
   }
 
   int64_t channels = xType.getDimSize(1), filters = wType.getDimSize(0);
+  // A channel dim that shape inference lost (ShuffleNet's channel shuffle
+  // reshapes through Shape -> Gather -> Concat with dynamic H and W) is
+  // fixed by the weight: C = group x (C / group).
+  if (ShapedType::isDynamic(channels) && !wType.isDynamicDim(1)) {
+    channels = wType.getDimSize(1) * group;
+    SmallVector<int64_t> shape(xType.getShape());
+    shape[1] = channels;
+    padded = b.create<tensor::CastOp>(loc, xType.clone(shape), padded);
+    xType = cast<RankedTensorType>(padded.getType());
+  }
   if (ShapedType::isDynamic(channels) || ShapedType::isDynamic(filters))
     return op->emitOpError("with group ")
            << group << " needs static channel dims to be lowered";

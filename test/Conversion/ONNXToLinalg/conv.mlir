@@ -58,6 +58,19 @@ func.func @conv_group(%x: tensor<?x6x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tens
 
 // -----
 
+// A grouped convolution whose input channel dim is dynamic (lost by shape
+// inference, as in ShuffleNet's channel shuffle): the weight fixes it,
+// group x (C / group) = 2 x 3.
+// CHECK-LABEL: func.func @conv_group_dynamic_channels
+// CHECK: tensor.cast %{{.+}} : tensor<?x?x10x10xf32> to tensor<?x6x10x10xf32>
+// CHECK: linalg.conv_2d_ngchw_gfchw
+func.func @conv_group_dynamic_channels(%x: tensor<?x?x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) -> tensor<?x4x8x8xf32> {
+  %0 = onnx.Conv %x, %w, %b {group = 2 : i64, pads = array<i64: 1, 1, 1, 1>} : (tensor<?x?x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<?x4x8x8xf32>
+  return %0 : tensor<?x4x8x8xf32>
+}
+
+// -----
+
 // auto_pad SAME_UPPER resolves to pads [0, 0] begin and [1, 1] end here.
 // CHECK-LABEL: func.func @conv_same_upper
 // CHECK: tensor.insert_slice %{{.+}} into %{{.+}}[0, 0, 0, 0] [1, 3, 7, 7] [1, 1, 1, 1] : tensor<1x3x7x7xf32> into tensor<1x3x8x8xf32>
