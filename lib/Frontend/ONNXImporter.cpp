@@ -248,6 +248,22 @@ FailureOr<Attribute> GraphImporter::convertAttribute(::onnx::AttributeProto &att
   }
 }
 
+/// Whether `result` may take the rank `rank` that the model declares for
+/// it: not when it is an If's and a branch yields another rank (torchvision's
+/// NMS squeezes dim 1 only where it is 1; the If stays unranked until
+/// folding picks its branch).
+static bool branchesAllowRank(OpResult result, int64_t rank) {
+  auto ifOp = dyn_cast<onnxc::onnx::IfOp>(result.getOwner());
+  if (!ifOp)
+    return true;
+  return llvm::all_of(ifOp->getRegions(), [&](Region &region) {
+    Type yielded = region.front().getTerminator()->getOperand(
+        result.getResultNumber()).getType();
+    auto ranked = dyn_cast<RankedTensorType>(yielded);
+    return !ranked || ranked.getRank() == rank;
+  });
+}
+
 LogicalResult GraphImporter::importNode(::onnx::NodeProto &node, int64_t index) {
   Location loc = nodeLoc(node, index);
   if (options.onNode)
@@ -328,7 +344,8 @@ LogicalResult GraphImporter::importNode(::onnx::NodeProto &node, int64_t index) 
     // run time) takes the rank the model declares for it.
     auto unranked = dyn_cast<UnrankedTensorType>(value.getType());
     auto declared = declaredRanks.find(name);
-    if (unranked && isa<OpResult>(value) && declared != declaredRanks.end())
+    if (unranked && isa<OpResult>(value) && declared != declaredRanks.end() &&
+        branchesAllowRank(cast<OpResult>(value), declared->second))
       value.setType(RankedTensorType::get(
           SmallVector<int64_t>(declared->second, ShapedType::kDynamic),
           unranked.getElementType()));

@@ -14,7 +14,9 @@
 
 #include "dialects/ONNX/IR/ShapeHelpers.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/Hashing.h"
@@ -724,6 +726,49 @@ struct FoldPartialShape : public OpRewritePattern<GatherOp> {
   }
 };
 
+/// An If whose condition is a constant (a shape test that folding decided,
+/// as in torchvision's NMS: "squeeze dim 1 if it is 1") becomes the branch
+/// it takes. Results whose type differs from the branch's yield (a join of
+/// branches of different ranks) take the yield's type where an onnx op
+/// reads them; other readers (a return) get it cast back.
+struct InlineConstantIf : public OpRewritePattern<IfOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(IfOp op,
+                                PatternRewriter &rewriter) const override {
+    DenseElementsAttr condition;
+    if (!matchPattern(op.getCond(), m_Constant(&condition)) ||
+        condition.getNumElements() != 1 ||
+        !condition.getElementType().isInteger(1))
+      return failure();
+    bool taken = (*condition.getValues<APInt>().begin()).getBoolValue();
+    Region &region = taken ? op.getThenBranch() : op.getElseBranch();
+    Block &block = region.front();
+    auto yield = cast<YieldOp>(block.getTerminator());
+    SmallVector<Value> yielded(yield.getOutputs());
+    rewriter.eraseOp(yield);
+    rewriter.inlineBlockBefore(&block, op);
+    for (auto [result, value] : llvm::zip(op.getResults(), yielded)) {
+      if (result.getType() == value.getType()) {
+        rewriter.replaceAllUsesWith(result, value);
+        continue;
+      }
+      Value cast;
+      for (OpOperand &use : llvm::make_early_inc_range(result.getUses())) {
+        if (isa<ONNXDialect>(use.getOwner()->getDialect())) {
+          rewriter.modifyOpInPlace(use.getOwner(), [&] { use.set(value); });
+          continue;
+        }
+        if (!cast)
+          cast = rewriter.create<tensor::CastOp>(op.getLoc(), result.getType(),
+                                                 value);
+        rewriter.modifyOpInPlace(use.getOwner(), [&] { use.set(cast); });
+      }
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// The bytes of a dense resource constant, or an empty ref.
 static ArrayRef<char> resourceBytes(ConstantOp constant) {
   auto resource = dyn_cast<DenseResourceElementsAttr>(constant.getValue());
@@ -800,5 +845,5 @@ struct ONNXConstantFoldingPass
 void onnxc::populateONNXConstantFoldingPatterns(RewritePatternSet &patterns,
                                                 int64_t maxElements) {
   patterns.add<FoldConstantInputs>(patterns.getContext(), maxElements);
-  patterns.add<FoldPartialShape>(patterns.getContext());
+  patterns.add<FoldPartialShape, InlineConstantIf>(patterns.getContext());
 }

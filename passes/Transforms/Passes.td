@@ -27,6 +27,7 @@ def ONNXConstantFoldingPass : Pass<"onnx-constant-folding", "mlir::func::FuncOp"
     Range) and reductions. Gathers from a `Shape` whose selected dims are
     static fold even when other dims are `?`, so PyTorch's shape subgraphs
     (Shape -> Gather -> Unsqueeze -> Concat -> Reshape) become constants.
+    An If whose condition folds to a constant becomes the branch it takes.
     Shape inference and folding alternate until neither changes anything;
     dead ops (and initializers no op reads) go away with them.
 
@@ -45,6 +46,7 @@ def ONNXConstantFoldingPass : Pass<"onnx-constant-folding", "mlir::func::FuncOp"
     %d = onnx.Constant {value = dense<3> : tensor<i64>} : () -> tensor<i64>
     ```
   }];
+  let dependentDialects = ["mlir::tensor::TensorDialect"];
   let options = [
     Option<"maxElements", "max-elements", "int64_t", "int64_t(1) << 24",
            "the most elements a folded result may have">,

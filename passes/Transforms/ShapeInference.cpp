@@ -3,6 +3,8 @@
 #include "dialects/ONNX/IR/ONNXOps.h"
 #include "passes/Transforms/Passes.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
 namespace onnxc {
 #define GEN_PASS_DEF_ONNXSHAPEINFERENCEPASS
 #include "passes/Transforms/Passes.h.inc"
@@ -28,8 +30,37 @@ static Type refine(Type current, Type inferred) {
   return RankedTensorType::get(dims, cur.getElementType());
 }
 
+/// What both branches of an If yield at `index`: their common rank with
+/// `?` where the dims differ, or null where the ranks differ.
+static Type joinYields(onnxc::onnx::IfOp op, unsigned index) {
+  auto yielded = [&](Region &region) {
+    return dyn_cast<RankedTensorType>(
+        region.front().getTerminator()->getOperand(index).getType());
+  };
+  auto a = yielded(op.getThenBranch()), b = yielded(op.getElseBranch());
+  if (!a || !b || a.getRank() != b.getRank() ||
+      a.getElementType() != b.getElementType())
+    return nullptr;
+  SmallVector<int64_t> dims;
+  for (auto [da, db] : llvm::zip(a.getShape(), b.getShape()))
+    dims.push_back(da == db ? da : ShapedType::kDynamic);
+  return RankedTensorType::get(dims, a.getElementType());
+}
+
 FailureOr<bool> onnxc::refineShapes(func::FuncOp func) {
   bool failedInference = false, changed = false;
+  // An If's results follow its branches (refined inside, or one of different
+  // rank folded away).
+  func.walk([&](onnxc::onnx::IfOp op) {
+    for (OpResult result : op->getResults()) {
+      Type joined = joinYields(op, result.getResultNumber());
+      Type refined = joined ? refine(result.getType(), joined) : result.getType();
+      if (refined != result.getType()) {
+        result.setType(refined);
+        changed = true;
+      }
+    }
+  });
   func.walk([&](InferTypeOpInterface op) {
     if (!isa<onnxc::onnx::ONNXDialect>(op->getDialect()))
       return;
@@ -51,8 +82,19 @@ FailureOr<bool> onnxc::refineShapes(func::FuncOp func) {
   });
   if (failedInference)
     return failure();
-  // The signature follows the refined return values.
+  // The signature follows the refined return values, also where a cast
+  // (of an If that folding replaced by a branch) hides a more precise one.
   func.walk([&](func::ReturnOp ret) {
+    for (OpOperand &operand : ret->getOpOperands()) {
+      auto cast = operand.get().getDefiningOp<tensor::CastOp>();
+      if (!cast || cast.getSource().getType() == cast.getType() ||
+          refine(cast.getType(), cast.getSource().getType()) !=
+              cast.getSource().getType())
+        continue;
+      operand.set(cast.getSource());
+      if (cast->use_empty())
+        cast->erase();
+    }
     if (TypeRange(ret.getOperandTypes()) == func.getResultTypes())
       return;
     func.setType(FunctionType::get(func.getContext(), func.getArgumentTypes(),

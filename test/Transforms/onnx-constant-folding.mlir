@@ -119,3 +119,39 @@ func.func @no_growth() -> (tensor<600x2xf32>, tensor<600x2xf32>, tensor<600x2xf3
   %3 = onnx.Reshape %b, %shape : (tensor<1200xf32>, tensor<2xi64>) -> tensor<600x2xf32>
   return %0, %1, %2, %3 : tensor<600x2xf32>, tensor<600x2xf32>, tensor<600x2xf32>, tensor<600x2xf32>
 }
+
+// -----
+
+// torchvision's NMS: "squeeze dim 1 if it is 1", an If whose branches yield
+// ranks 1 and 2 (so its result is unranked). The condition folds, the If
+// becomes its then branch: onnx readers take the rank-1 value, the return a
+// cast of it, which shape inference drops as it refines the signature; the
+// outer If, whose branches now both yield rank 1, is refined.
+// CHECK-LABEL: func.func @if_constant_condition
+// CHECK-SAME: -> (tensor<?xi64>, tensor<?xi64>)
+// CHECK-NOT: tensor.cast
+// CHECK: %[[SQ:.+]] = onnx.Squeeze %{{.+}}, %{{.+}} : (tensor<?x1xi64>, tensor<1xi64>) -> tensor<?xi64>
+// CHECK: %[[OUTER:.+]] = onnx.If %{{.+}} : (tensor<i1>) -> tensor<?xi64>
+// CHECK: onnx.Yield %[[SQ]] : tensor<?xi64>
+// CHECK: %[[ABS:.+]] = onnx.Abs %[[OUTER]] : (tensor<?xi64>) -> tensor<?xi64>
+// CHECK: return %[[ABS]], %[[SQ]]
+func.func @if_constant_condition(%x: tensor<?x1xi64>, %c: tensor<i1>) -> (tensor<*xi64>, tensor<*xi64>) {
+  %s = onnx.Shape %x : (tensor<?x1xi64>) -> tensor<2xi64>
+  %i = onnx.Constant {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %d = onnx.Gather %s, %i : (tensor<2xi64>, tensor<1xi64>) -> tensor<1xi64>
+  %eq = onnx.Equal %d, %i : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xi1>
+  %inner = onnx.If %eq : (tensor<1xi1>) -> tensor<*xi64> {
+    %sq = onnx.Squeeze %x, %i : (tensor<?x1xi64>, tensor<1xi64>) -> tensor<?xi64>
+    onnx.Yield %sq : tensor<?xi64>
+  }, {
+    onnx.Yield %x : tensor<?x1xi64>
+  }
+  %empty = onnx.Constant {value = dense<> : tensor<0xi64>} : () -> tensor<0xi64>
+  %outer = onnx.If %c : (tensor<i1>) -> tensor<*xi64> {
+    onnx.Yield %empty : tensor<0xi64>
+  }, {
+    onnx.Yield %inner : tensor<*xi64>
+  }
+  %abs = onnx.Abs %outer : (tensor<*xi64>) -> tensor<*xi64>
+  return %abs, %inner : tensor<*xi64>, tensor<*xi64>
+}
