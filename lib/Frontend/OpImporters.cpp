@@ -651,21 +651,6 @@ static FailureOr<SmallVector<Value>> importTopKV1(NodeContext &node,
   return importGeneric(node, error);
 }
 
-/// The most precise type that both `a` and `b` have (`?` where their dims
-/// differ, unranked where their ranks do), or null when the element types
-/// differ.
-static Type joinTypes(Type a, Type b) {
-  auto ta = dyn_cast<TensorType>(a), tb = dyn_cast<TensorType>(b);
-  if (!ta || !tb || ta.getElementType() != tb.getElementType())
-    return nullptr;
-  if (!ta.hasRank() || !tb.hasRank() || ta.getRank() != tb.getRank())
-    return UnrankedTensorType::get(ta.getElementType());
-  SmallVector<int64_t> dims;
-  for (auto [da, db] : llvm::zip(ta.getShape(), tb.getShape()))
-    dims.push_back(da == db ? da : ShapedType::kDynamic);
-  return RankedTensorType::get(dims, ta.getElementType());
-}
-
 /// `type` with a dim of `size` inserted at `axis` (unranked stays so).
 static Type insertDim(Type type, int64_t axis, int64_t size) {
   auto ranked = dyn_cast<RankedTensorType>(type);
@@ -741,7 +726,7 @@ static FailureOr<SmallVector<Value>> importIf(NodeContext &node,
   OperationState state(node.loc, onnx::IfOp::getOperationName());
   state.addOperands(node.inputs);
   for (auto [index, types] : llvm::enumerate(llvm::zip(thenTypes, elseTypes))) {
-    Type joined = joinTypes(std::get<0>(types), std::get<1>(types));
+    Type joined = onnx::joinTypes(std::get<0>(types), std::get<1>(types));
     if (!joined) {
       error = "has branches whose output " + std::to_string(index) +
               " differs in element type";
@@ -783,7 +768,7 @@ static FailureOr<SmallVector<Value>> importLoop(NodeContext &node,
   OperationState state(node.loc, onnx::LoopOp::getOperationName());
   state.addOperands(node.inputs);
   for (auto [index, value] : llvm::enumerate(carried)) {
-    Type joined = joinTypes(value.getType(), yielded[1 + index]);
+    Type joined = onnx::joinTypes(value.getType(), yielded[1 + index]);
     if (!joined) {
       error = "has a body whose output " + std::to_string(index + 1) +
               " differs in element type from its input";
@@ -879,7 +864,7 @@ static FailureOr<SmallVector<Value>> importScan(NodeContext &node,
   state.addOperands(node.inputs);
   for (auto [index, type] : llvm::enumerate(yielded)) {
     if (static_cast<int64_t>(index) < numStates) {
-      Type joined = joinTypes(argTypes[index], type);
+      Type joined = onnx::joinTypes(argTypes[index], type);
       if (!joined) {
         error = "has a body whose state " + std::to_string(index) +
                 " differs in element type from its input";

@@ -1,6 +1,6 @@
 //===- ShapeInference.cpp - The onnx-shape-inference pass -----------------===//
 
-#include "dialects/ONNX/IR/ONNXOps.h"
+#include "dialects/ONNX/IR/ShapeHelpers.h"
 #include "passes/Transforms/Passes.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -30,30 +30,18 @@ static Type refine(Type current, Type inferred) {
   return RankedTensorType::get(dims, cur.getElementType());
 }
 
-/// What both branches of an If yield at `index`: their common rank with
-/// `?` where the dims differ, or null where the ranks differ.
-static Type joinYields(onnxc::onnx::IfOp op, unsigned index) {
-  auto yielded = [&](Region &region) {
-    return dyn_cast<RankedTensorType>(
-        region.front().getTerminator()->getOperand(index).getType());
-  };
-  auto a = yielded(op.getThenBranch()), b = yielded(op.getElseBranch());
-  if (!a || !b || a.getRank() != b.getRank() ||
-      a.getElementType() != b.getElementType())
-    return nullptr;
-  SmallVector<int64_t> dims;
-  for (auto [da, db] : llvm::zip(a.getShape(), b.getShape()))
-    dims.push_back(da == db ? da : ShapedType::kDynamic);
-  return RankedTensorType::get(dims, a.getElementType());
-}
-
 FailureOr<bool> onnxc::refineShapes(func::FuncOp func) {
   bool failedInference = false, changed = false;
   // An If's results follow its branches (refined inside, or one of different
   // rank folded away).
   func.walk([&](onnxc::onnx::IfOp op) {
     for (OpResult result : op->getResults()) {
-      Type joined = joinYields(op, result.getResultNumber());
+      auto yielded = [&](Region &region) {
+        return region.front().getTerminator()->getOperand(
+            result.getResultNumber()).getType();
+      };
+      Type joined = onnxc::onnx::joinTypes(yielded(op.getThenBranch()),
+                                           yielded(op.getElseBranch()));
       Type refined = joined ? refine(result.getType(), joined) : result.getType();
       if (refined != result.getType()) {
         result.setType(refined);

@@ -18,6 +18,22 @@ inline std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank) {
   return axis < 0 ? axis + rank : axis;
 }
 
+/// The most precise type that both `a` and `b` have (`?` where their dims
+/// differ, unranked where their ranks do), or null when the element types
+/// differ: what an If's branches or a Loop's iterations have in common.
+inline mlir::Type joinTypes(mlir::Type a, mlir::Type b) {
+  auto ta = llvm::dyn_cast<mlir::TensorType>(a);
+  auto tb = llvm::dyn_cast<mlir::TensorType>(b);
+  if (!ta || !tb || ta.getElementType() != tb.getElementType())
+    return nullptr;
+  if (!ta.hasRank() || !tb.hasRank() || ta.getRank() != tb.getRank())
+    return mlir::UnrankedTensorType::get(ta.getElementType());
+  llvm::SmallVector<int64_t> dims;
+  for (auto [da, db] : llvm::zip(ta.getShape(), tb.getShape()))
+    dims.push_back(da == db ? da : mlir::ShapedType::kDynamic);
+  return mlir::RankedTensorType::get(dims, ta.getElementType());
+}
+
 } // namespace onnxc::onnx
 
 namespace onnxc::onnx::detail {
