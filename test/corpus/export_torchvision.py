@@ -70,26 +70,11 @@ def catalogue():
 # ---- Models ---------------------------------------------------------------------------------
 
 def calibrate_batchnorm(model, calib):
-    """Give BatchNorm layers realistic statistics (see test/models/export_zoo.py)."""
-    import torch
-    import torch.nn as nn
-    bns = [m for m in model.modules() if isinstance(m, (nn.BatchNorm2d, nn.BatchNorm3d))]
-    if not bns:
-        return
-    for bn in bns:
-        bn.reset_running_stats()
-        bn.momentum = None
-    model.train()
-    with torch.no_grad():
-        model(*calib)
-        for bn in bns:
-            c = bn.num_features
-            bn.running_var.mul_(torch.empty(c).uniform_(0.7, 1.4)).clamp_(min=1e-2)
-            bn.running_mean.add_(0.2 * torch.randn(c) * bn.running_var.sqrt())
-            if bn.affine:
-                bn.weight.copy_(torch.empty(c).uniform_(0.6, 1.5))
-                bn.bias.copy_(0.2 * torch.randn(c))
-    model.eval()
+    """Give BatchNorm layers realistic statistics: the zoo's randomize_batchnorm, with every
+    channel's variance at least 1e-2."""
+    sys.path.insert(0, os.path.join(HERE, "..", "models"))
+    from export_zoo import randomize_batchnorm
+    randomize_batchnorm(model, calib, var_floor=1e-2)
 
 
 class Encoder:

@@ -45,7 +45,9 @@ def randomize_batchnorm(model, calib, var_floor=0.0):
     of dead Hardswish activations) normalising them amplifies rounding so much
     that PyTorch's own fp32 result misses its float64 one by 1.1e-3 x max|y|.
     """
-    bns = [m for m in model.modules() if isinstance(m, nn.BatchNorm2d)]
+    bns = [m for m in model.modules() if isinstance(m, (nn.BatchNorm2d, nn.BatchNorm3d))]
+    if not bns:
+        return
     for bn in bns:
         bn.reset_running_stats()
         bn.momentum = None
@@ -58,8 +60,9 @@ def randomize_batchnorm(model, calib, var_floor=0.0):
             bn.running_var.mul_(torch.empty(c).uniform_(0.7, 1.4))
             bn.running_var.clamp_(min=var_floor)
             bn.running_mean.add_(0.2 * torch.randn(c) * bn.running_var.sqrt())
-            bn.weight.copy_(torch.empty(c).uniform_(0.6, 1.5))
-            bn.bias.copy_(0.2 * torch.randn(c))
+            if bn.affine:
+                bn.weight.copy_(torch.empty(c).uniform_(0.6, 1.5))
+                bn.bias.copy_(0.2 * torch.randn(c))
     model.eval()
 
 
