@@ -8,6 +8,8 @@ packages=(
   # ONNXC_ENABLE_FUZZER builds).
   llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools clang-19 lld-19
   libclang-rt-19-dev cmake ninja-build ccache
+  # The house style's checks (.clang-format, .clang-tidy; ctest format).
+  clang-format-19 clang-tidy-19
   # Libraries.
   libprotobuf-dev protobuf-compiler libcli11-dev libfmt-dev libspdlog-dev catch2
   # Models and test data.
