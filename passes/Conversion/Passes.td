@@ -351,6 +351,27 @@ def ApproximateMathPass : Pass<"onnxc-approximate-math", "mlir::ModuleOp"> {
   ];
 }
 
+def ExpandBF16ConversionsPass
+    : Pass<"onnxc-expand-bf16-conversions", "mlir::ModuleOp"> {
+  let summary = "f32 <-> bf16 conversions as integer arithmetic";
+  let description = [{
+    Rewrites `arith.truncf` from f32 to bf16 and `arith.extf` from bf16 to
+    f32 (scalars or vectors) into integer operations on their bits: round
+    to nearest even, NaN kept quiet. LLVM would otherwise lower the
+    truncation to a call of compiler-rt's `__truncsfbf2`, which the C
+    runtime that onnxc links executables against may lack (Debian 12's
+    libgcc does), so that a model with a Cast to bfloat16 failed to link.
+    Run by the CPU pipeline before arith reaches LLVM.
+
+    ```mlir
+    %y = arith.truncf %x : f32 to bf16
+    // becomes arith.bitcast to i32, the rounding bias added, shrui by 16,
+    // a select for NaN, arith.trunci and arith.bitcast to bf16
+    ```
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 def GPUMapParallelLoopsPass
     : Pass<"onnx-gpu-map-parallel-loops", "mlir::func::FuncOp"> {
   let summary = "map the outermost scf.parallel loops onto GPU blocks and threads";

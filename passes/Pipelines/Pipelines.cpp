@@ -138,6 +138,7 @@ void onnxc::buildONNXLowerToLLVMPipeline(OpPassManager &pm, unsigned level,
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   // Erf as arithmetic that vectorizes, not one erff call per element.
   pm.addPass(createApproximateMathPass());
+  pm.addPass(createExpandBF16ConversionsPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createArithToLLVMConversionPass());
