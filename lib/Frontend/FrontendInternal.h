@@ -13,11 +13,26 @@
 
 namespace onnxc::frontend {
 
-/// The oldest and newest default-domain opsets the importer accepts. Forms
-/// of older opsets that onnxc does not model are rejected per op
-/// ("unsupported at opset N").
+/// The oldest and newest default-domain opsets the importer accepts (27 is
+/// ONNX 1.22's). Forms that onnxc does not model are rejected per op
+/// ("unsupported at opset N"): older ones, and the attributes that opsets 22
+/// to 27 added where a model sets them to what onnxc cannot compute. Opset
+/// 22 only widened types; 23 to 25 added types (float4, float8e8m0, int2)
+/// that the importer refuses by name, and attributes handled in
+/// OpImporters.cpp (QuantizeLinear's `precision`, DequantizeLinear's
+/// `output_dtype`, Cast's `round_mode`, Range's `stash_type`).
 inline constexpr int64_t kMinOpset = 1;
-inline constexpr int64_t kMaxOpset = 21;
+inline constexpr int64_t kMaxOpset = 27;
+
+/// The default-domain opset the exporter writes for a module that records
+/// none (an .mlir file written by hand): the newest that the ONNX Runtime
+/// onnxc is tested against loads.
+inline constexpr int64_t kDefaultExportOpset = 21;
+
+/// The name of the ONNX data type `code` as ONNX 1.22 spells it ("FLOAT",
+/// "FLOAT8E4M3FN", "INT2"...), or its number for a code newer than that:
+/// Debian's onnx.proto knows only the types of ONNX 1.12.
+std::string dataTypeName(int64_t code);
 
 /// Turns a TensorProto into an elements attribute. Large raw data is moved
 /// out of `tensor` into a dense resource (no copy); external data is mapped

@@ -406,6 +406,17 @@ LogicalResult GraphExporter::exportOp(Operation *op, ::onnx::GraphProto &graph) 
               cast<IntegerAttr>(attr.getValue()).getInt())));
       continue;
     }
+    if (isa<onnxc::onnx::GridSampleOp>(op) && opset >= 20 &&
+        attr.getName() == "mode") {
+      // Opset 20 renamed the interpolations: bilinear (the default, left
+      // out above) is linear, bicubic cubic.
+      StringRef mode = cast<StringAttr>(attr.getValue()).getValue();
+      auto *out = node->add_attribute();
+      out->set_name("mode");
+      out->set_type(::onnx::AttributeProto::STRING);
+      out->set_s(mode == "bicubic" ? "cubic" : mode.str());
+      continue;
+    }
     if (isFused && attr.getName() == "activation_params") {
       auto params = cast<DenseF32ArrayAttr>(attr.getValue()).asArrayRef();
       if (params.empty())
@@ -537,7 +548,7 @@ LogicalResult GraphExporter::exportTo(::onnx::ModelProto &model) {
         module.getContext(),
         {NamedAttribute(StringAttr::get(module.getContext(), "ai.onnx"),
                         IntegerAttr::get(IntegerType::get(module.getContext(), 64),
-                                         kMaxOpset))});
+                                         kDefaultExportOpset))});
   }
   for (NamedAttribute entry : opsets) {
     auto *op = model.add_opset_import();

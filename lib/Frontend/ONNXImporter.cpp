@@ -178,10 +178,7 @@ FailureOr<Type> GraphImporter::convertType(const ::onnx::TypeProto &type,
   Type element = onnxc::onnx::getElementType(ctx, tensor.elem_type());
   if (!element)
     return fail("value '" + name + "' has unsupported data type " +
-                Twine(tensor.elem_type()) + " (" +
-                ::onnx::TensorProto::DataType_Name(
-                    static_cast<::onnx::TensorProto::DataType>(tensor.elem_type())) +
-                ")");
+                dataTypeName(tensor.elem_type()));
   auto pinned = options.inputShapes.find(name);
   if (!tensor.has_shape()) {
     if (pinned != options.inputShapes.end())

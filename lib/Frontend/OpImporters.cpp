@@ -1096,6 +1096,82 @@ static FailureOr<SmallVector<Value>> importQuantizeV19(NodeContext &node,
   return importGeneric(node, error);
 }
 
+/// GridSample from opset 20 names its interpolations `linear` and `cubic`
+/// (the 2-D op called them `bilinear` and `bicubic`, the dialect's names).
+static FailureOr<SmallVector<Value>> importGridSampleV20(NodeContext &node,
+                                                         std::string &error) {
+  auto mode = takeAttributeOf<StringAttr>(node, "mode", "a string", error);
+  if (failed(mode))
+    return failure();
+  if (*mode) {
+    StringRef name = (**mode).getValue();
+    StringRef renamed = name == "linear"  ? "bilinear"
+                        : name == "cubic" ? "bicubic"
+                                          : name;
+    node.attributes.push_back(node.builder.getNamedAttr(
+        "mode", node.builder.getStringAttr(renamed)));
+  }
+  return importGeneric(node, error);
+}
+
+/// The ONNX data type code of input `index`'s element type, if it has one.
+static std::optional<int64_t> inputDType(const NodeContext &node,
+                                         unsigned index) {
+  if (index >= node.inputs.size())
+    return std::nullopt;
+  return onnx::getONNXDType(getElementTypeOrSelf(node.inputs[index]));
+}
+
+/// QuantizeLinear and DequantizeLinear from opset 23: an attribute names a
+/// type that is the scale's by default (QuantizeLinear's `precision`, the
+/// type that the division by the scale computes in; DequantizeLinear's
+/// `output_dtype`, the result's); another type is refused.
+static FailureOr<SmallVector<Value>> importQuantizeV23(NodeContext &node,
+                                                       std::string &error) {
+  bool quantize = node.node.op_type() == "QuantizeLinear";
+  FailureOr<int64_t> dtype =
+      takeInt(node, quantize ? "precision" : "output_dtype", 0, error);
+  if (failed(dtype))
+    return failure();
+  if (*dtype != 0 && inputDType(node, 1) != *dtype) {
+    error = unsupportedAt(node, Twine(quantize ? "a 'precision'"
+                                               : "an 'output_dtype'") +
+                                    " other than the scale's type");
+    return failure();
+  }
+  return importQuantizeV19(node, error);
+}
+
+/// Range from opset 27: a float16 or bfloat16 range computes in float32
+/// (`stash_type` 1, the default: start, limit and delta cast to float, the
+/// result cast back) or in its own type (`stash_type` 0).
+static FailureOr<SmallVector<Value>> importRangeV27(NodeContext &node,
+                                                    std::string &error) {
+  FailureOr<int64_t> stashType =
+      takeInt(node, "stash_type", ::onnx::TensorProto::FLOAT, error);
+  if (failed(stashType))
+    return failure();
+  if (*stashType != 0 && *stashType != ::onnx::TensorProto::FLOAT) {
+    error = unsupportedAt(node, "a 'stash_type' other than 0 or 1 (float)");
+    return failure();
+  }
+  std::optional<int64_t> dtype = inputDType(node, 0);
+  bool halfPrecision = dtype == ::onnx::TensorProto::FLOAT16 ||
+                       dtype == ::onnx::TensorProto::BFLOAT16;
+  if (!halfPrecision || *stashType == 0 || node.inputs.size() != 3)
+    return importGeneric(node, error);
+  OpBuilder &b = node.builder;
+  auto castTo = [&](Value value, int64_t to) {
+    return b.create<onnx::CastOp>(node.loc, value, to).getResult();
+  };
+  for (Value &input : node.inputs)
+    input = castTo(input, ::onnx::TensorProto::FLOAT);
+  FailureOr<SmallVector<Value>> range = importGeneric(node, error);
+  if (failed(range))
+    return failure();
+  return SmallVector<Value>{castTo((*range)[0], *dtype)};
+}
+
 namespace {
 struct Registry {
   /// Importers by domain, then by op type.
@@ -1249,6 +1325,11 @@ struct Registry {
     add("ScatterND", 11, 3);
     add("Trilu", 14, 2);
     add("Range", 11);
+    add("Range", 27, 3, importRangeV27);
+    // Opset 24's `round_mode` rounds only casts to float8e8m0, a type that
+    // onnxc refuses by name.
+    add("Cast", 24, 1, dropping({"round_mode"}));
+    add("CastLike", 24, 2, dropping({"round_mode"}));
     add("CumSum", 11);
     add("Split", 2, 1, importSplitV2);
     add("Split", 13, 2, importSplitV13);
@@ -1265,6 +1346,7 @@ struct Registry {
     add("Upsample", 7, 1, importResizeV10);
     add("Upsample", 9, 2, importResizeV10);
     add("GridSample", 16, 2);
+    add("GridSample", 20, 2, importGridSampleV20);
     add("SpaceToDepth", 1);
     // Recurrent ops; opset 1 (GRU: 1 and 3) had `output_sequence`, a hint.
     add("LSTM", 1, 8, dropping({"output_sequence"}));
@@ -1278,6 +1360,8 @@ struct Registry {
       add(op, 10, 3);
       add(op, 19, 3, importQuantizeV19);
     }
+    for (StringRef op : {"QuantizeLinear", "DequantizeLinear"})
+      add(op, 23, 3, importQuantizeV23);
     add("DynamicQuantizeLinear", 11, 1);
     add("MatMulInteger", 10, 4);
     add("QLinearMatMul", 10, 8);

@@ -173,11 +173,25 @@ LogicalResult resolveExternalData(StringRef modelDir, StringRef location,
   return success();
 }
 
+std::string dataTypeName(int64_t code) {
+  static constexpr const char *kNames[] = {
+      "UNDEFINED",      "FLOAT",        "UINT8",         "INT8",
+      "UINT16",         "INT16",        "INT32",         "INT64",
+      "STRING",         "BOOL",         "FLOAT16",       "DOUBLE",
+      "UINT32",         "UINT64",       "COMPLEX64",     "COMPLEX128",
+      "BFLOAT16",       "FLOAT8E4M3FN", "FLOAT8E4M3FNUZ", "FLOAT8E5M2",
+      "FLOAT8E5M2FNUZ", "UINT4",        "INT4",          "FLOAT4E2M1",
+      "FLOAT8E8M0",     "UINT2",        "INT2"};
+  if (code >= 0 && code < static_cast<int64_t>(std::size(kNames)))
+    return kNames[code];
+  return "with code " + std::to_string(code);
+}
+
 FailureOr<ElementsAttr> convertTensor(::onnx::TensorProto &t, StringRef modelDir,
                                       MLIRContext *ctx, std::string &error) {
   Type element = onnx::getElementType(ctx, t.data_type());
   if (!element) {
-    error = "has unsupported data type " + std::to_string(t.data_type());
+    error = "has unsupported data type " + dataTypeName(t.data_type());
     return failure();
   }
   SmallVector<int64_t> dims(t.dims().begin(), t.dims().end());

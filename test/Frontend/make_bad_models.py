@@ -63,7 +63,7 @@ def main():
         helper.make_node("Qux", ["g"], ["q"], name="qux", domain="org.unimported"),
     ])
     onnx.save(bad, out("unknown_ops.onnx"))
-    onnx.save(tiny_model(opset=22), out("next_opset.onnx"))
+    onnx.save(tiny_model(opset=28), out("next_opset.onnx"))
     onnx.save(tiny_model(opset=99), out("new_opset.onnx"))
     # Opset 0 is no opset. Opsets 1 to 6 import, but not every old form:
     # BatchNormalization with statistics per activation (spatial = 0) is

@@ -404,7 +404,8 @@ def ONNX_ResizeOp : ONNX_InferredOp<"Resize"> {
 def ONNX_GridSampleOp : ONNX_InferredOp<"GridSample"> {
   let summary = "sample an image at grid coordinates";
   let description = [{
-    Models the ONNX `GridSample` operator (opset 16, 2-D): output
+    Models the ONNX `GridSample` operator (opsets 16 to 22, 2-D; opset 20's
+    `linear` and `cubic` import as `bilinear` and `bicubic`): output
     `[N, C, H_out, W_out]` samples `X [N, C, H, W]` at the coordinates
     `grid [N, H_out, W_out, 2]` (x, then y, normalized to [-1, 1]: the
     centers of the corner pixels with `align_corners`, their outer edges
