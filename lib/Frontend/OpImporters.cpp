@@ -1024,6 +1024,199 @@ static FailureOr<SmallVector<Value>> importResizeV11(NodeContext &node,
   return importGeneric(node, error);
 }
 
+/// A 1-D onnx.Constant of `values` with the float element type `element`.
+static Value floatConstant(NodeContext &node, Type element,
+                           ArrayRef<double> values) {
+  auto type = RankedTensorType::get({static_cast<int64_t>(values.size())},
+                                    element);
+  SmallVector<APFloat> converted;
+  for (double value : values) {
+    APFloat f(value);
+    bool lost;
+    f.convert(cast<FloatType>(element).getFloatSemantics(),
+              APFloat::rmNearestTiesToEven, &lost);
+    converted.push_back(f);
+  }
+  return node.builder.create<onnx::ConstantOp>(
+      node.constantLoc(),
+      cast<ElementsAttr>(DenseFPElementsAttr::get(type, converted)));
+}
+
+/// `value` (1-D, perhaps known only at run time) spread over a full-rank
+/// vector: element `d` of the result is `value[index[d]]` where `index[d]`
+/// is below the length of `value`, else `fill[index[d] - length]`.
+static Value spreadOver(NodeContext &node, Value value, Value fill,
+                        ArrayRef<int64_t> index) {
+  OpBuilder &b = node.builder;
+  Value both = b.create<onnx::ConcatOp>(node.loc, ValueRange{value, fill},
+                                        b.getI64IntegerAttr(0));
+  return b.create<onnx::GatherOp>(node.loc, both, node.i64Constant(index),
+                                  b.getI64IntegerAttr(0));
+}
+
+/// Resize from opset 18: `axes` names the dims that roi, scales and sizes
+/// cover (the others keep their size), and `keep_aspect_ratio_policy`
+/// (`not_larger`, `not_smaller`) resizes every dim of `axes` by one scale,
+/// the least or the greatest of sizes / input size, to round-half-up(scale x
+/// input size). The dialect's Resize covers every dim: roi, scales and sizes
+/// are spread over the full rank (by a Gather that constant folding folds
+/// where they are constants). The policy needs constant sizes and static
+/// input dims, and is refused where its rounded sizes differ from the
+/// floor(scale x input size) that a Resize by scales computes.
+static FailureOr<SmallVector<Value>> importResizeV18(NodeContext &node,
+                                                     std::string &error) {
+  auto axesAttr = takeAttributeOf<DenseI64ArrayAttr>(node, "axes", "ints",
+                                                     error);
+  auto policyAttr = takeAttributeOf<StringAttr>(
+      node, "keep_aspect_ratio_policy", "a string", error);
+  if (failed(axesAttr) || failed(policyAttr))
+    return failure();
+  StringRef policy = *policyAttr ? (**policyAttr).getValue() : "stretch";
+  if (policy != "stretch" && policy != "not_larger" &&
+      policy != "not_smaller") {
+    error = "has unknown keep_aspect_ratio_policy '" + policy.str() + "'";
+    return failure();
+  }
+  if (!*axesAttr && policy == "stretch")
+    return importResizeV11(node, error);
+  if (node.inputs.size() < 4)
+    node.inputs.resize(4, node.noValue());
+  for (unsigned i : {1u, 2u, 3u})
+    if (isEmptyTensor(node.inputs[i]))
+      node.inputs[i] = node.noValue();
+  auto xType = dyn_cast<RankedTensorType>(node.inputs[0].getType());
+  if (!xType) {
+    error = unsupportedAt(node, "'axes' or 'keep_aspect_ratio_policy' on an "
+                                "input of unknown rank");
+    return failure();
+  }
+  int64_t rank = xType.getRank();
+  SmallVector<int64_t> axes;
+  if (*axesAttr) {
+    for (int64_t axis : (**axesAttr).asArrayRef()) {
+      std::optional<int64_t> normalized = onnx::normalizeAxis(axis, rank);
+      if (!normalized || llvm::is_contained(axes, *normalized)) {
+        error = "has invalid 'axes' for an input of rank " +
+                std::to_string(rank);
+        return failure();
+      }
+      axes.push_back(*normalized);
+    }
+  } else {
+    axes = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  }
+  auto count = static_cast<int64_t>(axes.size());
+  // position[d]: where dim d is in `axes`, or -1.
+  SmallVector<int64_t> position(rank, -1);
+  for (auto [i, axis] : llvm::enumerate(axes))
+    position[axis] = static_cast<int64_t>(i);
+  auto isNone = [&](unsigned i) {
+    return isa<NoneType>(node.inputs[i].getType());
+  };
+  if (!isNone(1)) { // roi: starts then ends; 0 and 1 for the other dims
+    SmallVector<int64_t> index;
+    for (int64_t d = 0; d < rank; ++d)
+      index.push_back(position[d] >= 0 ? position[d] : 2 * count);
+    for (int64_t d = 0; d < rank; ++d)
+      index.push_back(position[d] >= 0 ? count + position[d] : 2 * count + 1);
+    Type element = getElementTypeOrSelf(node.inputs[1].getType());
+    node.inputs[1] = spreadOver(node, node.inputs[1],
+                                floatConstant(node, element, {0.0, 1.0}),
+                                index);
+  }
+  if (!isNone(2)) { // scales: 1 for the other dims
+    SmallVector<int64_t> index;
+    for (int64_t d = 0; d < rank; ++d)
+      index.push_back(position[d] >= 0 ? position[d] : count);
+    Type element = getElementTypeOrSelf(node.inputs[2].getType());
+    node.inputs[2] = spreadOver(node, node.inputs[2],
+                                floatConstant(node, element, {1.0}), index);
+  }
+  if (!isNone(3) && policy == "stretch") { // sizes: the input's elsewhere
+    SmallVector<int64_t> index;
+    for (int64_t d = 0; d < rank; ++d)
+      index.push_back(position[d] >= 0 ? position[d] : count + d);
+    Value shape = node.builder.create<onnx::ShapeOp>(
+        node.loc, node.inputs[0], IntegerAttr(),
+        node.builder.getI64IntegerAttr(0));
+    node.inputs[3] = spreadOver(node, node.inputs[3], shape, index);
+  } else if (!isNone(3)) {
+    std::optional<SmallVector<int64_t>> sizes =
+        onnx::getConstantIntValues(node.inputs[3]);
+    bool staticAxes = llvm::all_of(
+        axes, [&](int64_t axis) { return !xType.isDynamicDim(axis); });
+    if (!sizes || !staticAxes) {
+      error = unsupportedAt(node, "keep_aspect_ratio_policy with sizes or "
+                                  "input dims known only at run time");
+      return failure();
+    }
+    if (static_cast<int64_t>(sizes->size()) != count) {
+      error = "has " + std::to_string(sizes->size()) + " sizes for " +
+              std::to_string(count) + " axes";
+      return failure();
+    }
+    // One scale for every dim of `axes`, as a Resize by scales.
+    bool notLarger = policy == "not_larger";
+    double scale = notLarger ? HUGE_VAL : 0.0;
+    for (auto [i, axis] : llvm::enumerate(axes)) {
+      double ratio =
+          static_cast<double>((*sizes)[i]) / xType.getDimSize(axis);
+      scale = notLarger ? std::min(scale, ratio) : std::max(scale, ratio);
+    }
+    SmallVector<double> scales(rank, 1.0);
+    for (int64_t axis : axes) {
+      double in = xType.getDimSize(axis);
+      auto rounded = static_cast<int64_t>(scale * in + 0.5);
+      auto floored = static_cast<int64_t>(
+          std::floor(static_cast<float>(in) * static_cast<float>(scale)));
+      if (rounded != floored) {
+        error = unsupportedAt(
+            node, "a keep_aspect_ratio_policy size that rounds up (" +
+                      std::to_string(rounded) + " where the scale gives " +
+                      std::to_string(floored) + ")");
+        return failure();
+      }
+      scales[axis] = scale;
+    }
+    node.inputs[2] = floatConstant(node, node.builder.getF32Type(), scales);
+    node.inputs[3] = node.noValue();
+  }
+  return importGeneric(node, error);
+}
+
+/// DFT from opset 20: `axis` is an optional third input (-2 by default,
+/// negative counting from the back of the input, whose last dim holds the
+/// real and imaginary parts), here a constant that becomes the attribute.
+static FailureOr<SmallVector<Value>> importDFTV20(NodeContext &node,
+                                                  std::string &error) {
+  int64_t axis = -2;
+  if (node.inputs.size() > 2) {
+    if (!isa<NoneType>(node.inputs[2].getType())) {
+      std::optional<SmallVector<int64_t>> values =
+          onnx::getConstantIntValues(node.inputs[2]);
+      if (!values || values->size() != 1) {
+        error = unsupportedAt(node, "an 'axis' input that is not a constant "
+                                    "scalar");
+        return failure();
+      }
+      axis = values->front();
+    }
+    node.inputs.resize(2);
+  }
+  if (axis < 0) {
+    auto type = dyn_cast<RankedTensorType>(node.inputs[0].getType());
+    if (!type) {
+      error = unsupportedAt(node, "a negative 'axis' on an input of unknown "
+                                  "rank");
+      return failure();
+    }
+    axis += type.getRank();
+  }
+  node.attributes.push_back(node.builder.getNamedAttr(
+      "axis", node.builder.getI64IntegerAttr(axis)));
+  return importGeneric(node, error);
+}
+
 /// Resize (opset 10) and Upsample (opsets 7 to 9): the output size is
 /// `floor(in * scales)` and coordinates are asymmetric, rounded down (what
 /// the ONNX reference and onnxruntime compute for these forms). Upsample
@@ -1263,6 +1456,7 @@ struct Registry {
     for (StringRef op : {"HannWindow", "HammingWindow", "BlackmanWindow"})
       add(op, 17);
     add("DFT", 17, 2);
+    add("DFT", 20, 3, importDFTV20);
     add("STFT", 17, 4);
     for (StringRef op : {"RandomUniform", "RandomNormal", "RandomUniformLike",
                          "RandomNormalLike"})
@@ -1343,6 +1537,7 @@ struct Registry {
     add("DepthToSpace", 1);
     add("Resize", 10, 2, importResizeV10);
     add("Resize", 11, 4, importResizeV11);
+    add("Resize", 18, 4, importResizeV18);
     add("Upsample", 7, 1, importResizeV10);
     add("Upsample", 9, 2, importResizeV10);
     add("GridSample", 16, 2);

@@ -129,7 +129,7 @@ def ONNX_DFTOp : ONNX_InferredOp<"DFT"> {
   let summary = "discrete Fourier transform along an axis";
   let description = [{
     Models the ONNX `DFT` operator (opset 17; opset 20 passes `axis` as an
-    input): `input` is `[batch, ..., 1]` (real) or `[batch, ..., 2]`
+    input, which the importer takes when it is a constant): `input` is `[batch, ..., 1]` (real) or `[batch, ..., 2]`
     (complex) and the output `[batch, ..., 2]` holds the transform along
     `axis` of length `dft_length` (a scalar input; the signal is cut or
     zero-padded to it) or of the signal's length. `inverse` computes the

@@ -372,7 +372,9 @@ def ONNX_EinsumOp : ONNX_InferredOp<"Einsum"> {
 def ONNX_ResizeOp : ONNX_InferredOp<"Resize"> {
   let summary = "resize a tensor by interpolation";
   let description = [{
-    Models the ONNX `Resize` operator (opsets 10 to 13, opset 13 form) and
+    Models the ONNX `Resize` operator (opsets 10 to 27, in opset 13's form:
+    the importer spreads opset 18's `axes` over every dim and turns its
+    `keep_aspect_ratio_policy` into scales; `antialias` is not modelled) and
     the deprecated `Upsample` (opsets 7 to 9). Each output element is
     interpolated from `X` at the coordinate that
     `coordinate_transformation_mode` (`half_pixel`, `pytorch_half_pixel`,
