@@ -91,6 +91,14 @@ struct NodeContext {
   /// result types, checking the attributes against the op's.
   mlir::FailureOr<llvm::SmallVector<mlir::Value>>
   buildGeneric(llvm::StringRef opName, std::string &error);
+  /// Builds `onnx.<opName>` on `operands` with `attrs` at this node's
+  /// location, as buildGeneric would, leaving this node's own inputs and
+  /// attributes alone: a piece of an op that the importer expands into
+  /// others (an ONNX function body). Returns its first result.
+  mlir::FailureOr<mlir::Value> emit(llvm::StringRef opName,
+                                    mlir::ValueRange operands,
+                                    llvm::ArrayRef<mlir::NamedAttribute> attrs,
+                                    std::string &error);
 };
 
 /// Imports one node of a given (op type, since-opset) form; returns the
@@ -105,6 +113,10 @@ struct OpImporter {
   unsigned numInputs;
   OpImportFn import;
 };
+
+/// Ops imported as their ONNX function bodies (OpExpansions.cpp).
+mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+importRMSNormalization(NodeContext &node, std::string &error);
 
 /// The domains besides the default one whose ops onnxc imports.
 inline constexpr llvm::StringLiteral kTrainingDomain = "ai.onnx.preview.training";

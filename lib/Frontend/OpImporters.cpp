@@ -247,6 +247,17 @@ FailureOr<SmallVector<Value>> NodeContext::buildGeneric(StringRef opName,
   return SmallVector<Value>(op->getResults());
 }
 
+FailureOr<Value> NodeContext::emit(StringRef opName, ValueRange operands,
+                                   ArrayRef<NamedAttribute> attrs,
+                                   std::string &error) {
+  NodeContext piece{builder, loc, node, opset, llvm::to_vector(operands),
+                    llvm::to_vector(attrs), importSubgraph};
+  FailureOr<SmallVector<Value>> results = piece.buildGeneric(opName, error);
+  if (failed(results))
+    return failure();
+  return results->front();
+}
+
 /// The generic importer: the node as the op of the same name.
 static FailureOr<SmallVector<Value>> importGeneric(NodeContext &node,
                                                    std::string &error) {
@@ -1520,6 +1531,7 @@ struct Registry {
     add("Trilu", 14, 2);
     add("Range", 11);
     add("Range", 27, 3, importRangeV27);
+    add("RMSNormalization", 23, 2, importRMSNormalization);
     // Opset 24's `round_mode` rounds only casts to float8e8m0, a type that
     // onnxc refuses by name.
     add("Cast", 24, 1, dropping({"round_mode"}));
