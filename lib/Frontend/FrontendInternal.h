@@ -117,6 +117,8 @@ struct OpImporter {
 /// Ops imported as their ONNX function bodies (OpExpansions.cpp).
 mlir::FailureOr<llvm::SmallVector<mlir::Value>>
 importRMSNormalization(NodeContext &node, std::string &error);
+mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+importAttention(NodeContext &node, std::string &error);
 
 /// The domains besides the default one whose ops onnxc imports.
 inline constexpr llvm::StringLiteral kTrainingDomain = "ai.onnx.preview.training";

@@ -17,6 +17,8 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/TypeUtilities.h"
 
+#include <cmath>
+
 using namespace mlir;
 
 namespace onnxc::frontend {
@@ -58,7 +60,27 @@ public:
     return op("Cast", value, {attr("to", to)});
   }
 
-  /// A 0-D constant of the float type `element`.
+  /// A 0-D int64 constant.
+  Value index(int64_t value) {
+    auto type = RankedTensorType::get({}, b.getI64Type());
+    return b.create<onnx::ConstantOp>(
+        node.constantLoc(),
+        cast<ElementsAttr>(DenseElementsAttr::get(
+            type, b.getI64IntegerAttr(value).cast<Attribute>())));
+  }
+
+  /// Dim `d` of `value` as a 0-D int64 tensor (its size at run time).
+  Value dim(Value value, int64_t d) {
+    return op("Gather", {op("Shape", value), index(d)});
+  }
+
+  /// `value` transposed by `perm`.
+  Value transpose(Value value, ArrayRef<int64_t> perm) {
+    return op("Transpose", value,
+              {b.getNamedAttr("perm", b.getDenseI64ArrayAttr(perm))});
+  }
+
+  /// A 0-D constant of the float type `element` (infinities included).
   Value scalar(Type element, double value) {
     auto type = RankedTensorType::get({}, element);
     return b.create<onnx::ConstantOp>(
@@ -74,28 +96,33 @@ private:
   bool failedOnce = false;
 };
 
-/// The INT attribute `name` of the node, or `fallback`.
-std::optional<int64_t> intAttr(NodeContext &node, StringRef name,
-                               int64_t fallback, std::string &error) {
+/// The value of attribute `name` (an `AttrT`, `kind` in messages), or
+/// `fallback` when the node lacks it; nullopt after reporting another kind.
+template <typename AttrT, typename T>
+std::optional<T> takeAttr(NodeContext &node, StringRef name, StringRef kind,
+                          T fallback, std::string &error) {
   std::optional<Attribute> attr = node.takeAttribute(name);
   if (!attr)
     return fallback;
-  if (auto i = dyn_cast<IntegerAttr>(*attr))
-    return i.getInt();
-  error = "expects attribute '" + name.str() + "' to be an int";
-  return std::nullopt;
+  auto typed = dyn_cast<AttrT>(*attr);
+  if (!typed) {
+    error = "expects attribute '" + name.str() + "' to be " + kind.str();
+    return std::nullopt;
+  }
+  if constexpr (std::is_same_v<AttrT, FloatAttr>)
+    return typed.getValueAsDouble();
+  else
+    return typed.getInt();
 }
 
-/// The FLOAT attribute `name` of the node, or `fallback`.
+std::optional<int64_t> intAttr(NodeContext &node, StringRef name,
+                               int64_t fallback, std::string &error) {
+  return takeAttr<IntegerAttr>(node, name, "an int", fallback, error);
+}
+
 std::optional<double> floatAttr(NodeContext &node, StringRef name,
                                 double fallback, std::string &error) {
-  std::optional<Attribute> attr = node.takeAttribute(name);
-  if (!attr)
-    return fallback;
-  if (auto f = dyn_cast<FloatAttr>(*attr))
-    return f.getValueAsDouble();
-  error = "expects attribute '" + name.str() + "' to be a float";
-  return std::nullopt;
+  return takeAttr<FloatAttr>(node, name, "a float", fallback, error);
 }
 
 /// Fails with a message naming the attributes the node has that the
@@ -160,6 +187,213 @@ FailureOr<SmallVector<Value>> importRMSNormalization(NodeContext &node,
   if (!e.ok())
     return failure();
   return SmallVector<Value>{y};
+}
+
+/// Attention-23 and -24 (scaled dot-product attention with optional mask,
+/// causal mask, KV cache, grouped-query heads and softcap) as ONNX's
+/// function body builds it:
+///   Q, K, V as [batch, heads, sequence, head size] (3-D inputs split into
+///   q_num_heads / kv_num_heads); present K, V = Concat(past, new) on the
+///   sequence; K and V heads repeated for grouped-query attention;
+///   scores = (Q sqrt(scale)) (K sqrt(scale))^T, scale 1/sqrt(head size) by
+///   default; softcap * Tanh(scores / softcap); plus the mask bias (a bool
+///   mask as 0 / -inf, its last dim padded to the keys with -inf), the
+///   causal bias (key j allowed for query i iff j <= i + offset, offset the
+///   past length, or nonpad_kv_seqlen - query length per batch) and the
+///   padding bias of nonpad_kv_seqlen; Softmax over the keys (in
+///   softmax_precision), a row with no key allowed made zero; times V.
+/// Outputs: Y (3-D again for 3-D inputs), present key and value, and the
+/// scores at the point qk_matmul_output_mode names.
+FailureOr<SmallVector<Value>> importAttention(NodeContext &node,
+                                              std::string &error) {
+  std::optional<int64_t> isCausal = intAttr(node, "is_causal", 0, error);
+  std::optional<int64_t> qHeadsAttr = intAttr(node, "q_num_heads", 0, error);
+  std::optional<int64_t> kvHeadsAttr =
+      intAttr(node, "kv_num_heads", 0, error);
+  std::optional<int64_t> mode =
+      intAttr(node, "qk_matmul_output_mode", 0, error);
+  std::optional<double> scaleAttr =
+      floatAttr(node, "scale", std::nan(""), error);
+  std::optional<double> softcap = floatAttr(node, "softcap", 0.0, error);
+  std::optional<int64_t> softmaxPrecision =
+      intAttr(node, "softmax_precision", 0, error);
+  if (!isCausal || !qHeadsAttr || !kvHeadsAttr || !mode || !scaleAttr ||
+      !softcap || !softmaxPrecision ||
+      failed(checkNoOtherAttributes(node, error)))
+    return failure();
+  if (*mode < 0 || *mode > 3) {
+    error = "has qk_matmul_output_mode " + std::to_string(*mode) +
+            " (expected 0 to 3)";
+    return failure();
+  }
+  auto input = [&](unsigned i) {
+    return i < node.inputs.size() && !isa<NoneType>(node.inputs[i].getType())
+               ? node.inputs[i]
+               : Value();
+  };
+  Value q = input(0), k = input(1), v = input(2), mask = input(3),
+        pastKey = input(4), pastValue = input(5), nonpad = input(6);
+  auto qType = q ? dyn_cast<RankedTensorType>(q.getType()) : nullptr;
+  auto kType = k ? dyn_cast<RankedTensorType>(k.getType()) : nullptr;
+  auto vType = v ? dyn_cast<RankedTensorType>(v.getType()) : nullptr;
+  if (!qType || !kType || !vType || qType.getRank() != kType.getRank() ||
+      qType.getRank() != vType.getRank() ||
+      (qType.getRank() != 3 && qType.getRank() != 4)) {
+    error = "needs Q, K and V of known rank, all 3-D or all 4-D";
+    return failure();
+  }
+  if (!pastKey != !pastValue) {
+    error = "needs past_key and past_value together";
+    return failure();
+  }
+  bool split = qType.getRank() == 3;
+  int64_t qHeads = split ? *qHeadsAttr : qType.getDimSize(1);
+  int64_t kvHeads = split ? *kvHeadsAttr : kType.getDimSize(1);
+  if (qHeads <= 0 || kvHeads <= 0 || qHeads % kvHeads != 0) {
+    error = split ? "needs q_num_heads and kv_num_heads, the first a "
+                    "multiple of the second, for 3-D inputs"
+                  : "needs static head counts, that of Q a multiple of "
+                    "that of K";
+    return failure();
+  }
+  Type element = qType.getElementType();
+  std::optional<int64_t> dtype = onnx::getONNXDType(element);
+  if (!isa<FloatType>(element) || !dtype) {
+    error = "needs floating-point Q";
+    return failure();
+  }
+  Expansion e(node, error);
+  // [batch, sequence, heads x size] -> [batch, heads, sequence, size].
+  auto toHeads = [&](Value x, int64_t heads) {
+    if (!split)
+      return x;
+    Value shaped = e.op("Reshape", {x, node.i64Constant({0, 0, heads, -1})});
+    return e.transpose(shaped, {0, 2, 1, 3});
+  };
+  Value q4 = toHeads(q, qHeads), k4 = toHeads(k, kvHeads),
+        v4 = toHeads(v, kvHeads);
+  Value presentKey = k4, presentValue = v4;
+  if (pastKey) {
+    NamedAttribute axis2 = e.attr("axis", 2);
+    presentKey = e.op("Concat", {pastKey, k4}, {axis2});
+    presentValue = e.op("Concat", {pastValue, v4}, {axis2});
+  }
+  // Grouped-query attention: each K/V head serves qHeads / kvHeads of Q's.
+  auto repeatHeads = [&](Value x) {
+    if (qHeads == kvHeads)
+      return x;
+    int64_t group = qHeads / kvHeads;
+    Value five = e.op("Unsqueeze", {x, node.i64Constant({2})});
+    Value expanded = e.op("Mul", {e.op("Shape", five),
+                                  node.i64Constant({1, 1, group, 1, 1})});
+    Value repeated = e.op("Expand", {five, expanded});
+    // [batch, kv heads, group, sequence, size] -> [batch, heads, ...].
+    Value shape = e.op("Concat",
+                       {node.i64Constant({0, qHeads, -1}),
+                        e.op("Shape", x, {e.attr("start", 3)})},
+                       {e.attr("axis", 0)});
+    return e.op("Reshape", {repeated, shape});
+  };
+  Value keys = repeatHeads(presentKey), values = repeatHeads(presentValue);
+  // Scale Q and K by sqrt(scale) each.
+  double scale = *scaleAttr;
+  if (std::isnan(scale)) {
+    auto q4Type = dyn_cast_or_null<RankedTensorType>(
+        e.ok() ? q4.getType() : Type());
+    int64_t headSize = q4Type ? q4Type.getDimSize(3) : ShapedType::kDynamic;
+    if (ShapedType::isDynamic(headSize)) {
+      error = "needs a static head size when 'scale' is not given";
+      return failure();
+    }
+    scale = 1.0 / std::sqrt(static_cast<double>(headSize));
+  }
+  Value rootScale = e.scalar(element, std::sqrt(scale));
+  Value scores =
+      e.op("MatMul", {e.op("Mul", {q4, rootScale}),
+                      e.transpose(e.op("Mul", {keys, rootScale}),
+                                  {0, 1, 3, 2})});
+  Value qkOutput = scores; // mode 0
+  if (*softcap > 0) {
+    Value cap = e.scalar(element, *softcap);
+    scores = e.op("Mul", {cap, e.op("Tanh", e.op("Div", {scores, cap}))});
+  }
+  if (*mode == 1)
+    qkOutput = scores;
+  // The bias: 0 where a key is allowed, -inf where not, or the float mask.
+  Value zero = e.scalar(element, 0.0);
+  Value minusInf = e.scalar(element, -INFINITY);
+  auto allowedToBias = [&](Value allowed) {
+    return e.op("Where", {allowed, zero, minusInf});
+  };
+  SmallVector<Value> biases;
+  if (mask) {
+    Value bias = getElementTypeOrSelf(mask.getType()).isInteger(1)
+                     ? allowedToBias(mask)
+                     : mask;
+    // A mask shorter than the keys is padded with -inf.
+    auto maskType = dyn_cast<RankedTensorType>(mask.getType());
+    if (!maskType) {
+      error = "needs an attn_mask of known rank";
+      return failure();
+    }
+    int64_t rank = maskType.getRank();
+    Value missing = e.op("Sub", {e.op("Shape", scores,
+                                      {e.attr("start", -1)}),
+                                 e.op("Shape", mask, {e.attr("start", -1)})});
+    SmallVector<int64_t> zeros(2 * rank - 1, 0);
+    Value pads = e.op("Concat", {node.i64Constant(zeros), missing},
+                      {e.attr("axis", 0)});
+    biases.push_back(e.op("Pad", {bias, pads, minusInf, node.noValue()}));
+  }
+  Value keyIndex, queryIndex;
+  if (*isCausal || nonpad) {
+    Value one = e.index(1), start = e.index(0);
+    keyIndex = e.op("Range", {start, e.dim(scores, 3), one});
+    queryIndex = e.op("Unsqueeze", {e.op("Range", {start, e.dim(scores, 2),
+                                                   one}),
+                                    node.i64Constant({1})});
+  }
+  if (nonpad) {
+    // [batch] -> [batch, 1, 1, 1]; keys from nonpad on are padding.
+    Value valid = e.op("Reshape", {nonpad, node.i64Constant({-1, 1, 1, 1})});
+    biases.push_back(allowedToBias(e.op("Less", {keyIndex, valid})));
+    if (*isCausal) {
+      Value offset = e.op("Sub", {valid, e.dim(scores, 2)});
+      biases.push_back(allowedToBias(e.op(
+          "LessOrEqual", {keyIndex, e.op("Add", {queryIndex, offset})})));
+    }
+  } else if (*isCausal) {
+    Value shifted = queryIndex;
+    if (pastKey)
+      shifted = e.op("Add", {queryIndex, e.dim(pastKey, 2)});
+    biases.push_back(
+        allowedToBias(e.op("LessOrEqual", {keyIndex, shifted})));
+  }
+  for (Value bias : biases)
+    scores = e.op("Add", {scores, bias});
+  if (*mode == 2)
+    qkOutput = scores;
+  Value probabilities = e.op(
+      "Softmax", e.castTo(scores, *softmaxPrecision ? *softmaxPrecision
+                                                    : *dtype),
+      {e.attr("axis", -1)});
+  probabilities = e.castTo(probabilities, *dtype);
+  if (!biases.empty()) {
+    // A query row with no key allowed is zero, not the NaN of exp(-inf) / 0.
+    Value best = e.op("ReduceMax", {scores, node.i64Constant({-1})},
+                      {e.attr("keepdims", 1)});
+    Value anyAllowed = e.op("Greater", {best, minusInf});
+    probabilities = e.op("Where", {anyAllowed, probabilities, zero});
+  }
+  if (*mode == 3)
+    qkOutput = probabilities;
+  Value y = e.op("MatMul", {probabilities, values});
+  if (split)
+    y = e.op("Reshape", {e.transpose(y, {0, 2, 1, 3}),
+                         node.i64Constant({0, 0, -1})});
+  if (!e.ok())
+    return failure();
+  return SmallVector<Value>{y, presentKey, presentValue, qkOutput};
 }
 
 } // namespace onnxc::frontend

@@ -1532,6 +1532,8 @@ struct Registry {
     add("Range", 11);
     add("Range", 27, 3, importRangeV27);
     add("RMSNormalization", 23, 2, importRMSNormalization);
+    add("Attention", 23, 6, importAttention);
+    add("Attention", 24, 7, importAttention);
     // Opset 24's `round_mode` rounds only casts to float8e8m0, a type that
     // onnxc refuses by name.
     add("Cast", 24, 1, dropping({"round_mode"}));
