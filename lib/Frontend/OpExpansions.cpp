@@ -396,4 +396,117 @@ FailureOr<SmallVector<Value>> importAttention(NodeContext &node,
   return SmallVector<Value>{y, presentKey, presentValue, qkOutput};
 }
 
+/// RotaryEmbedding-23 as its ONNX function body: X as [batch, sequence,
+/// heads, head size] (4-D transposed, 3-D split into num_heads); the first
+/// rotary_embedding_dim (default all) channels rotated pairwise, as halves
+/// or, `interleaved`, as even and odd channels: real = cos x1 - sin x2,
+/// imag = sin x1 + cos x2, with cos and sin gathered at position_ids when
+/// given; the rest passed through; X's layout restored.
+FailureOr<SmallVector<Value>> importRotaryEmbedding(NodeContext &node,
+                                                    std::string &error) {
+  std::optional<int64_t> interleaved = intAttr(node, "interleaved", 0, error);
+  std::optional<int64_t> rotaryDim =
+      intAttr(node, "rotary_embedding_dim", 0, error);
+  std::optional<int64_t> numHeads = intAttr(node, "num_heads", 0, error);
+  if (!interleaved || !rotaryDim || !numHeads ||
+      failed(checkNoOtherAttributes(node, error)))
+    return failure();
+  Value x = node.inputs[0], cosCache = node.inputs[1],
+        sinCache = node.inputs[2];
+  Value positions = node.inputs.size() > 3 &&
+                            !isa<NoneType>(node.inputs[3].getType())
+                        ? node.inputs[3]
+                        : Value();
+  auto xType = dyn_cast<RankedTensorType>(x.getType());
+  if (!xType || (xType.getRank() != 3 && xType.getRank() != 4) ||
+      isa<NoneType>(cosCache.getType()) || isa<NoneType>(sinCache.getType())) {
+    error = "needs a 3-D or 4-D input X and both caches";
+    return failure();
+  }
+  bool split = xType.getRank() == 3;
+  int64_t headSize = ShapedType::kDynamic;
+  if (!split)
+    headSize = xType.getDimSize(3);
+  else if (*numHeads > 0 && !xType.isDynamicDim(2) &&
+           xType.getDimSize(2) % *numHeads == 0)
+    headSize = xType.getDimSize(2) / *numHeads;
+  if (ShapedType::isDynamic(headSize)) {
+    error = split ? "needs num_heads dividing a static hidden size"
+                  : "needs a static head size";
+    return failure();
+  }
+  int64_t rotated = *rotaryDim > 0 ? *rotaryDim : headSize;
+  if (rotated > headSize || rotated % 2 != 0) {
+    error = "has rotary_embedding_dim " + std::to_string(rotated) +
+            " (expected an even size up to the head size " +
+            std::to_string(headSize) + ")";
+    return failure();
+  }
+  int64_t half = rotated / 2;
+  Expansion e(node, error);
+  auto slice = [&](Value value, int64_t start, int64_t end,
+                   int64_t step = 1) {
+    return e.op("Slice", {value, node.i64Constant({start}),
+                          node.i64Constant({end}), node.i64Constant({3}),
+                          node.i64Constant({step})});
+  };
+  NamedAttribute lastAxis = e.attr("axis", -1);
+  Value x4 = split ? e.op("Reshape", {x, node.i64Constant(
+                                             {0, 0, *numHeads, headSize})})
+                   : e.transpose(x, {0, 2, 1, 3});
+  Value cos = cosCache, sin = sinCache;
+  if (positions) {
+    cos = e.op("Gather", {cos, positions});
+    sin = e.op("Gather", {sin, positions});
+  }
+  // [batch, sequence, half] -> [batch, sequence, 1, half].
+  cos = e.op("Unsqueeze", {cos, node.i64Constant({-2})});
+  sin = e.op("Unsqueeze", {sin, node.i64Constant({-2})});
+  Value toRotate = rotated == headSize ? x4 : slice(x4, 0, rotated);
+  Value x1 = *interleaved ? slice(toRotate, 0, rotated, 2)
+                          : slice(toRotate, 0, half);
+  Value x2 = *interleaved ? slice(toRotate, 1, rotated, 2)
+                          : slice(toRotate, half, rotated);
+  Value real = e.op("Sub", {e.op("Mul", {cos, x1}), e.op("Mul", {sin, x2})});
+  Value imag = e.op("Add", {e.op("Mul", {sin, x1}), e.op("Mul", {cos, x2})});
+  Value result;
+  if (*interleaved) {
+    Value pairs = e.op("Concat",
+                       {e.op("Unsqueeze", {real, node.i64Constant({-1})}),
+                        e.op("Unsqueeze", {imag, node.i64Constant({-1})})},
+                       {lastAxis});
+    result = e.op("Reshape", {pairs, node.i64Constant({0, 0, 0, rotated})});
+  } else {
+    result = e.op("Concat", {real, imag}, {lastAxis});
+  }
+  if (rotated != headSize)
+    result = e.op("Concat", {result, slice(x4, rotated, headSize)},
+                  {lastAxis});
+  result = split ? e.op("Reshape", {result, e.op("Shape", x)})
+                 : e.transpose(result, {0, 2, 1, 3});
+  if (!e.ok())
+    return failure();
+  return SmallVector<Value>{result};
+}
+
+/// Swish-24: x * Sigmoid(alpha * x), alpha 1 by default.
+FailureOr<SmallVector<Value>> importSwish(NodeContext &node,
+                                          std::string &error) {
+  std::optional<double> alpha = floatAttr(node, "alpha", 1.0, error);
+  if (!alpha || failed(checkNoOtherAttributes(node, error)))
+    return failure();
+  Value x = node.inputs[0];
+  Type element = getElementTypeOrSelf(x.getType());
+  if (!isa<FloatType>(element)) {
+    error = "needs a floating-point input";
+    return failure();
+  }
+  Expansion e(node, error);
+  Value scaled = *alpha == 1.0 ? x : e.op("Mul", {x, e.scalar(element, *alpha)});
+  Value y = e.op("Mul", {x, e.op("Sigmoid", scaled)});
+  if (!e.ok())
+    return failure();
+  return SmallVector<Value>{y};
+}
+
 } // namespace onnxc::frontend

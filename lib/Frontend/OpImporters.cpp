@@ -1534,6 +1534,8 @@ struct Registry {
     add("RMSNormalization", 23, 2, importRMSNormalization);
     add("Attention", 23, 6, importAttention);
     add("Attention", 24, 7, importAttention);
+    add("RotaryEmbedding", 23, 4, importRotaryEmbedding);
+    add("Swish", 24, 1, importSwish);
     // Opset 24's `round_mode` rounds only casts to float8e8m0, a type that
     // onnxc refuses by name.
     add("Cast", 24, 1, dropping({"round_mode"}));
