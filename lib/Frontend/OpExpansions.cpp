@@ -66,7 +66,7 @@ public:
     return b.create<onnx::ConstantOp>(
         node.constantLoc(),
         cast<ElementsAttr>(DenseElementsAttr::get(
-            type, b.getI64IntegerAttr(value).cast<Attribute>())));
+            type, ArrayRef<Attribute>{b.getI64IntegerAttr(value)})));
   }
 
   /// Dim `d` of `value` as a 0-D int64 tensor (its size at run time).
@@ -504,6 +504,46 @@ FailureOr<SmallVector<Value>> importSwish(NodeContext &node,
   Expansion e(node, error);
   Value scaled = *alpha == 1.0 ? x : e.op("Mul", {x, e.scalar(element, *alpha)});
   Value y = e.op("Mul", {x, e.op("Sigmoid", scaled)});
+  if (!e.ok())
+    return failure();
+  return SmallVector<Value>{y};
+}
+
+/// LpPool (opsets 2 on, integer `p`): (sum of |x|^p over each window)^(1/p),
+/// as AveragePool of |x|^p counting the padding (zeros) times the window's
+/// size, then the 1/p-th power. The window attributes pass to AveragePool.
+FailureOr<SmallVector<Value>> importLpPool(NodeContext &node,
+                                           std::string &error) {
+  std::optional<int64_t> p = intAttr(node, "p", 2, error);
+  if (!p)
+    return failure();
+  if (*p <= 0) {
+    error = "has p " + std::to_string(*p) + " (expected a positive int)";
+    return failure();
+  }
+  DenseI64ArrayAttr kernel;
+  for (NamedAttribute attr : node.attributes)
+    if (attr.getName() == "kernel_shape")
+      kernel = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+  Value x = node.inputs[0];
+  Type element = getElementTypeOrSelf(x.getType());
+  if (!kernel || !isa<FloatType>(element)) {
+    error = kernel ? "needs a floating-point input"
+                   : "lacks the required attribute 'kernel_shape' (ints)";
+    return failure();
+  }
+  int64_t windowSize = 1;
+  for (int64_t size : kernel.asArrayRef())
+    windowSize *= size;
+  Expansion e(node, error);
+  SmallVector<NamedAttribute> window(node.attributes.begin(),
+                                     node.attributes.end());
+  window.push_back(e.attr("count_include_pad", 1));
+  Value powered =
+      e.op("Pow", {e.op("Abs", x), e.scalar(element, static_cast<double>(*p))});
+  Value sums = e.op("Mul", {e.op("AveragePool", powered, window),
+                            e.scalar(element, windowSize)});
+  Value y = e.op("Pow", {sums, e.scalar(element, 1.0 / *p)});
   if (!e.ok())
     return failure();
   return SmallVector<Value>{y};
