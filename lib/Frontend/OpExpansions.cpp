@@ -549,4 +549,57 @@ FailureOr<SmallVector<Value>> importLpPool(NodeContext &node,
   return SmallVector<Value>{y};
 }
 
+/// CenterCropPad-18: each dim of `axes` (all by default) cropped to or
+/// padded with zeros to its size in `shape`, centred: a crop starts at
+/// (dim - size) / 2, a pad puts (size - dim) / 2 before and the rest after.
+/// Slice then Pad, with the offsets computed at run time.
+FailureOr<SmallVector<Value>> importCenterCropPad(NodeContext &node,
+                                                  std::string &error) {
+  std::optional<Attribute> axesAttr = node.takeAttribute("axes");
+  if (failed(checkNoOtherAttributes(node, error)))
+    return failure();
+  Value x = node.inputs[0], shape = node.inputs[1];
+  auto xType = dyn_cast<RankedTensorType>(x.getType());
+  if (!xType || isa<NoneType>(shape.getType())) {
+    error = "needs an input of known rank and a shape";
+    return failure();
+  }
+  int64_t rank = xType.getRank();
+  SmallVector<int64_t> axes;
+  if (axesAttr) {
+    auto list = dyn_cast<DenseI64ArrayAttr>(*axesAttr);
+    if (!list) {
+      error = "expects attribute 'axes' to be ints";
+      return failure();
+    }
+    for (int64_t axis : list.asArrayRef()) {
+      std::optional<int64_t> normalized = onnx::normalizeAxis(axis, rank);
+      if (!normalized) {
+        error = "has axis " + std::to_string(axis) + " out of range for rank " +
+                std::to_string(rank);
+        return failure();
+      }
+      axes.push_back(*normalized);
+    }
+  } else {
+    axes = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  }
+  Expansion e(node, error);
+  Value axesValue = node.i64Constant(axes);
+  Value zero = node.i64Constant({0}), two = node.i64Constant({2});
+  Value dims = e.op("Gather", {e.op("Shape", x), axesValue});
+  Value cropBy = e.op("Max", {e.op("Sub", {dims, shape}), zero});
+  Value starts = e.op("Div", {cropBy, two});
+  Value ends = e.op("Add", {starts, e.op("Min", {dims, shape})});
+  Value cropped = e.op("Slice", {x, starts, ends, axesValue, node.noValue()});
+  Value padBy = e.op("Max", {e.op("Sub", {shape, dims}), zero});
+  Value before = e.op("Div", {padBy, two});
+  Value pads = e.op("Concat", {before, e.op("Sub", {padBy, before})},
+                    {e.attr("axis", 0)});
+  Value y = e.op("Pad", {cropped, pads, node.noValue(), axesValue});
+  if (!e.ok())
+    return failure();
+  return SmallVector<Value>{y};
+}
+
 } // namespace onnxc::frontend

@@ -1537,6 +1537,7 @@ struct Registry {
     add("RotaryEmbedding", 23, 4, importRotaryEmbedding);
     add("Swish", 24, 1, importSwish);
     add("LpPool", 2, 1, importLpPool);
+    add("CenterCropPad", 18, 2, importCenterCropPad);
     // Opset 24's `round_mode` rounds only casts to float8e8m0, a type that
     // onnxc refuses by name.
     add("Cast", 24, 1, dropping({"round_mode"}));
