@@ -127,6 +127,8 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value>>
 importLpPool(NodeContext &node, std::string &error);
 mlir::FailureOr<llvm::SmallVector<mlir::Value>>
 importCenterCropPad(NodeContext &node, std::string &error);
+mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+importGroupNormalization(NodeContext &node, std::string &error);
 
 /// The domains besides the default one whose ops onnxc imports.
 inline constexpr llvm::StringLiteral kTrainingDomain = "ai.onnx.preview.training";

@@ -602,4 +602,57 @@ FailureOr<SmallVector<Value>> importCenterCropPad(NodeContext &node,
   return SmallVector<Value>{y};
 }
 
+/// GroupNormalization-21: the channels of X [N, C, ...] in num_groups
+/// groups, each normalized over its channels and spatial dims (mean and
+/// variance in stash_type, float by default), then per-channel scale and
+/// bias.
+FailureOr<SmallVector<Value>> importGroupNormalization(NodeContext &node,
+                                                       std::string &error) {
+  std::optional<int64_t> groups = intAttr(node, "num_groups", 0, error);
+  std::optional<double> epsilon = floatAttr(node, "epsilon", 1e-5, error);
+  std::optional<int64_t> stashType =
+      intAttr(node, "stash_type", ::onnx::TensorProto::FLOAT, error);
+  if (!groups || !epsilon || !stashType ||
+      failed(checkNoOtherAttributes(node, error)))
+    return failure();
+  Value x = node.inputs[0], scale = node.inputs[1], bias = node.inputs[2];
+  auto xType = dyn_cast<RankedTensorType>(x.getType());
+  if (!xType || xType.getRank() < 2 || isa<NoneType>(scale.getType()) ||
+      isa<NoneType>(bias.getType()) || *groups <= 0) {
+    error = "needs X of rank 2 or more, scale, bias and a positive "
+            "num_groups";
+    return failure();
+  }
+  std::optional<int64_t> xDType = onnx::getONNXDType(xType.getElementType());
+  Type stash = floatTypeOf(node.builder.getContext(), *stashType);
+  if (!stash || !xDType) {
+    error = "has unsupported stash_type " + std::to_string(*stashType);
+    return failure();
+  }
+  Expansion e(node, error);
+  Value xu = e.castTo(x, *stashType);
+  Value grouped = e.op("Reshape", {xu, node.i64Constant({0, *groups, -1})});
+  Value lastAxis = node.i64Constant({2});
+  NamedAttribute keep = e.attr("keepdims", 1);
+  Value mean = e.op("ReduceMean", {grouped, lastAxis}, {keep});
+  Value centred = e.op("Sub", {grouped, mean});
+  Value variance =
+      e.op("ReduceMean", {e.op("Mul", {centred, centred}), lastAxis}, {keep});
+  Value deviation =
+      e.op("Sqrt", e.op("Add", {variance, e.scalar(stash, *epsilon)}));
+  Value normalized = e.castTo(
+      e.op("Reshape", {e.op("Div", {centred, deviation}), e.op("Shape", x)}),
+      *xDType);
+  // scale and bias [C] -> [C, 1, ..., 1] against X's [N, C, ...].
+  SmallVector<int64_t> perChannel(xType.getRank() - 1, 1);
+  perChannel[0] = -1;
+  Value channelShape = node.i64Constant(perChannel);
+  Value y = e.op("Add", {e.op("Mul", {normalized, e.op("Reshape", {scale,
+                                                        channelShape})}),
+                         e.op("Reshape", {bias, channelShape})});
+  if (!e.ok())
+    return failure();
+  return SmallVector<Value>{y};
+}
+
 } // namespace onnxc::frontend

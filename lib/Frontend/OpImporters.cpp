@@ -1538,6 +1538,7 @@ struct Registry {
     add("Swish", 24, 1, importSwish);
     add("LpPool", 2, 1, importLpPool);
     add("CenterCropPad", 18, 2, importCenterCropPad);
+    add("GroupNormalization", 21, 3, importGroupNormalization);
     // Opset 24's `round_mode` rounds only casts to float8e8m0, a type that
     // onnxc refuses by name.
     add("Cast", 24, 1, dropping({"round_mode"}));
