@@ -135,11 +135,15 @@ LogicalResult checkNoOtherAttributes(NodeContext &node, std::string &error) {
   return failure();
 }
 
-/// The element type of the float ONNX data type `dtype` (float, double,
-/// float16, bfloat16), or null.
-Type floatTypeOf(MLIRContext *ctx, int64_t dtype) {
-  Type type = onnx::getElementType(ctx, dtype);
-  return isa_and_nonnull<FloatType>(type) ? type : Type();
+/// The element type of a normalization's `stash_type`, the float ONNX data
+/// type (float, double, float16, bfloat16) that it computes in; null after
+/// reporting another.
+Type stashTypeOf(NodeContext &node, int64_t dtype, std::string &error) {
+  Type type = onnx::getElementType(node.builder.getContext(), dtype);
+  if (isa_and_nonnull<FloatType>(type))
+    return type;
+  error = "has unsupported stash_type " + std::to_string(dtype);
+  return {};
 }
 } // namespace
 
@@ -163,9 +167,10 @@ FailureOr<SmallVector<Value>> importRMSNormalization(NodeContext &node,
     return failure();
   }
   std::optional<int64_t> xDType = onnx::getONNXDType(xType.getElementType());
-  Type stash = floatTypeOf(node.builder.getContext(), *stashType);
+  Type stash = stashTypeOf(node, *stashType, error);
   if (!stash || !xDType) {
-    error = "has unsupported stash_type " + std::to_string(*stashType);
+    if (!xDType)
+      error = "needs X of an ONNX data type";
     return failure();
   }
   std::optional<int64_t> first = onnx::normalizeAxis(*axis, xType.getRank());
@@ -624,9 +629,10 @@ FailureOr<SmallVector<Value>> importGroupNormalization(NodeContext &node,
     return failure();
   }
   std::optional<int64_t> xDType = onnx::getONNXDType(xType.getElementType());
-  Type stash = floatTypeOf(node.builder.getContext(), *stashType);
+  Type stash = stashTypeOf(node, *stashType, error);
   if (!stash || !xDType) {
-    error = "has unsupported stash_type " + std::to_string(*stashType);
+    if (!xDType)
+      error = "needs X of an ONNX data type";
     return failure();
   }
   Expansion e(node, error);
