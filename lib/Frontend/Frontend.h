@@ -62,6 +62,21 @@ mlir::LogicalResult listExternalDataFiles(llvm::StringRef path,
                                           std::vector<std::string> &files,
                                           std::string &error);
 
+/// An operator that the importer knows: its domain ("ai.onnx" for the
+/// default one), its type, and the opsets at which its imported forms begin,
+/// ascending (each form serves up to the next, the last up to the newest
+/// opset of the domain that the importer accepts).
+struct OperatorSupport {
+  std::string domain, opType;
+  std::vector<int64_t> sinceOpsets;
+};
+
+/// Every operator the importer knows, sorted by domain and type.
+std::vector<OperatorSupport> listSupportedOperators();
+
+/// The newest opset of the default domain that the importer accepts.
+int64_t newestSupportedOpset();
+
 /// Writes `module` as an ONNX model to `path` (via a temporary file that is
 /// renamed into place). Ops are written in the form of the module's opset.
 mlir::LogicalResult exportONNXModel(mlir::ModuleOp module, llvm::StringRef path);

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lib/Frontend/Frontend.h"
 #include "lib/Frontend/FrontendInternal.h"
 
 #include "dialects/ONNX/IR/ONNXOps.h"
@@ -1597,6 +1598,29 @@ static const Registry &getRegistry() {
   static const Registry registry;
   return registry;
 }
+
+} // namespace onnxc::frontend
+
+std::vector<onnxc::OperatorSupport> onnxc::listSupportedOperators() {
+  std::vector<OperatorSupport> list;
+  for (const auto &domain : frontend::getRegistry().domains) {
+    for (const auto &op : domain.getValue()) {
+      OperatorSupport entry{domain.getKey().str(), op.getKey().str(), {}};
+      for (const frontend::OpImporter &form : op.getValue())
+        entry.sinceOpsets.push_back(form.sinceOpset);
+      llvm::sort(entry.sinceOpsets);
+      list.push_back(std::move(entry));
+    }
+  }
+  llvm::sort(list, [](const OperatorSupport &a, const OperatorSupport &b) {
+    return std::tie(a.domain, a.opType) < std::tie(b.domain, b.opType);
+  });
+  return list;
+}
+
+int64_t onnxc::newestSupportedOpset() { return frontend::kMaxOpset; }
+
+namespace onnxc::frontend {
 
 bool isSupportedDomain(StringRef domain) {
   return getRegistry().domains.contains(domain);

@@ -9,7 +9,9 @@
 //     naming a directory it optimizes each into that directory (batch mode,
 //     the options of onnx-compile's);
 //   onnx-opt FILE.mlir [mlir-opt flags]: MlirOptMain with onnxc's dialects and
-//     passes, for the lit tests.
+//     passes, for the lit tests;
+//   onnx-opt --list-operators: the operators the importer knows and the
+//     opsets of their forms (test/conformance/operator_table.py).
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +19,7 @@
 #include "lib/Driver/CrashGuard.h"
 #include "lib/Driver/InitAll.h"
 #include "lib/Driver/Version.h"
+#include "lib/Frontend/Frontend.h"
 #include "tools/common/BatchCLI.h"
 
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -25,6 +28,7 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 
 #include <map>
 
@@ -183,9 +187,22 @@ static int optimizeOnnx(int argc, char **argv) {
   return 0;
 }
 
+/// `onnx-opt --list-operators`: each operator the importer knows, one a
+/// line, as `DOMAIN OP SINCE...` (the opsets where its imported forms begin),
+/// after a first line `ai.onnx opsets 1 to N`.
+static int listOperators() {
+  fmt::print("ai.onnx opsets 1 to {}\n", onnxc::newestSupportedOpset());
+  for (const onnxc::OperatorSupport &op : onnxc::listSupportedOperators())
+    fmt::print("{} {} {}\n", op.domain, op.opType,
+               fmt::join(op.sinceOpsets, " "));
+  return 0;
+}
+
 int main(int argc, char **argv) {
   // A crash prints its stack (an internal error's report to send us).
   llvm::sys::PrintStackTraceOnErrorSignal(argv[0]);
+  if (argc == 2 && llvm::StringRef(argv[1]) == "--list-operators")
+    return listOperators();
   for (int i = 1; i < argc; ++i) {
     llvm::StringRef arg = argv[i];
     if (isModelPath(arg) || arg == "--manifest" ||
