@@ -401,6 +401,12 @@ LogicalResult SqueezeOp::inferReturnTypes(MLIRContext *, std::optional<Location>
   }
   SmallVector<int64_t> shape;
   if (isNoValue(op.getAxes())) {
+    // Every dim of size 1 goes: a dynamic dim may be one, so the rank is
+    // known only when every dim is static.
+    if (!x.hasStaticShape()) {
+      result.push_back(UnrankedTensorType::get(x.getElementType()));
+      return success();
+    }
     for (int64_t d : x.getShape())
       if (d != 1)
         shape.push_back(d);

@@ -202,7 +202,8 @@ def ONNX_SqueezeOp : ONNX_InferredOp<"Squeeze"> {
   let description = [{
     Models the ONNX `Squeeze` operator (opset 13 form; opsets 1 and 11 pass
     `axes` as an attribute, which becomes a constant input on import). Without
-    `axes`, every static size-1 dim is removed.
+    `axes`, every size-1 dim is removed: the result's rank is inferred only
+    when every dim of `data` is static (a dynamic dim may be 1).
 
     ```mlir
     %y = onnx.Squeeze %x, %axes : (tensor<1x3x1xf32>, tensor<1xi64>) -> tensor<3x1xf32>
