@@ -49,6 +49,90 @@ FailureOr<bool> onnxc::refineShapes(func::FuncOp func) {
       }
     }
   });
+  // A Scan's body arguments follow its operands: a scan input's slice is
+  // the input without its scan axis; a state variable's type is what the
+  // initial state and the body's yielded state have in common (a state may
+  // change shape across iterations).
+  func.walk([&](onnxc::onnx::ScanOp op) {
+    Block &body = op.getBody().front();
+    ValueRange operands = op.getInitialStateAndScanInputs();
+    int64_t numScan = op.getNumScanInputs();
+    int64_t numState = static_cast<int64_t>(operands.size()) - numScan;
+    if (numState < 0 || body.getNumArguments() != operands.size())
+      return;
+    Operation *yield = body.getTerminator();
+    for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+      Type candidate;
+      auto index = static_cast<int64_t>(i);
+      if (index < numState) {
+        if (index >= static_cast<int64_t>(yield->getNumOperands()))
+          continue;
+        candidate = onnxc::onnx::joinTypes(operands[i].getType(),
+                                           yield->getOperand(i).getType());
+      } else {
+        auto input = dyn_cast<RankedTensorType>(operands[i].getType());
+        if (!input)
+          continue;
+        int64_t axis = 0;
+        if (auto axes = op.getScanInputAxes()) {
+          if (index - numState >= static_cast<int64_t>(axes->size()))
+            continue;
+          axis = (*axes)[index - numState];
+        }
+        std::optional<int64_t> normalized =
+            onnxc::onnx::normalizeAxis(axis, input.getRank());
+        if (!normalized)
+          continue;
+        SmallVector<int64_t> dims(input.getShape());
+        dims.erase(dims.begin() + *normalized);
+        candidate = RankedTensorType::get(dims, input.getElementType());
+      }
+      Type refined = candidate ? refine(arg.getType(), candidate) : Type();
+      if (refined && refined != arg.getType()) {
+        arg.setType(refined);
+        changed = true;
+      }
+    }
+    // Results: the final states as yielded; each scan output stacks the
+    // yielded values along its axis, one per step of the scan.
+    int64_t steps = ShapedType::kDynamic;
+    if (auto first = dyn_cast<RankedTensorType>(operands[numState].getType())) {
+      auto axes = op.getScanInputAxes();
+      int64_t axis = axes && !axes->empty() ? (*axes)[0] : 0;
+      if (std::optional<int64_t> a =
+              onnxc::onnx::normalizeAxis(axis, first.getRank()))
+        steps = first.getDimSize(*a);
+    }
+    for (OpResult result : op->getResults()) {
+      int64_t index = result.getResultNumber();
+      if (index >= static_cast<int64_t>(yield->getNumOperands()))
+        break;
+      Type candidate = yield->getOperand(index).getType();
+      if (index >= numState) {
+        auto value = dyn_cast<RankedTensorType>(candidate);
+        if (!value)
+          continue;
+        int64_t axis = 0;
+        if (auto axes = op.getScanOutputAxes()) {
+          if (index - numState >= static_cast<int64_t>(axes->size()))
+            continue;
+          axis = (*axes)[index - numState];
+        }
+        std::optional<int64_t> normalized =
+            onnxc::onnx::normalizeAxis(axis, value.getRank() + 1);
+        if (!normalized)
+          continue;
+        SmallVector<int64_t> dims(value.getShape());
+        dims.insert(dims.begin() + *normalized, steps);
+        candidate = RankedTensorType::get(dims, value.getElementType());
+      }
+      Type refined = refine(result.getType(), candidate);
+      if (refined != result.getType()) {
+        result.setType(refined);
+        changed = true;
+      }
+    }
+  });
   func.walk([&](InferTypeOpInterface op) {
     if (!isa<onnxc::onnx::ONNXDialect>(op->getDialect()))
       return;
