@@ -19,7 +19,6 @@
  *===----------------------------------------------------------------------===*/
 #define _POSIX_C_SOURCE 200809L
 
-#include "GemmLayout.h"
 #include "Kernels.h"
 
 #include <pthread.h>

@@ -2,13 +2,14 @@
  *
  * Internal to the runtime (not part of onnxc_runtime.h): the packed GEMM
  * behind the kernel entry points of Kernels.c, which lowered linalg ops call
- * with their memref descriptors expanded into arguments.
+ * with their memref descriptors expanded into arguments (their prototypes
+ * and the packed layouts: dialects/Kernel/KernelABI.h).
  *
  *===----------------------------------------------------------------------===*/
 #ifndef ONNXC_RUNTIME_KERNELS_H
 #define ONNXC_RUNTIME_KERNELS_H
 
-#include "GemmLayout.h"
+#include "dialects/Kernel/KernelABI.h"
 #include "onnxc_runtime.h"
 
 #include <stddef.h>
@@ -103,7 +104,7 @@ int onnxcGemv(const OnnxcGemm *g);
 /// chooses likewise at start (by default the GEMM's kernel family).
 int onnxcGemvSelectKernel(const char *name);
 
-/// Runs `g` with B given packed in the layout (nr, kcBlock) of GemmLayout.h
+/// Runs `g` with B given packed in the layout (nr, kcBlock) of KernelABI.h
 /// at `packedB` (g->b and its offset tables are not read): straight from
 /// the packed panels when this CPU's kernel has that layout (and they are
 /// 64-byte aligned), else through offset tables into them.
@@ -203,86 +204,6 @@ int onnxcGemmPrefersTransposed(int64_t m, int64_t n);
 /// environment variable ONNXC_GEMM_KERNEL may pick a lesser one).
 const char *onnxcGemmKernelName(void);
 
-/* Entry points of lowered linalg ops, on f32 memrefs passed as expanded
- * descriptors (allocated, aligned, offset, sizes, strides). `flags` bit 0:
- * apply max(., 0) to the result (convolutions: clamp it to [lo, hi]);
- * bit 1 (2): the first input is a constant; bit 2 (4): the second input is a
- * constant; convolutions only: bit 3 (8): the output starts from `bias` (one
- * value per channel) instead of its contents; bit 4 (16): `res`, of the
- * output's shape and strides, is added before the clamp. */
-#define ONNXC_MEMREF1(p)                                                       \
-  float *p##Alloc, float *p, int64_t p##Off, int64_t p##Size0,                 \
-      int64_t p##Stride0
-#define ONNXC_MEMREF2(p)                                                       \
-  float *p##Alloc, float *p, int64_t p##Off, int64_t p##Size0,                 \
-      int64_t p##Size1, int64_t p##Stride0, int64_t p##Stride1
-#define ONNXC_MEMREF3(p)                                                       \
-  float *p##Alloc, float *p, int64_t p##Off, int64_t p##Size0,                 \
-      int64_t p##Size1, int64_t p##Size2, int64_t p##Stride0,                  \
-      int64_t p##Stride1, int64_t p##Stride2
-#define ONNXC_MEMREF4(p)                                                       \
-  float *p##Alloc, float *p, int64_t p##Off, int64_t p##Size0,                 \
-      int64_t p##Size1, int64_t p##Size2, int64_t p##Size3,                    \
-      int64_t p##Stride0, int64_t p##Stride1, int64_t p##Stride2,              \
-      int64_t p##Stride3
-#define ONNXC_MEMREF5(p)                                                       \
-  float *p##Alloc, float *p, int64_t p##Off, int64_t p##Size0,                 \
-      int64_t p##Size1, int64_t p##Size2, int64_t p##Size3, int64_t p##Size4,  \
-      int64_t p##Stride0, int64_t p##Stride1, int64_t p##Stride2,              \
-      int64_t p##Stride3, int64_t p##Stride4
-
-/// linalg.matmul (and its transposed forms, as strided views): C += A B.
-void onnxc_kernel_matmul_f32(ONNXC_MEMREF2(a), ONNXC_MEMREF2(b),
-                             ONNXC_MEMREF2(c), int64_t flags);
-/// linalg.matmul with a constant B that the compiler packed in the layout
-/// (nr, kcBlock) of GemmLayout.h: C (m x n) += A (m x k) B.
-void onnxc_kernel_matmul_packed_f32(ONNXC_MEMREF2(a), ONNXC_MEMREF1(b),
-                                    ONNXC_MEMREF2(c), int64_t n, int64_t nr,
-                                    int64_t kcBlock, int64_t flags);
-/// linalg.batch_matmul: C[b] += A[b] B[b].
-void onnxc_kernel_batch_matmul_f32(ONNXC_MEMREF3(a), ONNXC_MEMREF3(b),
-                                   ONNXC_MEMREF3(c), int64_t flags);
-/// linalg.conv_2d_nchw_fchw on an already padded input, with the epilogue
-/// of `flags` (bias, residual, clamp) fused; bit 5 (32): after the clamp,
-/// ONNX's HardSwish v * clamp(v / 6 + 1/2, 0, 1).
-void onnxc_kernel_conv2d_nchw_fchw_f32(ONNXC_MEMREF4(x), ONNXC_MEMREF4(w),
-                                       ONNXC_MEMREF4(y), ONNXC_MEMREF1(bias),
-                                       ONNXC_MEMREF4(res), int64_t strideH,
-                                       int64_t strideW, int64_t dilationH,
-                                       int64_t dilationW, int64_t flags,
-                                       float lo, float hi);
-/// linalg.conv_2d_ngchw_gfchw (a grouped convolution: X [N, G, C/G, H, W],
-/// W [G, M/G, C/G, kH, kW], Y [N, G, M/G, OH, OW]) on an already padded
-/// input, one GEMM per image and group; the bias has M values (group-major),
-/// the residual Y's shape and strides.
-void onnxc_kernel_conv2d_ngchw_gfchw_f32(ONNXC_MEMREF5(x), ONNXC_MEMREF5(w),
-                                         ONNXC_MEMREF5(y), ONNXC_MEMREF1(bias),
-                                         ONNXC_MEMREF5(res), int64_t strideH,
-                                         int64_t strideW, int64_t dilationH,
-                                         int64_t dilationW, int64_t flags,
-                                         float lo, float hi);
-/// linalg.depthwise_conv_2d_nchw_chw, likewise, on an input read as if
-/// padded with zeros: `padTop` rows and `padLeft` columns before it, and
-/// after it as many as the output's size needs (0, 0 for an already padded
-/// input). `flags` bit 5 (32): after the clamp, HardSwish v * clamp(alpha v
-/// + beta, 0, 1).
-void onnxc_kernel_depthwise_conv2d_nchw_chw_f32(
-    ONNXC_MEMREF4(x), ONNXC_MEMREF3(w), ONNXC_MEMREF4(y), ONNXC_MEMREF1(bias),
-    ONNXC_MEMREF4(res), int64_t strideH, int64_t strideW, int64_t dilationH,
-    int64_t dilationW, int64_t padTop, int64_t padLeft, int64_t flags, float lo,
-    float hi, float alpha, float beta);
-/// linalg.conv_2d_nchw_fchw on an input read as if padded with zeros (the
-/// depthwise kernel's `padTop`, `padLeft`), for planes of few pixels: the
-/// compiler calls it on AVX-512 for outputs of 16 to 64 pixels at stride 1
-/// and dilation 1 that keep the input's size, with at most 2^18
-/// multiply-adds per image (computed directly, no GEMM); any other shape is
-/// computed too, element by element. The epilogue as for
-/// onnxc_kernel_conv2d_nchw_fchw_f32.
-void onnxc_kernel_conv2d_small_nchw_fchw_f32(
-    ONNXC_MEMREF4(x), ONNXC_MEMREF4(w), ONNXC_MEMREF4(y), ONNXC_MEMREF1(bias),
-    ONNXC_MEMREF4(res), int64_t strideH, int64_t strideW, int64_t dilationH,
-    int64_t dilationW, int64_t padTop, int64_t padLeft, int64_t flags, float lo,
-    float hi);
 /// `bytes` of memory, 64-byte aligned, that lives as long as the process
 /// (packed constant operands; never freed); NULL when out of memory.
 void *onnxcPersistentAlloc(size_t bytes);
@@ -301,11 +222,6 @@ typedef struct {
 void _mlir_ciface_onnxc_arena_acquire(OnnxcByteMemRef *result, int64_t bytes);
 void _mlir_ciface_onnxc_arena_release(OnnxcByteMemRef *arena);
 
-/// dst = src padded with `value`: src at [:, :, top, left] of dst (a copy
-/// into a constant-filled buffer, in one pass).
-void onnxc_kernel_pad_f32(ONNXC_MEMREF4(src), ONNXC_MEMREF4(dst), int64_t top,
-                          int64_t left, float value);
-
 /// An average pooling of stride 1 whose output planes are as large as the
 /// input's (h x w) and that divides every window by its kh x kw taps
 /// (count_include_pad), computed as a depthwise convolution in its flat
@@ -317,39 +233,7 @@ int onnxcAveragePoolFlat(const float *x, float *y, int64_t images,
                          int64_t left, const int64_t xs[4],
                          const int64_t ys[4]);
 
-/// MaxPool (`flags` 0) or AveragePool (`flags` bit 0) over 2-D windows of
-/// kh x kw taps, strides sh, sw and dilations dh, dw, the window of output
-/// (i, j) starting at input (i sh - top, j sw - left); taps outside x are
-/// skipped (no padded copy), y is written. An average divides by the number
-/// of taps inside x, or with bit 1 (count_include_pad) inside x padded by
-/// top, left, bottom and right.
-void onnxc_kernel_pool2d_f32(ONNXC_MEMREF4(x), ONNXC_MEMREF4(y), int64_t kh,
-                             int64_t kw, int64_t sh, int64_t sw, int64_t dh,
-                             int64_t dw, int64_t top, int64_t left,
-                             int64_t bottom, int64_t right, int64_t flags);
-
-/// fused.attention: for each batch b and head h, Y[b, :, h] = softmax(scale
-/// * Q[b, :, h] K[b, :, h]^T + M[b, h]) V[b, :, h], where head h of the 3-D
-/// Q, K, V and Y is its h-th block of columns (width / heads of them) and
-/// M broadcasts to [B, heads, S, T] (a size-1 dim is read at stride 0).
-/// `flags` bit 0: there is a mask (else `m` is not read).
-void onnxc_kernel_attention_f32(ONNXC_MEMREF3(q), ONNXC_MEMREF3(k),
-                                ONNXC_MEMREF3(v), ONNXC_MEMREF4(m),
-                                ONNXC_MEMREF3(y), int64_t heads, float scale,
-                                int64_t flags);
-
-/// LayerNormalization over the last axis of the rows of a contiguous X (unit
-/// column stride): Y = (X - mean) / sqrt(var + epsilon) * scale + bias, with
-/// scale and bias (`flags` bit 0: present) contiguous vectors of X's width.
-void onnxc_kernel_layer_norm_f32(ONNXC_MEMREF2(x), ONNXC_MEMREF1(s),
-                                 ONNXC_MEMREF1(b), ONNXC_MEMREF2(y),
-                                 float epsilon, int64_t flags);
-
 /* 8-bit integer GEMM (GemmInt8.c). */
-
-/// What the int8 GEMM stores: the i32 accumulators (plus bias), their f32
-/// dequantization, or a requantized u8 / s8.
-enum { ONNXC_QOUT_I32 = 0, ONNXC_QOUT_F32, ONNXC_QOUT_U8, ONNXC_QOUT_S8 };
 
 /// C = epilogue(sum_p (x - xZero)(w - wZero[c])) for an 8-bit activation x
 /// and 8-bit weights w. `weightsA`: A holds the weights and the output
@@ -393,41 +277,6 @@ const char *onnxcQGemmKernelName(void);
 /// Switches to the kernel `name` (tests compare the kernels); returns 0 when
 /// this CPU lacks it.
 int onnxcQGemmSelectKernel(const char *name);
-
-/* Entry points of fused.qmatmul and fused.qconv on memrefs, passed as
- * expanded descriptors of any element type. The parameters are 1-D: x's zero
- * point (i32, one element), w's zero points (i32), the bias (i32, or f32 with
- * ONNXC_QFLAG_BIAS_F32; none when empty), the scales (f32) and y's zero
- * point (i32). */
-enum {
-  ONNXC_QFLAG_RELU = 1,
-  ONNXC_QFLAG_CONST_X = 2,
-  ONNXC_QFLAG_CONST_W = 4,
-  ONNXC_QFLAG_X_SIGNED = 8,
-  ONNXC_QFLAG_W_SIGNED = 16,
-  ONNXC_QFLAG_OUT_SHIFT = 5, /* 2 bits: ONNXC_QOUT_* */
-  ONNXC_QFLAG_BIAS_F32 = 128,
-};
-#define ONNXC_QMEMREF1(p)                                                      \
-  void *p##Alloc, void *p, int64_t p##Off, int64_t p##Size0, int64_t p##Stride0
-#define ONNXC_QMEMREF2(p)                                                      \
-  void *p##Alloc, void *p, int64_t p##Off, int64_t p##Size0, int64_t p##Size1, \
-      int64_t p##Stride0, int64_t p##Stride1
-#define ONNXC_QMEMREF4(p)                                                      \
-  void *p##Alloc, void *p, int64_t p##Off, int64_t p##Size0, int64_t p##Size1, \
-      int64_t p##Size2, int64_t p##Size3, int64_t p##Stride0,                  \
-      int64_t p##Stride1, int64_t p##Stride2, int64_t p##Stride3
-#define ONNXC_QPARAMS                                                          \
-  ONNXC_QMEMREF1(xZero), ONNXC_QMEMREF1(wZero), ONNXC_QMEMREF1(bias),          \
-      ONNXC_QMEMREF1(scale), ONNXC_QMEMREF1(yZero)
-
-/// fused.qmatmul: Y[M, N] = epilogue(X[M, K] W[K, N]).
-void onnxc_kernel_qmatmul(ONNXC_QMEMREF2(x), ONNXC_QMEMREF2(w), ONNXC_QPARAMS,
-                          ONNXC_QMEMREF2(y), int64_t flags);
-/// fused.qconv: Y = epilogue(conv2d_nchw_fchw(X, W)) on an already padded X.
-void onnxc_kernel_qconv2d(ONNXC_QMEMREF4(x), ONNXC_QMEMREF4(w), ONNXC_QPARAMS,
-                          ONNXC_QMEMREF4(y), int64_t strideH, int64_t strideW,
-                          int64_t dilationH, int64_t dilationW, int64_t flags);
 
 #ifdef __cplusplus
 }

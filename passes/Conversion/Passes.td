@@ -50,7 +50,7 @@ def ConvertFusedToKernelCallsPass
     strides and dilations as `i64`s, then a flags word: Relu, constant x,
     constant w (its packed form is kept), signed x, signed w, the output
     kind (i32, f32, u8, s8) and an f32 bias (ONNXC_QFLAG_* in
-    lib/Runtime/Kernels.h).
+    dialects/Kernel/KernelABI.h).
   }];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::func::FuncDialect",
@@ -90,7 +90,7 @@ def ConvertLinalgToKernelCallsPass
     (`onnxc.gemm_isa` = "avx512", "avx2", "neon" or "generic"), a matmul
     whose B is a view of a constant global reads B packed at compile time:
     a new i8 global (64-byte aligned) holds it in the layout of that ISA's
-    micro-kernel for the product's shape (lib/Runtime/GemmLayout.h), and the
+    micro-kernel for the product's shape (dialects/Kernel/KernelABI.h), and the
     call is `onnxc_kernel_matmul_packed_f32(A, packed, C, n, nr, kcBlock,
     flags)`; the original global goes when nothing reads it any more.
 
