@@ -13,8 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Kernels.h"
 #include "dialects/Kernel/KernelABI.h"
+#include "lib/Kernels/Kernels.h"
 extern "C" {
 #include "RuntimeInternal.h"
 }

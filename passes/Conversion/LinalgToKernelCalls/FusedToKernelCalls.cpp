@@ -1,7 +1,7 @@
 //===- FusedToKernelCalls.cpp - fused.qmatmul/qconv to the int8 GEMM ------===//
 //
 // After bufferization, the int8 kernel ops of the fused dialect become calls
-// of the runtime's int8 GEMM entry points (lib/Runtime/GemmInt8.c), named
+// of the int8 GEMM's entry points (lib/Kernels/int8/QuantOps.c), named
 // after the element types of the result and the bias (onnxc_kernel_qmatmul
 // _i8_i32, ...: a symbol has one function type), with the
 // memref descriptors expanded as for the f32 kernels, and the op's

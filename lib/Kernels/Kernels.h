@@ -1,22 +1,35 @@
-/*===- Kernels.h - Compute kernels that generated code calls ---------------===*
+/*===- Kernels.h - What the families of the CPU kernel library share -----===*
  *
- * Internal to the runtime (not part of onnxc_runtime.h): the packed GEMM
- * behind the kernel entry points of Kernels.c, which lowered linalg ops call
- * with their memref descriptors expanded into arguments (their prototypes
- * and the packed layouts: dialects/Kernel/KernelABI.h).
+ * Internal to lib/Kernels (not part of onnxc_runtime.h): the packed GEMM
+ * (gemm/) behind the kernel entry points that lowered linalg ops call with
+ * their memref descriptors expanded into arguments (their prototypes and the
+ * packed layouts: dialects/Kernel/KernelABI.h), and what one family calls of
+ * another: the few-row GEMV (gemv/), the convolution on its input's grid
+ * (gemm/), Winograd's convolution (winograd/), the flat average pooling
+ * (conv/), the int8 GEMM (int8/), the per-thread scratch buffers.
  *
  *===----------------------------------------------------------------------===*/
-#ifndef ONNXC_RUNTIME_KERNELS_H
-#define ONNXC_RUNTIME_KERNELS_H
+#ifndef ONNXC_KERNELS_KERNELS_H
+#define ONNXC_KERNELS_KERNELS_H
 
 #include "dialects/Kernel/KernelABI.h"
-#include "onnxc_runtime.h"
+#include "lib/Runtime/Arena.h"
+#include "lib/Runtime/onnxc_runtime.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+/// What the files of one family share and nothing else calls: hidden, so
+/// that it stays inside whatever the archive is linked into, as the static
+/// functions it was while each family was one file.
+#if defined(__GNUC__)
+#define ONNXC_INTERNAL __attribute__((visibility("hidden")))
+#else
+#define ONNXC_INTERNAL
 #endif
 
 /// C += A B for an m x k A and a k x n B, then the epilogue. Element (i, j)
@@ -93,7 +106,7 @@ void onnxcGemm(const OnnxcGemm *g);
 
 /// `g` for an A of 1 to ONNXC_GEMV_MAX_ROWS rows (batch-1 fully connected
 /// layers, recurrent time steps) in one pass over B per block of columns
-/// (Gemv.c): a constant B is packed once, another B must have consecutive
+/// (gemv/): a constant B is packed once, another B must have consecutive
 /// columns. Returns 1 when done, 0 (nothing done) when `g` is not such a
 /// product; onnxcGemm tries it first.
 int onnxcGemv(const OnnxcGemm *g);
@@ -161,7 +174,7 @@ typedef struct {
 int onnxcConvGrid(const OnnxcConvGrid *g);
 
 /// A stride-1, undilated 3x3 convolution of constant filters by Winograd's
-/// F(4x4, 3x3) (Winograd.c). Input `x`: image i's channel c row r column j
+/// F(4x4, 3x3) (winograd/). Input `x`: image i's channel c row r column j
 /// at x[i * xs[0] + c * xs[1] + r * xs[2] + j], with rows [0, xh) and
 /// columns [0, xw) readable (at least oh + 2 and ow + 2: the padding is in
 /// the input). Filters `w`: [filters, channels, 3, 3] at strides `ws`,
@@ -204,36 +217,18 @@ int onnxcGemmPrefersTransposed(int64_t m, int64_t n);
 /// environment variable ONNXC_GEMM_KERNEL may pick a lesser one).
 const char *onnxcGemmKernelName(void);
 
-/// `bytes` of memory, 64-byte aligned, that lives as long as the process
-/// (packed constant operands; never freed); NULL when out of memory.
-void *onnxcPersistentAlloc(size_t bytes);
-
-/// A one-dimensional byte memref as generated code passes it through the C
-/// interface (`llvm.emit_c_interface`): by pointer to its descriptor.
-typedef struct {
-  void *allocated, *aligned;
-  int64_t offset, sizes[1], strides[1];
-} OnnxcByteMemRef;
-
-/// The arena of onnxc-plan-buffers (Arena.c): `bytes` bytes, 64-byte
-/// aligned, for one call of a generated function (the calling thread's own
-/// block, or fresh memory while that is in use); released before the call
-/// returns. Their C-interface names, as generated code calls them.
-void _mlir_ciface_onnxc_arena_acquire(OnnxcByteMemRef *result, int64_t bytes);
-void _mlir_ciface_onnxc_arena_release(OnnxcByteMemRef *arena);
-
 /// An average pooling of stride 1 whose output planes are as large as the
 /// input's (h x w) and that divides every window by its kh x kw taps
 /// (count_include_pad), computed as a depthwise convolution in its flat
-/// form; returns 0 (nothing done) where that does not apply. Strides `xs`
-/// and `ys` of (image, channel, row, column).
+/// form (conv/Depthwise.c); returns 0 (nothing done) where that does not apply.
+/// Strides `xs` and `ys` of (image, channel, row, column).
 int onnxcAveragePoolFlat(const float *x, float *y, int64_t images,
                          int64_t channels, int64_t h, int64_t w, int64_t kh,
                          int64_t kw, int64_t dh, int64_t dw, int64_t top,
                          int64_t left, const int64_t xs[4],
                          const int64_t ys[4]);
 
-/* 8-bit integer GEMM (GemmInt8.c). */
+/* 8-bit integer GEMM (int8/). */
 
 /// C = epilogue(sum_p (x - xZero)(w - wZero[c])) for an 8-bit activation x
 /// and 8-bit weights w. `weightsA`: A holds the weights and the output
@@ -282,4 +277,4 @@ int onnxcQGemmSelectKernel(const char *name);
 }
 #endif
 
-#endif /* ONNXC_RUNTIME_KERNELS_H */
+#endif /* ONNXC_KERNELS_KERNELS_H */
