@@ -104,8 +104,8 @@ FailureOr<std::string> batchCacheKey(const CompileOptions &job,
     // What linking adds to executables and libraries.
     if (job.emit == EmitKind::Exe || job.emit == EmitKind::Lib) {
       SmallString<256> dir(runtimeDirectory(job));
-      for (StringRef file :
-           {"libonnxc_runtime.a", "libonnxc_main.a", "libonnxc_gpu.a"}) {
+      for (StringRef file : {"libonnxc_runtime.a", "libonnxc_kernels.a",
+                             "libonnxc_main.a", "libonnxc_gpu.a"}) {
         if (file == "libonnxc_gpu.a" && job.target.gpu.empty())
           continue;
         SmallString<256> path(dir);

@@ -203,19 +203,22 @@ static LogicalResult runTool(StringRef program, ArrayRef<std::string> args,
   return success();
 }
 
-/// Links `object` with the runtime into an executable or shared library at
-/// `output` (through a temporary name).
+/// Links `object` with the runtime and the CPU kernels into an executable
+/// or shared library at `output` (through a temporary name).
 static LogicalResult link(const CompileOptions &options, StringRef object,
                           StringRef output, bool shared, std::string &error) {
   SmallString<256> runtime(runtimeDirectory(options));
   llvm::sys::path::append(runtime, archName(options.target.arch));
-  SmallString<256> runtimeLib(runtime), mainLib(runtime);
+  SmallString<256> runtimeLib(runtime), kernelsLib(runtime), mainLib(runtime);
   llvm::sys::path::append(runtimeLib, "libonnxc_runtime.a");
+  llvm::sys::path::append(kernelsLib, "libonnxc_kernels.a");
   llvm::sys::path::append(mainLib, "libonnxc_main.a");
-  if (!llvm::sys::fs::exists(runtimeLib)) {
-    error = "the onnxc runtime for " + archName(options.target.arch).str() +
-            " is missing ('" + std::string(runtimeLib) + "')";
-    return failure();
+  for (StringRef lib : {runtimeLib.str(), kernelsLib.str()}) {
+    if (!llvm::sys::fs::exists(lib)) {
+      error = "the onnxc runtime for " + archName(options.target.arch).str() +
+              " is missing ('" + lib.str() + "')";
+      return failure();
+    }
   }
   // The GPU build adds the CUDA driver glue (libcuda is dlopen'ed at run
   // time: nothing links against CUDA).
@@ -249,12 +252,15 @@ static LogicalResult link(const CompileOptions &options, StringRef object,
     args.push_back("-Wl,--whole-archive");
     if (gpu)
       args.push_back(std::string(gpuLib));
+    args.push_back(std::string(kernelsLib));
     args.push_back(std::string(runtimeLib));
     args.push_back("-Wl,--no-whole-archive");
   } else {
+    // The kernels before the runtime, whose thread pool they call.
     args.push_back(std::string(mainLib));
     if (gpu)
       args.push_back(std::string(gpuLib));
+    args.push_back(std::string(kernelsLib));
     args.push_back(std::string(runtimeLib));
   }
   for (const char *lib : {"-lm", "-lpthread"})
@@ -283,10 +289,11 @@ static LogicalResult writeStaticLibrary(const CompileOptions &options,
   model->MemberName = memberName;
   members.push_back(std::move(*model));
   // The members of the runtime archives (the GPU glue first, for a GPU
-  // build); the buffers must outlive writeArchive.
+  // build, then the kernels); the buffers must outlive writeArchive.
   SmallVector<std::string> archives;
   if (!options.target.gpu.empty())
     archives.push_back("libonnxc_gpu.a");
+  archives.push_back("libonnxc_kernels.a");
   archives.push_back("libonnxc_runtime.a");
   SmallVector<std::unique_ptr<llvm::MemoryBuffer>> buffers;
   SmallVector<std::unique_ptr<llvm::object::Archive>> opened;

@@ -36,8 +36,8 @@ struct CompileOptions {
   /// Prefix of the library's symbols (NAME_model); derived from the output
   /// file name when empty.
   std::string libraryName;
-  /// Where the runtime archives live (DIR/<arch>/libonnxc_runtime.a); found
-  /// next to the tool when empty.
+  /// Where the runtime archives live (DIR/<arch>/libonnxc_runtime.a and
+  /// libonnxc_kernels.a); found next to the tool when empty.
   std::string runtimeDir;
 };
 

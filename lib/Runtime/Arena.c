@@ -18,7 +18,7 @@
  *
  *===----------------------------------------------------------------------===*/
 #define _DEFAULT_SOURCE
-#include "Kernels.h"
+#include "Arena.h"
 
 #include <pthread.h>
 #include <stdlib.h>

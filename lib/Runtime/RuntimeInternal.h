@@ -52,17 +52,6 @@ void onnxcClearError(void);
 /// The `allocated` pointer of a memref descriptor of a constant global.
 #define ONNXC_GLOBAL_SENTINEL ((uintptr_t)0xdeadbeef)
 
-/// The GPU build's entry: runs `body` (the model) with its inputs staged
-/// into GPU-visible memory and its outputs handed back in malloc'ed memory;
-/// on a missing driver or GPU, or a GPU error, sets ONNXC_ERROR_DEVICE and
-/// leaves the output descriptors zeroed (lib/Runtime/GPU.c).
-void onnxc_gpu_run(const onnxc_model_desc *model, onnxc_entry_fn body,
-                   void *const *inputs, void *outputs);
-
-/// A copy of the constant `bytes` at `host` that kernels can read, made once
-/// per process.
-void *onnxc_gpu_constant(const void *host, int64_t bytes);
-
 /// Prints `dims` as "[2,3,4]" into `buf`, truncating if needed.
 void onnxcFormatDims(char *buf, size_t size, int32_t rank, const int64_t *dims);
 

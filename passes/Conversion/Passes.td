@@ -45,12 +45,12 @@ def ConvertFusedToKernelCallsPass
   let description = [{
     Runs after bufferization. Replaces `fused.qmatmul` and `fused.qconv` on
     memrefs by calls of `onnxc_kernel_qmatmul` and `onnxc_kernel_qconv2d`
-    (lib/Runtime/GemmInt8.c): every operand cast to a fully dynamic strided
-    memref (the callee receives the expanded descriptor), for qconv the
+    (lib/Kernels/int8/QuantOps.c): every operand cast to a fully dynamic
+    strided memref (the callee receives the expanded descriptor), for qconv the
     strides and dilations as `i64`s, then a flags word: Relu, constant x,
     constant w (its packed form is kept), signed x, signed w, the output
     kind (i32, f32, u8, s8) and an f32 bias (ONNXC_QFLAG_* in
-    lib/Runtime/Kernels.h).
+    dialects/Kernel/KernelABI.h).
   }];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::func::FuncDialect",
@@ -65,8 +65,8 @@ def ConvertLinalgToKernelCallsPass
     Runs after bufferization. Replaces f32 `linalg.matmul`,
     `linalg.matmul_transpose_b`, `linalg.batch_matmul`,
     `linalg.batch_matmul_transpose_b`, `linalg.conv_2d_nchw_fchw` and
-    `linalg.depthwise_conv_2d_nchw_chw` on memrefs by calls of the runtime's
-    kernels (lib/Runtime/Kernels.c): packed, register-blocked GEMM for the
+    `linalg.depthwise_conv_2d_nchw_chw` on memrefs by calls of the CPU
+    kernels (lib/Kernels: gemm/, conv/): packed, register-blocked GEMM for the
     host's vector ISA, spread over the session's thread pool. Each operand is
     cast to a memref with dynamic sizes, strides and offset (transposed
     operands become `memref.transpose` views), so the callee receives the
@@ -90,7 +90,7 @@ def ConvertLinalgToKernelCallsPass
     (`onnxc.gemm_isa` = "avx512", "avx2", "neon" or "generic"), a matmul
     whose B is a view of a constant global reads B packed at compile time:
     a new i8 global (64-byte aligned) holds it in the layout of that ISA's
-    micro-kernel for the product's shape (lib/Runtime/GemmLayout.h), and the
+    micro-kernel for the product's shape (dialects/Kernel/KernelABI.h), and the
     call is `onnxc_kernel_matmul_packed_f32(A, packed, C, n, nr, kcBlock,
     flags)`; the original global goes when nothing reads it any more.
 

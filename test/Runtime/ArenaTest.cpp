@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Kernels.h"
+#include "Arena.h"
 
 #include <catch2/catch.hpp>
 

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Kernels.h"
+#include "lib/Kernels/Kernels.h"
 extern "C" {
 #include "RuntimeInternal.h"
 }

@@ -8,13 +8,13 @@
 // fused epilogue (bias, residual, clamp, HardSwish); the few-row path
 // of onnxcGemm (Gemv.c) with every kernel, strided and transposed operands,
 // constant or not, each epilogue; the matmul on a B packed ahead
-// (GemmLayout.h) in the layout of this CPU's kernel and in others; on one
+// (KernelABI.h) in the layout of this CPU's kernel and in others; on one
 // thread and two.
 //
 //===----------------------------------------------------------------------===//
 
-#include "GemmLayout.h"
-#include "Kernels.h"
+#include "dialects/Kernel/KernelABI.h"
+#include "lib/Kernels/Kernels.h"
 extern "C" {
 #include "RuntimeInternal.h"
 }

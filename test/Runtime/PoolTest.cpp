@@ -1,14 +1,14 @@
 //===- PoolTest.cpp - The pooling kernel against a plain reference --------===//
 //
-// onnxc_kernel_pool2d_f32 (lib/Runtime/Pool.c) for max and average (padding
-// counted or not) on odd sizes, each window geometry the vector paths
-// specialize and others (strides 1 to 3, dilations, pads, windows running
-// past the padded input as ceil_mode makes them), a strided input, on one
-// thread and on a pool of two.
+// onnxc_kernel_pool2d_f32 (lib/Kernels/pool/Pool.c) for max and average
+// (padding counted or not) on odd sizes, each window geometry the vector
+// paths specialize and others (strides 1 to 3, dilations, pads, windows
+// running past the padded input as ceil_mode makes them), a strided input,
+// on one thread and on a pool of two.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Kernels.h"
+#include "lib/Kernels/Kernels.h"
 extern "C" {
 #include "RuntimeInternal.h"
 }

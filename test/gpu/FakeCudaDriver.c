@@ -1,8 +1,8 @@
 /*===- FakeCudaDriver.c - A stand-in libcuda for the GPU runtime's tests -===*
  *
- * The CUDA driver functions lib/Runtime/GPU.c loads, over host memory: a
- * module "loads" if its data looks like PTX, kernels launch as no-ops (their
- * outputs are whatever the buffers held). It lets the runtime's staging,
+ * The CUDA driver functions lib/Device/CUDA/CudaDriver.c loads, over host
+ * memory: a module "loads" if its data looks like PTX, kernels launch as no-ops
+ * (their outputs are whatever the buffers held). It lets the runtime's staging,
  * buffer ownership and error paths run on a machine without a GPU
  * (ONNXC_CUDA_DRIVER=libonnxc_fake_cuda.so). FAKE_CUDA_FAIL names a function
  * that fails (cuInit, cuDeviceGetCount, cuModuleLoadDataEx, cuLaunchKernel,

@@ -4,7 +4,7 @@
 // lowering makes of QLinearMatMul, QLinearConv, MatMulInteger and
 // ConvInteger (with a following Cast/Mul/Add rescale or quantized Relu
 // folded in), and that convert-fused-to-kernel-calls turns into calls of
-// the runtime's int8 GEMM (lib/Runtime/GemmInt8.c). Included by FusedOps.td.
+// the int8 GEMM of the kernels (lib/Kernels/int8/). Included by FusedOps.td.
 //
 //===----------------------------------------------------------------------===//
 

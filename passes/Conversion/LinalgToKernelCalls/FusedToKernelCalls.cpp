@@ -1,12 +1,12 @@
 //===- FusedToKernelCalls.cpp - fused.qmatmul/qconv to the int8 GEMM ------===//
 //
 // After bufferization, the int8 kernel ops of the fused dialect become calls
-// of the runtime's int8 GEMM entry points (lib/Runtime/GemmInt8.c), named
+// of the int8 GEMM's entry points (lib/Kernels/int8/QuantOps.c), named
 // after the element types of the result and the bias (onnxc_kernel_qmatmul
 // _i8_i32, ...: a symbol has one function type), with the
 // memref descriptors expanded as for the f32 kernels, and the op's
 // attributes and element types summed up in a flags word whose bits are
-// ONNXC_QFLAG_* of lib/Runtime/Kernels.h.
+// ONNXC_QFLAG_* of dialects/Kernel/KernelABI.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,17 +21,22 @@ namespace onnxc {
 using namespace mlir;
 using namespace onnxc;
 
-/// ONNXC_QFLAG_* and ONNXC_QOUT_* of lib/Runtime/Kernels.h.
+/// ONNXC_QFLAG_* and ONNXC_QOUT_* of dialects/Kernel/KernelABI.h.
 enum QuantFlags : int64_t {
-  kRelu = 1,
-  kConstX = 2,
-  kConstW = 4,
-  kSignedX = 8,
-  kSignedW = 16,
-  kOutShift = 5,
-  kBiasF32 = 128,
+  kRelu = ONNXC_QFLAG_RELU,
+  kConstX = ONNXC_QFLAG_CONST_X,
+  kConstW = ONNXC_QFLAG_CONST_W,
+  kSignedX = ONNXC_QFLAG_X_SIGNED,
+  kSignedW = ONNXC_QFLAG_W_SIGNED,
+  kOutShift = ONNXC_QFLAG_OUT_SHIFT,
+  kBiasF32 = ONNXC_QFLAG_BIAS_F32,
 };
-enum QuantOut : int64_t { kOutI32 = 0, kOutF32 = 1, kOutU8 = 2, kOutS8 = 3 };
+enum QuantOut : int64_t {
+  kOutI32 = ONNXC_QOUT_I32,
+  kOutF32 = ONNXC_QOUT_F32,
+  kOutU8 = ONNXC_QOUT_U8,
+  kOutS8 = ONNXC_QOUT_S8
+};
 
 /// Replaces `op` (on memrefs) by a call of `name` on its operands, `extra`
 /// i64 values, and its flags word.

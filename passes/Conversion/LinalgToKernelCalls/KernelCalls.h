@@ -10,7 +10,7 @@
 #ifndef ONNXC_PASSES_CONVERSION_LINALGTOKERNELCALLS_KERNELCALLS_H
 #define ONNXC_PASSES_CONVERSION_LINALGTOKERNELCALLS_KERNELCALLS_H
 
-#include "lib/Runtime/GemmLayout.h"
+#include "dialects/Kernel/KernelABI.h"
 #include "passes/Conversion/Passes.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -64,7 +64,7 @@ using PackedKey = std::tuple<llvm::StringRef, int64_t, int64_t, int64_t,
 using PackedGlobals = std::map<PackedKey, mlir::memref::GlobalOp>;
 
 /// The global holding the k x n B of `matrix` (its transpose with
-/// `transposed`) in the packed layout (nr, kcBlock) of GemmLayout.h, made
+/// `transposed`) in the packed layout (nr, kcBlock) of KernelABI.h, made
 /// once per layout.
 mlir::memref::GlobalOp getPackedMatrix(mlir::ModuleOp module,
                                        mlir::SymbolTable &symbols,

@@ -1,7 +1,7 @@
 //===- LinalgToKernelCalls.cpp - f32 matmul and conv to runtime kernels ---===//
 //
 // After bufferization, f32 matmuls and convolutions become calls of the
-// runtime's packed kernels (lib/Runtime/Kernels.c). Operands are cast to
+// CPU kernels (lib/Kernels: gemm/, conv/, copy/). Operands are cast to
 // fully dynamic strided memrefs, so the call passes each descriptor expanded
 // (allocated, aligned, offset, sizes, strides); a transposed operand is a
 // memref.transpose view, which the kernels read through its strides.

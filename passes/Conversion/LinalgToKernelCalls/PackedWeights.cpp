@@ -3,7 +3,7 @@
 // A linalg.matmul whose B is a view of a constant global becomes a call of
 // onnxc_kernel_matmul_packed_f32 on a new global that holds B already in the
 // packed layout of the GEMM's micro-kernel for the target's vector ISA (the
-// module's `onnxc.gemm_isa`; lib/Runtime/GemmLayout.h): the runtime neither
+// module's `onnxc.gemm_isa`; dialects/Kernel/KernelABI.h): the runtime neither
 // packs it at the first run nor keeps a second, packed copy beside it. A
 // global that no other op reads any more goes.
 //
@@ -11,7 +11,7 @@
 
 #include "passes/Conversion/LinalgToKernelCalls/KernelCalls.h"
 
-#include "lib/Runtime/GemmLayout.h"
+#include "dialects/Kernel/KernelABI.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

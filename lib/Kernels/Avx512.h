@@ -1,12 +1,12 @@
-/*===- Avx512.h - AVX-512 helpers that the runtime's kernels share --------===*
+/*===- Avx512.h - AVX-512 helpers that the kernel families share ----------===*
  *
- * Internal to the runtime. Included where <immintrin.h> may be used (x86-64);
+ * Internal to lib/Kernels. Included where <immintrin.h> may be used (x86-64);
  * the functions carry their own target attribute, so the including file
  * needs no -mavx512f.
  *
  *===----------------------------------------------------------------------===*/
-#ifndef ONNXC_RUNTIME_AVX512_H
-#define ONNXC_RUNTIME_AVX512_H
+#ifndef ONNXC_KERNELS_AVX512_H
+#define ONNXC_KERNELS_AVX512_H
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -29,4 +29,4 @@ onnxcHardSwish16(__m512 v) {
 }
 #endif
 
-#endif /* ONNXC_RUNTIME_AVX512_H */
+#endif /* ONNXC_KERNELS_AVX512_H */

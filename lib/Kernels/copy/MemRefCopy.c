@@ -6,7 +6,7 @@
  * onnxc's implementation, so compiled models need no MLIR runtime library.
  *
  *===----------------------------------------------------------------------===*/
-#include "onnxc_runtime.h"
+#include "lib/Runtime/onnxc_runtime.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /*===- Attention.c - Multi-head attention kernel ---------------------------===*
  *
  * The entry point that lowered fused.attention calls. Per (batch, head):
- * scores = Q_h K_h^T through the packed GEMM of Gemm.c (K_h transposed into a
+ * scores = Q_h K_h^T through the packed GEMM of gemm/ (K_h transposed into a
  * contiguous buffer first), then one pass per row that scales, adds the
  * mask, and normalizes with a vectorizable exp, then P V_h through the GEMM
  * again, written straight into the head's columns of the [B, S, H * D]
@@ -9,7 +9,7 @@
  * the GEMMs inside run serially on their thread.
  *
  *===----------------------------------------------------------------------===*/
-#include "Kernels.h"
+#include "lib/Kernels/Kernels.h"
 
 #include <math.h>
 #include <stdlib.h>

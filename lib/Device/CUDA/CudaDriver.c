@@ -1,4 +1,4 @@
-/*===- GPU.c - The CUDA side of the runtime (the nvptx target) -----------===*
+/*===- CudaDriver.c - The CUDA device backend (the nvptx target) ---------===*
  *
  * What a model compiled with --target nvptx calls: the mgpu* entry points
  * that MLIR's gpu-to-llvm lowering emits (module loading, kernel launches,
@@ -24,13 +24,25 @@
  *
  *===----------------------------------------------------------------------===*/
 
-#include "RuntimeInternal.h"
+#include "lib/Runtime/RuntimeInternal.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/// The GPU build's entry: runs `body` (the model) with its inputs staged
+/// into GPU-visible memory and its outputs handed back in malloc'ed memory;
+/// on a missing driver or GPU, or a GPU error, sets ONNXC_ERROR_DEVICE and
+/// leaves the output descriptors zeroed. Generated code calls it and the
+/// next one; they are declared here, beside their only definitions.
+void onnxc_gpu_run(const onnxc_model_desc *model, onnxc_entry_fn body,
+                   void *const *inputs, void *outputs);
+
+/// A copy of the constant `bytes` at `host` that kernels can read, made once
+/// per process.
+void *onnxc_gpu_constant(const void *host, int64_t bytes);
 
 /*===------------------------------------------------------------------------===
  * The slice of the CUDA driver API that onnxc uses, declared here (no CUDA

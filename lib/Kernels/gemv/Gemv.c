@@ -13,194 +13,22 @@
  * activation) is left to the GEMM. The epilogue is the GEMM's (Kernels.h).
  * With a thread pool, large products are split over the column blocks.
  *
+ * This file chooses the kernel and runs the product; the kernels of each ISA
+ * are GemvAvx512.c, GemvAvx2.c and GemvGeneric.c.
+ *
  *===----------------------------------------------------------------------===*/
 #define _POSIX_C_SOURCE 200809L
 
-#include "Kernels.h"
+#include "lib/Kernels/gemv/GemvInternal.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+static const GemvArch archGeneric = {"generic", GenericWidth, onnxcGemvGeneric};
 #if defined(__x86_64__)
-#include "Avx512.h"
-#endif
-
-enum {
-  MaxRows = ONNXC_GEMV_MAX_ROWS,
-  /// The widest column block of any kernel.
-  MaxWidth = 64,
-  /// A reduction longer than this gathers a strided row of A on the heap.
-  StackK = 1024,
-};
-
-/// B as the kernels read it: row p of the block at column j0 starts at
-/// base + p * ldb, or, unpacked, at base + rows[p] + j0 (`rows` non-NULL).
-typedef struct {
-  const float *base;
-  const int64_t *rows;
-  int64_t ldb;
-} GemvB;
-
-/// sums[i * MaxWidth + j] = sum_p a[i][p] * B(p, j0 + j) for i < m and j <
-/// cols (cols <= width; a packed block may be read up to `width`, an
-/// unpacked one only up to `cols`).
-typedef void (*GemvKernel)(int m, int64_t k, const float *const *a,
-                           const GemvB *b, int64_t j0, int cols, float *sums);
-
-typedef struct {
-  const char *name;
-  int width;
-  GemvKernel kernel;
-} GemvArch;
-
-/// The row p of B's block at column j0.
-static inline const float *rowOf(const GemvB *b, int64_t p, int64_t j0) {
-  return b->rows ? b->base + b->rows[p] + j0 : b->base + p * b->ldb;
-}
-
-/*===----------------------------------------------------------------------===*
- * Kernels
- *===----------------------------------------------------------------------===*/
-
-enum { GenericWidth = 16 };
-
-static void gemvGeneric(int m, int64_t k, const float *const *a, const GemvB *b,
-                        int64_t j0, int cols, float *sums) {
-  for (int i = 0; i < m; ++i) {
-    float acc[GenericWidth] = {0};
-    for (int64_t p = 0; p < k; ++p) {
-      const float *row = rowOf(b, p, j0);
-      float x = a[i][p];
-      for (int j = 0; j < cols; ++j)
-        acc[j] += x * row[j];
-    }
-    memcpy(sums + i * MaxWidth, acc, sizeof(float) * (size_t)cols);
-  }
-}
-
-#if defined(__x86_64__)
-
-#define ONNXC_GEMV_AVX512 __attribute__((target("avx512f,fma")))
-#define ONNXC_GEMV_AVX2 __attribute__((target("avx2,fma")))
-
-/// How many rows ahead a packed B block is fetched: a recurrent time step's
-/// weights stream from L2 (lstm 0.187 -> 0.167 ms, gru 0.143 -> 0.129).
-enum { PrefetchRows = 8 };
-
-/// M rows by V vectors of 16 columns; only the last vector is masked (to
-/// `last`), which keeps an unpacked B's reads within its columns.
-__attribute__((always_inline)) ONNXC_GEMV_AVX512 static inline void
-tileAvx512(int M, int V, int64_t k, const float *const *a, const GemvB *b,
-           int64_t j0, __mmask16 last, float *sums) {
-  __m512 acc[MaxRows][4];
-  for (int i = 0; i < M; ++i)
-    for (int v = 0; v < V; ++v)
-      acc[i][v] = _mm512_setzero_ps();
-  for (int64_t p = 0; p < k; ++p) {
-    const float *row = rowOf(b, p, j0);
-    if (!b->rows)
-      for (int v = 0; v < V; ++v)
-        ONNXC_PREFETCH(row, PrefetchRows * b->ldb + 16 * v);
-    __m512 bv[4];
-    for (int v = 0; v < V - 1; ++v)
-      bv[v] = _mm512_loadu_ps(row + 16 * v);
-    bv[V - 1] = _mm512_maskz_loadu_ps(last, row + 16 * (V - 1));
-    for (int i = 0; i < M; ++i) {
-      __m512 x = _mm512_set1_ps(a[i][p]);
-      for (int v = 0; v < V; ++v)
-        acc[i][v] = _mm512_fmadd_ps(x, bv[v], acc[i][v]);
-    }
-  }
-  for (int i = 0; i < M; ++i)
-    for (int v = 0; v < V; ++v)
-      _mm512_storeu_ps(sums + i * MaxWidth + 16 * v, acc[i][v]);
-}
-
-/// Blocks of 64 columns (4 vectors): up to 16 accumulators and 4 of B.
-ONNXC_GEMV_AVX512 static void gemvAvx512(int m, int64_t k,
-                                         const float *const *a, const GemvB *b,
-                                         int64_t j0, int cols, float *sums) {
-  int vectors = (cols + 15) / 16;
-  int tail = cols - 16 * (vectors - 1);
-  __mmask16 last = (__mmask16)(tail == 16 ? 0xffff : (1u << tail) - 1);
-  switch ((m - 1) * 4 + vectors - 1) {
-#define ONNXC_CASE(M, V)                                                       \
-  case (M - 1) * 4 + V - 1:                                                    \
-    tileAvx512(M, V, k, a, b, j0, last, sums);                                 \
-    return;
-#define ONNXC_ROWS(M)                                                          \
-  ONNXC_CASE(M, 1) ONNXC_CASE(M, 2) ONNXC_CASE(M, 3) ONNXC_CASE(M, 4)
-    ONNXC_ROWS(1)
-    ONNXC_ROWS(2)
-    ONNXC_ROWS(3)
-    ONNXC_ROWS(4)
-#undef ONNXC_ROWS
-#undef ONNXC_CASE
-  }
-}
-
-/// M rows by V vectors of 8 columns, the last one masked by `last`.
-__attribute__((always_inline)) ONNXC_GEMV_AVX2 static inline void
-tileAvx2(int M, int V, int64_t k, const float *const *a, const GemvB *b,
-         int64_t j0, __m256i last, float *sums) {
-  __m256 acc[3][4];
-  for (int i = 0; i < M; ++i)
-    for (int v = 0; v < V; ++v)
-      acc[i][v] = _mm256_setzero_ps();
-  for (int64_t p = 0; p < k; ++p) {
-    const float *row = rowOf(b, p, j0);
-    __m256 bv[4];
-    for (int v = 0; v < V - 1; ++v)
-      bv[v] = _mm256_loadu_ps(row + 8 * v);
-    bv[V - 1] = _mm256_maskload_ps(row + 8 * (V - 1), last);
-    for (int i = 0; i < M; ++i) {
-      __m256 x = _mm256_broadcast_ss(a[i] + p);
-      for (int v = 0; v < V; ++v)
-        acc[i][v] = _mm256_fmadd_ps(x, bv[v], acc[i][v]);
-    }
-  }
-  for (int i = 0; i < M; ++i)
-    for (int v = 0; v < V; ++v)
-      _mm256_storeu_ps(sums + i * MaxWidth + 8 * v, acc[i][v]);
-}
-
-/// Blocks of 32 columns (4 vectors), at most 3 rows at a time so that the
-/// 12 accumulators and B's vectors fit the 16 registers.
-ONNXC_GEMV_AVX2 static void gemvAvx2(int m, int64_t k, const float *const *a,
-                                     const GemvB *b, int64_t j0, int cols,
-                                     float *sums) {
-  int vectors = (cols + 7) / 8;
-  int tail = cols - 8 * (vectors - 1);
-  __m256i last = _mm256_cmpgt_epi32(_mm256_set1_epi32(tail),
-                                    _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-  // 4 rows as 2 + 2.
-  int groups = m == 4 ? 2 : 1, rows = m == 4 ? 2 : m;
-  for (int group = 0; group < groups; ++group) {
-    int i0 = group * rows;
-    float *out = sums + i0 * MaxWidth;
-    switch ((rows - 1) * 4 + vectors - 1) {
-#define ONNXC_CASE(M, V)                                                       \
-  case (M - 1) * 4 + V - 1:                                                    \
-    tileAvx2(M, V, k, a + i0, b, j0, last, out);                               \
-    break;
-#define ONNXC_ROWS(M)                                                          \
-  ONNXC_CASE(M, 1) ONNXC_CASE(M, 2) ONNXC_CASE(M, 3) ONNXC_CASE(M, 4)
-      ONNXC_ROWS(1)
-      ONNXC_ROWS(2)
-      ONNXC_ROWS(3)
-#undef ONNXC_ROWS
-#undef ONNXC_CASE
-    }
-  }
-}
-
-#endif
-
-static const GemvArch archGeneric = {"generic", GenericWidth, gemvGeneric};
-#if defined(__x86_64__)
-static const GemvArch archAvx512 = {"avx512", 64, gemvAvx512};
-static const GemvArch archAvx2 = {"avx2", 32, gemvAvx2};
+static const GemvArch archAvx512 = {"avx512", 64, onnxcGemvAvx512};
+static const GemvArch archAvx2 = {"avx2", 32, onnxcGemvAvx2};
 #endif
 
 /// The kernel named `name` ("" or NULL: the best one) if this CPU has it.
@@ -455,3 +283,4 @@ int onnxcGemv(const OnnxcGemm *g) {
     free(gathered);
   return 1;
 }
+

@@ -5,34 +5,17 @@
  * padded copy is made) and the output written, not accumulated into. Each
  * output row is computed in two passes: the window's input rows combined
  * into one row (contiguous, so it vectorizes), then the window's columns
- * combined along it (AVX-512 for column strides 1 and 2: the even lanes of
- * two loads for 2). Planes are spread over the session's thread pool.
+ * combined along it (AVX-512 for column strides 1 and 2, PoolAvx512.c: the
+ * even lanes of two loads for 2). Planes are spread over the session's
+ * thread pool.
  *
  *===----------------------------------------------------------------------===*/
-#include "Kernels.h"
+#include "lib/Kernels/pool/PoolInternal.h"
 
 #include <math.h>
 #include <stdlib.h>
 
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
-
 enum { FlagAverage = 1, FlagCountPad = 2 };
-
-typedef struct {
-  const float *x;
-  float *y;
-  int64_t channels, h, w, oh, ow;
-  int64_t kh, kw, sh, sw, dh, dw, top, left;
-  int64_t xStride[4], yStride[4];
-  int average;
-  /// Average: taps at rows [countLoH, countHiH) and columns [countLoW,
-  /// countHiW) count in the divisor.
-  int64_t countLoH, countHiH, countLoW, countHiW;
-  /// Average: 1 / the counted taps of each output column's window.
-  const float *invCol;
-} Pool;
 
 /// The number of taps of a window (`k` taps `d` apart from `start`) in
 /// [lo, hi).
@@ -80,81 +63,6 @@ ONNXC_POOL_ROWS(poolRows, )
 #if defined(__x86_64__)
 ONNXC_POOL_ROWS(poolRowsAvx2, __attribute__((target("avx2"))))
 ONNXC_POOL_ROWS(poolRowsAvx512, __attribute__((target("avx512f"))))
-
-/// Output columns [from, to) of one output row, whose windows lie inside
-/// the `n` input rows `rows` (unit column stride), column stride `sw` 1 or
-/// 2, in vectors of 16 accumulated in a register; an average is multiplied
-/// by `invRow` and the column's inverse count. Inlined into callers with
-/// constant windows, so that the tap loops unroll.
-__attribute__((target("avx512f"), always_inline)) static inline void
-poolColumnsAvx512Body(const Pool *p, const float *const *rows, int64_t n,
-                      float *out, int64_t from, int64_t to, float invRow,
-                      int64_t kw, int64_t sw, int64_t dw, int average) {
-  const __m512i even = ONNXC_EVEN_LANES;
-  const __m512i odd = _mm512_set_epi32(31, 29, 27, 25, 23, 21, 19, 17, 15, 13,
-                                       11, 9, 7, 5, 3, 1);
-  __m512 inv = _mm512_set1_ps(invRow);
-  for (int64_t j = from; j < to; j += 16) {
-    int64_t m = to - j < 16 ? to - j : 16;
-    __mmask16 mask = (__mmask16)((1u << m) - 1);
-    // Stride 2: the lanes of two loads that the even (odd) columns need.
-    __mmask16 e0 =
-        (__mmask16)(2 * m - 1 >= 16 ? 0xffff : (1u << (2 * m - 1)) - 1);
-    __mmask16 e1 =
-        (__mmask16)(2 * m - 1 <= 16 ? 0 : (1u << (2 * m - 17)) - 1);
-    __mmask16 o1 = (__mmask16)(2 * m <= 16 ? 0 : (1u << (2 * m - 16)) - 1);
-    int64_t start = j * sw - p->left;
-    __m512 acc = _mm512_set1_ps(average ? 0.0f : -INFINITY);
-    for (int64_t r = 0; r < n; ++r) {
-      const float *base = rows[r] + start;
-      if (sw == 1) {
-        for (int64_t s = 0; s < kw; ++s) {
-          __m512 v = _mm512_maskz_loadu_ps(mask, base + s * dw);
-          acc = average ? _mm512_add_ps(acc, v) : _mm512_max_ps(v, acc);
-        }
-        continue;
-      }
-      for (int64_t s = 0; s < kw; ++s) {
-        const float *in = base + s * dw;
-        // With unit dilation, taps s and s + 1 share the loads.
-        int pair = dw == 1 && s + 1 < kw;
-        __m512 lo = _mm512_maskz_loadu_ps(pair ? 0xffff : e0, in);
-        __m512 hi = _mm512_maskz_loadu_ps(pair ? o1 : e1, in + 16);
-        __m512 v = _mm512_permutex2var_ps(lo, even, hi);
-        acc = average ? _mm512_add_ps(acc, v) : _mm512_max_ps(v, acc);
-        if (pair) {
-          v = _mm512_permutex2var_ps(lo, odd, hi);
-          acc = average ? _mm512_add_ps(acc, v) : _mm512_max_ps(v, acc);
-          ++s;
-        }
-      }
-    }
-    if (average)
-      acc = _mm512_mul_ps(_mm512_mul_ps(acc, inv),
-                          _mm512_maskz_loadu_ps(mask, p->invCol + j));
-    _mm512_mask_storeu_ps(out + j, mask, acc);
-  }
-}
-
-/// poolColumnsAvx512Body with the common windows constant.
-__attribute__((target("avx512f"))) static void
-poolColumnsAvx512(const Pool *p, const float *const *rows, int64_t n,
-                  float *out, int64_t from, int64_t to, float invRow) {
-#define ONNXC_POOL_CASE(KW, SW, AVG)                                           \
-  if (p->kw == KW && p->sw == SW && p->dw == 1 && p->average == AVG) {         \
-    poolColumnsAvx512Body(p, rows, n, out, from, to, invRow, KW, SW, 1, AVG);  \
-    return;                                                                    \
-  }
-  ONNXC_POOL_CASE(2, 2, 0)
-  ONNXC_POOL_CASE(3, 2, 0)
-  ONNXC_POOL_CASE(3, 1, 0)
-  ONNXC_POOL_CASE(3, 1, 1)
-  ONNXC_POOL_CASE(3, 2, 1)
-  ONNXC_POOL_CASE(2, 2, 1)
-#undef ONNXC_POOL_CASE
-  poolColumnsAvx512Body(p, rows, n, out, from, to, invRow, p->kw, p->sw, p->dw,
-                        p->average);
-}
 #endif
 
 /// Output columns [from, to) of one output row (column stride `ys`) from the
@@ -230,7 +138,7 @@ static void runPool(void *ctx, int64_t begin, int64_t end) {
 #if defined(__x86_64__)
       if (wide) {
         poolColumns(p, rows, n, 1, out, 1, 0, inFrom, invRow);
-        poolColumnsAvx512(p, rows, n, out, inFrom, inTo, invRow);
+        onnxcPoolColumnsAvx512(p, rows, n, out, inFrom, inTo, invRow);
         poolColumns(p, rows, n, 1, out, 1, inTo, p->ow, invRow);
         continue;
       }
@@ -305,3 +213,4 @@ void onnxc_kernel_pool2d_f32(ONNXC_MEMREF4(x), ONNXC_MEMREF4(y), int64_t kh,
     onnxc_parallel_for(onnxc_current_threadpool(), planes, runPool, &p);
   free(invCol);
 }
+

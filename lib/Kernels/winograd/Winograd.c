@@ -21,14 +21,14 @@
  *
  *===----------------------------------------------------------------------===*/
 
-#include "Kernels.h"
+#include "lib/Kernels/Kernels.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #if defined(__x86_64__)
-#include "Avx512.h"
+#include "lib/Kernels/Avx512.h"
 
 #define ONNXC_WINO __attribute__((target("avx512f,fma")))
 

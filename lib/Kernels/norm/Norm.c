@@ -7,7 +7,7 @@
  * scale + bias in one more. Rows are spread over the session's thread pool.
  *
  *===----------------------------------------------------------------------===*/
-#include "Kernels.h"
+#include "lib/Kernels/Kernels.h"
 
 #include <math.h>
 
