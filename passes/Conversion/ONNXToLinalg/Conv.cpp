@@ -17,6 +17,7 @@
 
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "passes/Conversion/ONNXToLinalg/Pattern.h"
 
 #include "dialects/ONNX/IR/ShapeHelpers.h"
 
@@ -147,18 +148,12 @@ static Value createConvInit(OpBuilder &b, Location loc, Value bias,
 }
 
 namespace {
-struct ConvLowering : public OpConversionPattern<onnx::ConvOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ConvLowering : public ONNXToLinalgPattern<onnx::ConvOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::ConvOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::ConvOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Value x = adaptor.getX(), w = adaptor.getW();
     auto xType = cast<RankedTensorType>(x.getType());
     auto wType = cast<RankedTensorType>(w.getType());
@@ -271,18 +266,13 @@ struct IndexMath {
   }
 };
 
-struct ConvTransposeLowering : public OpConversionPattern<onnx::ConvTransposeOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ConvTransposeLowering
+    : public ONNXToLinalgPattern<onnx::ConvTransposeOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::ConvTransposeOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::ConvTransposeOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Value x = adaptor.getX(), w = adaptor.getW();
     auto xType = cast<RankedTensorType>(x.getType());
     auto wType = cast<RankedTensorType>(w.getType());

@@ -9,6 +9,7 @@
 
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "passes/Conversion/ONNXToLinalg/Pattern.h"
 
 #include <cmath>
 
@@ -641,26 +642,23 @@ static ValueRange getElementwiseInputs(onnx::CastLikeOp, ValueRange operands) {
 namespace {
 /// Lowers an elementwise op with broadcasting to one linalg.generic.
 template <typename OpT>
-struct ElementwiseLowering : public OpConversionPattern<OpT> {
-  using OpConversionPattern<OpT>::OpConversionPattern;
+struct ElementwiseLowering : public ONNXToLinalgPattern<OpT> {
+  using ONNXToLinalgPattern<OpT>::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType || failed(checkTypes(op)))
+  LogicalResult lower(OpT op, typename OpT::Adaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkTypes(op)))
       return failure();
     Type element = resultType.getElementType();
     Value result = createElementwise(
-        rewriter, op.getLoc(), getElementwiseInputs(op, adaptor.getOperands()),
-        resultType, [&](OpBuilder &b, Location loc, ValueRange args) {
+        rewriter, loc, getElementwiseInputs(op, adaptor.getOperands()),
+        resultType, [&](OpBuilder &b, Location nestedLoc, ValueRange args) {
           SmallVector<Value> signless = llvm::map_to_vector(
-              args, [&](Value arg) { return toSignless(b, loc, arg); });
+              args, [&](Value arg) { return toSignless(b, nestedLoc, arg); });
           Value value =
-              buildScalar(op, b, loc, signless, getSignlessType(element));
-          return fromSignless(b, loc, value, element);
+              buildScalar(op, b, nestedLoc, signless, getSignlessType(element));
+          return fromSignless(b, nestedLoc, value, element);
         });
     rewriter.replaceOp(op, result);
     return success();
@@ -668,21 +666,15 @@ struct ElementwiseLowering : public OpConversionPattern<OpT> {
 };
 
 /// Clip: max with `min` then min with `max`, each bound optional.
-struct ClipLowering : public OpConversionPattern<onnx::ClipOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ClipLowering : public ONNXToLinalgPattern<onnx::ClipOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::ClipOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
+  LogicalResult lower(onnx::ClipOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Type element = resultType.getElementType();
     if (!isLowerableType(element))
       return unsupportedElementType(op, element);
-    Location loc = op.getLoc();
     auto bound = [&](Value original, Value converted) {
       if (onnx::isNoValue(original))
         return Value();

@@ -14,6 +14,7 @@
 
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "passes/Conversion/ONNXToLinalg/Pattern.h"
 
 #include "dialects/ONNX/IR/ShapeHelpers.h"
 
@@ -75,21 +76,15 @@ static void buildMulAcc(OpBuilder &b, Location loc, ValueRange args) {
 }
 
 namespace {
-struct MatMulLowering : public OpConversionPattern<onnx::MatMulOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct MatMulLowering : public ONNXToLinalgPattern<onnx::MatMulOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::MatMulOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
+  LogicalResult lower(onnx::MatMulOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Type element = resultType.getElementType();
     if (!isArithType(element))
       return unsupportedElementType(op, element);
-    Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
     Value a = adaptor.getA(), b = adaptor.getB();
     auto aType = cast<RankedTensorType>(a.getType());
@@ -221,21 +216,15 @@ struct MatMulLowering : public OpConversionPattern<onnx::MatMulOp> {
   }
 };
 
-struct GemmLowering : public OpConversionPattern<onnx::GemmOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct GemmLowering : public ONNXToLinalgPattern<onnx::GemmOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::GemmOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
+  LogicalResult lower(onnx::GemmOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Type element = resultType.getElementType();
     if (!isArithType(element))
       return unsupportedElementType(op, element);
-    Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
     Value a = adaptor.getA(), b = adaptor.getB();
     bool transA = op.getTransA() != 0, transB = op.getTransB() != 0;
@@ -309,21 +298,15 @@ struct GemmLowering : public OpConversionPattern<onnx::GemmOp> {
   }
 };
 
-struct EinsumLowering : public OpConversionPattern<onnx::EinsumOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct EinsumLowering : public ONNXToLinalgPattern<onnx::EinsumOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::EinsumOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
+  LogicalResult lower(onnx::EinsumOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Type element = resultType.getElementType();
     if (!isArithType(element))
       return unsupportedElementType(op, element);
-    Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
     ValueRange inputs = adaptor.getInputs();
     SmallVector<int64_t> ranks;

@@ -16,6 +16,7 @@
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/KernelCall.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "passes/Conversion/ONNXToLinalg/Pattern.h"
 
 #include "dialects/ONNX/IR/ShapeHelpers.h"
 
@@ -340,20 +341,14 @@ static SmallVector<Value> createArgMaxPool(OpBuilder &b, Location loc, Value x,
 }
 
 namespace {
-struct MaxPoolLowering : public OpConversionPattern<onnx::MaxPoolOp> {
+struct MaxPoolLowering : public ONNXToLinalgPattern<onnx::MaxPoolOp> {
   MaxPoolLowering(MLIRContext *ctx, bool poolKernels)
-      : OpConversionPattern(ctx), poolKernels(poolKernels) {}
+      : ONNXToLinalgPattern(ctx), poolKernels(poolKernels) {}
   bool poolKernels;
 
-  LogicalResult
-  matchAndRewrite(onnx::MaxPoolOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::MaxPoolOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Type element = resultType.getElementType();
     bool isUnsigned = element.isUnsignedInteger();
     bool kernel = poolKernels && op.getIndices().use_empty() &&
@@ -401,20 +396,14 @@ struct MaxPoolLowering : public OpConversionPattern<onnx::MaxPoolOp> {
   }
 };
 
-struct AveragePoolLowering : public OpConversionPattern<onnx::AveragePoolOp> {
+struct AveragePoolLowering : public ONNXToLinalgPattern<onnx::AveragePoolOp> {
   AveragePoolLowering(MLIRContext *ctx, bool poolKernels)
-      : OpConversionPattern(ctx), poolKernels(poolKernels) {}
+      : ONNXToLinalgPattern(ctx), poolKernels(poolKernels) {}
   bool poolKernels;
 
-  LogicalResult
-  matchAndRewrite(onnx::AveragePoolOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::AveragePoolOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     MLIRContext *ctx = rewriter.getContext();
     Type element = resultType.getElementType();
     Value zero = createScalar(rewriter, loc, element, 0);
@@ -562,18 +551,12 @@ struct AveragePoolLowering : public OpConversionPattern<onnx::AveragePoolOp> {
 };
 
 struct GlobalAveragePoolLowering
-    : public OpConversionPattern<onnx::GlobalAveragePoolOp> {
-  using OpConversionPattern::OpConversionPattern;
+    : public ONNXToLinalgPattern<onnx::GlobalAveragePoolOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::GlobalAveragePoolOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::GlobalAveragePoolOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Value x = adaptor.getX();
     int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
     if (rank < 3)
@@ -605,18 +588,12 @@ struct GlobalAveragePoolLowering
 };
 
 struct GlobalMaxPoolLowering
-    : public OpConversionPattern<onnx::GlobalMaxPoolOp> {
-  using OpConversionPattern::OpConversionPattern;
+    : public ONNXToLinalgPattern<onnx::GlobalMaxPoolOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::GlobalMaxPoolOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::GlobalMaxPoolOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Value x = adaptor.getX();
     int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
     if (rank < 3)

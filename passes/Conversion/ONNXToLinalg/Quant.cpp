@@ -22,6 +22,7 @@
 
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "passes/Conversion/ONNXToLinalg/Pattern.h"
 
 #include "dialects/Fused/IR/FusedOps.h"
 #include "dialects/ONNX/IR/ShapeHelpers.h"
@@ -200,18 +201,12 @@ static int64_t getParamAxis(Value param, RankedTensorType xType, int64_t axis) {
 
 namespace {
 struct QuantizeLinearLowering
-    : public OpConversionPattern<onnx::QuantizeLinearOp> {
-  using OpConversionPattern::OpConversionPattern;
+    : public ONNXToLinalgPattern<onnx::QuantizeLinearOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::QuantizeLinearOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::QuantizeLinearOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     MLIRContext *ctx = rewriter.getContext();
     Value x = adaptor.getX();
     auto xType = cast<RankedTensorType>(x.getType());
@@ -258,18 +253,12 @@ struct QuantizeLinearLowering
 };
 
 struct DequantizeLinearLowering
-    : public OpConversionPattern<onnx::DequantizeLinearOp> {
-  using OpConversionPattern::OpConversionPattern;
+    : public ONNXToLinalgPattern<onnx::DequantizeLinearOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::DequantizeLinearOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::DequantizeLinearOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     MLIRContext *ctx = rewriter.getContext();
     Value x = adaptor.getX();
     auto xType = cast<RankedTensorType>(x.getType());
@@ -309,18 +298,12 @@ struct DequantizeLinearLowering
 };
 
 struct DynamicQuantizeLinearLowering
-    : public OpConversionPattern<onnx::DynamicQuantizeLinearOp> {
-  using OpConversionPattern::OpConversionPattern;
+    : public ONNXToLinalgPattern<onnx::DynamicQuantizeLinearOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::DynamicQuantizeLinearOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::DynamicQuantizeLinearOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Value x = adaptor.getX();
     auto xType = cast<RankedTensorType>(x.getType());
     Type f32 = xType.getElementType();
@@ -766,27 +749,21 @@ static KernelParams getQLinearParams(OpBuilder &b, Location loc, Value xZero,
 
 namespace {
 struct MatMulIntegerLowering
-    : public OpConversionPattern<onnx::MatMulIntegerOp> {
+    : public ONNXToLinalgPattern<onnx::MatMulIntegerOp> {
   MatMulIntegerLowering(MLIRContext *ctx, bool kernels)
-      : OpConversionPattern(ctx), kernels(kernels) {}
+      : ONNXToLinalgPattern(ctx), kernels(kernels) {}
 
-  LogicalResult
-  matchAndRewrite(onnx::MatMulIntegerOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
+  LogicalResult lower(onnx::MatMulIntegerOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     if (kernels && fitsQMatMul(adaptor.getA(), adaptor.getB()) &&
         isNoneOrOneElement(op.getAZeroPoint()) &&
         isNoneOrVector(op.getBZeroPoint()))
       return lowerToKernel(op, adaptor, rewriter, resultType);
-    rewriter.replaceOp(op, createIntegerMatMul(rewriter, op.getLoc(),
-                                               adaptor.getA(), adaptor.getB(),
-                                               adaptor.getAZeroPoint(),
-                                               adaptor.getBZeroPoint(),
-                                               resultType));
+    rewriter.replaceOp(
+        op, createIntegerMatMul(rewriter, loc, adaptor.getA(), adaptor.getB(),
+                                adaptor.getAZeroPoint(),
+                                adaptor.getBZeroPoint(), resultType));
     return success();
   }
 
@@ -844,19 +821,13 @@ struct MatMulIntegerLowering
 };
 
 struct QLinearMatMulLowering
-    : public OpConversionPattern<onnx::QLinearMatMulOp> {
+    : public ONNXToLinalgPattern<onnx::QLinearMatMulOp> {
   QLinearMatMulLowering(MLIRContext *ctx, bool kernels)
-      : OpConversionPattern(ctx), kernels(kernels) {}
+      : ONNXToLinalgPattern(ctx), kernels(kernels) {}
 
-  LogicalResult
-  matchAndRewrite(onnx::QLinearMatMulOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::QLinearMatMulOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     if (kernels && fitsQMatMul(adaptor.getA(), adaptor.getB()) &&
         fitsQLinearParams(op.getAScale(), op.getAZeroPoint(), op.getBScale(),
                           op.getBZeroPoint(), op.getYScale(),
@@ -1155,23 +1126,17 @@ static FailureOr<Value> createQConv(OpBuilder &b, OpT op, Value x, Value w,
 }
 
 namespace {
-struct ConvIntegerLowering : public OpConversionPattern<onnx::ConvIntegerOp> {
+struct ConvIntegerLowering : public ONNXToLinalgPattern<onnx::ConvIntegerOp> {
   ConvIntegerLowering(MLIRContext *ctx, bool kernels)
-      : OpConversionPattern(ctx), kernels(kernels) {}
+      : ONNXToLinalgPattern(ctx), kernels(kernels) {}
 
-  LogicalResult
-  matchAndRewrite(onnx::ConvIntegerOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
+  LogicalResult lower(onnx::ConvIntegerOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     FailureOr<Value> conv;
     if (kernels && fitsQConv(op, adaptor.getW()) &&
         isNoneOrOneElement(op.getXZeroPoint()) &&
         isNoneOrVector(op.getWZeroPoint())) {
-      Location loc = op.getLoc();
       Type i32 = rewriter.getI32Type(), f32 = rewriter.getF32Type();
       KernelParams p;
       p.xZero =
@@ -1203,19 +1168,13 @@ struct ConvIntegerLowering : public OpConversionPattern<onnx::ConvIntegerOp> {
   bool kernels;
 };
 
-struct QLinearConvLowering : public OpConversionPattern<onnx::QLinearConvOp> {
+struct QLinearConvLowering : public ONNXToLinalgPattern<onnx::QLinearConvOp> {
   QLinearConvLowering(MLIRContext *ctx, bool kernels)
-      : OpConversionPattern(ctx), kernels(kernels) {}
+      : ONNXToLinalgPattern(ctx), kernels(kernels) {}
 
-  LogicalResult
-  matchAndRewrite(onnx::QLinearConvOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::QLinearConvOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     if (kernels && fitsQConv(op, adaptor.getW()) &&
         fitsQLinearParams(op.getXScale(), op.getXZeroPoint(), op.getWScale(),
                           op.getWZeroPoint(), op.getYScale(),
