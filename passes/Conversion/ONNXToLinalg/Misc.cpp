@@ -12,6 +12,7 @@
 
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "passes/Conversion/ONNXToLinalg/Pattern.h"
 
 #include "dialects/ONNX/IR/ShapeHelpers.h"
 
@@ -38,18 +39,12 @@ forLoop(ImplicitLocOpBuilder &b, Value lb, Value ub, ValueRange inits,
 }
 
 namespace {
-struct LRNLowering : public OpConversionPattern<onnx::LRNOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct LRNLowering : public ONNXToLinalgPattern<onnx::LRNOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::LRNOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::LRNOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Value x = adaptor.getX();
     Type element = resultType.getElementType();
     int64_t rank = resultType.getRank();
@@ -100,18 +95,12 @@ struct LRNLowering : public OpConversionPattern<onnx::LRNOp> {
 };
 
 struct ReverseSequenceLowering
-    : public OpConversionPattern<onnx::ReverseSequenceOp> {
-  using OpConversionPattern::OpConversionPattern;
+    : public ONNXToLinalgPattern<onnx::ReverseSequenceOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::ReverseSequenceOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::ReverseSequenceOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Value input = adaptor.getInput(), lens = adaptor.getSequenceLens();
     int64_t rank = resultType.getRank();
     int64_t batchAxis = static_cast<int64_t>(op.getBatchAxis());
@@ -148,18 +137,12 @@ struct ReverseSequenceLowering
   }
 };
 
-struct DetLowering : public OpConversionPattern<onnx::DetOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct DetLowering : public ONNXToLinalgPattern<onnx::DetOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::DetOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::DetOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(loc, rewriter);
     Value x = adaptor.getX();
     auto xType = cast<RankedTensorType>(x.getType());
@@ -285,23 +268,16 @@ private:
   }
 };
 struct TfIdfVectorizerLowering
-    : public OpConversionPattern<onnx::TfIdfVectorizerOp> {
-  using OpConversionPattern::OpConversionPattern;
+    : public ONNXToLinalgPattern<onnx::TfIdfVectorizerOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::TfIdfVectorizerOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
+  LogicalResult lower(onnx::TfIdfVectorizerOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     FailureOr<SmallVector<onnx::TfIdfGram>> allGrams = onnx::resolveTfIdfPool(
-        op.getLoc(), op.getNgramCounts(), op.getNgramIndexes(),
-        *op.getPoolInt64s());
+        loc, op.getNgramCounts(), op.getNgramIndexes(), *op.getPoolInt64s());
     if (failed(allGrams))
       return failure();
-    Location loc = op.getLoc();
     ImplicitLocOpBuilder b(loc, rewriter);
     int64_t minLength = static_cast<int64_t>(op.getMinGramLength());
     int64_t maxLength = static_cast<int64_t>(op.getMaxGramLength());

@@ -14,10 +14,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/LinalgToKernelCalls/KernelCalls.h"
+#include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/KernelCall.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "passes/Conversion/ONNXToLinalg/Pattern.h"
 
 #include "dialects/ONNX/IR/ShapeHelpers.h"
 
@@ -291,20 +292,14 @@ static std::pair<Value, Value> createBatchStatistics(OpBuilder &b,
 }
 
 struct BatchNormalizationLowering
-    : public OpConversionPattern<onnx::BatchNormalizationOp> {
-  using OpConversionPattern::OpConversionPattern;
+    : public ONNXToLinalgPattern<onnx::BatchNormalizationOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::BatchNormalizationOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
+  LogicalResult lower(onnx::BatchNormalizationOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     if (resultType.getRank() < 2)
       return op.emitOpError("expects an input of rank 2 or more");
-    Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
     Type element = resultType.getElementType();
     int64_t rank = resultType.getRank();
@@ -377,22 +372,16 @@ struct BatchNormalizationLowering
   }
 };
 
-struct SoftmaxLowering : public OpConversionPattern<onnx::SoftmaxOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct SoftmaxLowering : public ONNXToLinalgPattern<onnx::SoftmaxOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::SoftmaxOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
+  LogicalResult lower(onnx::SoftmaxOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     int64_t rank = resultType.getRank();
     std::optional<int64_t> axis = onnx::normalizeAxis(op.getAxis(), rank);
     if (!axis)
       return op.emitOpError("has 'axis' out of range");
-    Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
     Type element = resultType.getElementType();
     Value x = adaptor.getInput();
@@ -501,24 +490,18 @@ lowerLayerNormToKernel(onnx::LayerNormalizationOp op, Value x, Value scale,
 }
 
 struct LayerNormalizationLowering
-    : public OpConversionPattern<onnx::LayerNormalizationOp> {
-  using OpConversionPattern::OpConversionPattern;
+    : public ONNXToLinalgMultiResultPattern<onnx::LayerNormalizationOp> {
+  using ONNXToLinalgMultiResultPattern::ONNXToLinalgMultiResultPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::LayerNormalizationOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op, 0);
-    RankedTensorType meanType = getRankedResultType(op, 1);
-    RankedTensorType invStdType = getRankedResultType(op, 2);
-    if (!resultType || !meanType || !invStdType)
-      return failure();
+  LogicalResult lower(onnx::LayerNormalizationOp op, OpAdaptor adaptor,
+                      ArrayRef<RankedTensorType> resultTypes, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType resultType = resultTypes[0], meanType = resultTypes[1],
+                     invStdType = resultTypes[2];
     int64_t rank = resultType.getRank();
     std::optional<int64_t> axis = onnx::normalizeAxis(op.getAxis(), rank);
     if (!axis)
       return op.emitOpError("has 'axis' out of range");
-    Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
     Type element = resultType.getElementType();
     Value x = adaptor.getX();
@@ -596,22 +579,16 @@ struct LayerNormalizationLowering
 
 /// LogSoftmax and Hardmax.
 template <typename OpT>
-struct SoftmaxLikeLowering : public OpConversionPattern<OpT> {
-  using OpConversionPattern<OpT>::OpConversionPattern;
+struct SoftmaxLikeLowering : public ONNXToLinalgPattern<OpT> {
+  using ONNXToLinalgPattern<OpT>::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
+  LogicalResult lower(OpT op, typename OpT::Adaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     int64_t rank = resultType.getRank();
     std::optional<int64_t> axis = onnx::normalizeAxis(op.getAxis(), rank);
     if (!axis)
       return op.emitOpError("has 'axis' out of range");
-    Location loc = op.getLoc();
     Value x = adaptor.getInput();
     if (std::is_same_v<OpT, onnx::LogSoftmaxOp>) {
       rewriter.replaceOp(op,
@@ -651,21 +628,15 @@ struct SoftmaxLikeLowering : public OpConversionPattern<OpT> {
 };
 
 struct InstanceNormalizationLowering
-    : public OpConversionPattern<onnx::InstanceNormalizationOp> {
-  using OpConversionPattern::OpConversionPattern;
+    : public ONNXToLinalgPattern<onnx::InstanceNormalizationOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::InstanceNormalizationOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
+  LogicalResult lower(onnx::InstanceNormalizationOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     int64_t rank = resultType.getRank();
     if (rank < 3)
       return op.emitOpError("expects an input of rank 3 or more");
-    Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
     Type element = resultType.getElementType();
     Value x = adaptor.getInput();
@@ -705,23 +676,17 @@ struct InstanceNormalizationLowering
 };
 
 struct LpNormalizationLowering
-    : public OpConversionPattern<onnx::LpNormalizationOp> {
-  using OpConversionPattern::OpConversionPattern;
+    : public ONNXToLinalgPattern<onnx::LpNormalizationOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::LpNormalizationOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
+  LogicalResult lower(onnx::LpNormalizationOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     int64_t rank = resultType.getRank();
     std::optional<int64_t> axis = onnx::normalizeAxis(op.getAxis(), rank);
     if (!axis)
       return op.emitOpError("has 'axis' out of range");
     bool l1 = op.getP() == 1;
-    Location loc = op.getLoc();
     Type element = resultType.getElementType();
     Value x = adaptor.getInput();
     Value norm = createReduction(
@@ -755,17 +720,12 @@ struct LpNormalizationLowering
 };
 
 struct MeanVarianceNormalizationLowering
-    : public OpConversionPattern<onnx::MeanVarianceNormalizationOp> {
-  using OpConversionPattern::OpConversionPattern;
+    : public ONNXToLinalgPattern<onnx::MeanVarianceNormalizationOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::MeanVarianceNormalizationOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
+  LogicalResult lower(onnx::MeanVarianceNormalizationOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     int64_t rank = resultType.getRank();
     SmallVector<int64_t> axes;
     for (int64_t a : op.getAxes()) {
@@ -775,7 +735,6 @@ struct MeanVarianceNormalizationLowering
       axes.push_back(*norm);
     }
     llvm::sort(axes);
-    Location loc = op.getLoc();
     Type element = resultType.getElementType();
     Value x = adaptor.getX();
     auto [mean, variance] = createMeanAndVariance(rewriter, loc, x, axes);
@@ -806,24 +765,19 @@ struct MeanVarianceNormalizationLowering
 };
 
 struct NegativeLogLikelihoodLossLowering
-    : public OpConversionPattern<onnx::NegativeLogLikelihoodLossOp> {
-  using OpConversionPattern::OpConversionPattern;
+    : public ONNXToLinalgPattern<onnx::NegativeLogLikelihoodLossOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::NegativeLogLikelihoodLossOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
+  LogicalResult lower(onnx::NegativeLogLikelihoodLossOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Value weight =
         onnx::isNoValue(op.getWeight()) ? Value() : adaptor.getWeight();
     std::optional<int64_t> ignoreIndex;
     if (std::optional<uint64_t> ii = op.getIgnoreIndex())
       ignoreIndex = static_cast<int64_t>(*ii);
     rewriter.replaceOp(op,
-                       createNLLLoss(rewriter, op.getLoc(), adaptor.getInput(),
+                       createNLLLoss(rewriter, loc, adaptor.getInput(),
                                      adaptor.getTarget(), weight, ignoreIndex,
                                      op.getReduction(), resultType));
     return success();
@@ -831,21 +785,15 @@ struct NegativeLogLikelihoodLossLowering
 };
 
 struct SoftmaxCrossEntropyLossLowering
-    : public OpConversionPattern<onnx::SoftmaxCrossEntropyLossOp> {
-  using OpConversionPattern::OpConversionPattern;
+    : public ONNXToLinalgMultiResultPattern<onnx::SoftmaxCrossEntropyLossOp> {
+  using ONNXToLinalgMultiResultPattern::ONNXToLinalgMultiResultPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::SoftmaxCrossEntropyLossOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op, 0);
-    RankedTensorType logProbType = getRankedResultType(op, 1);
-    if (!resultType || !logProbType)
-      return failure();
+  LogicalResult lower(onnx::SoftmaxCrossEntropyLossOp op, OpAdaptor adaptor,
+                      ArrayRef<RankedTensorType> resultTypes, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType resultType = resultTypes[0], logProbType = resultTypes[1];
     if (logProbType.getRank() < 2)
       return op.emitOpError("expects scores of rank 2 or more");
-    Location loc = op.getLoc();
     Value logProb =
         createLogSoftmax(rewriter, loc, adaptor.getScores(), 1, logProbType);
     Value weight =

@@ -14,6 +14,7 @@
 
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "passes/Conversion/ONNXToLinalg/Pattern.h"
 
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "llvm/Support/xxhash.h"
@@ -155,22 +156,16 @@ static std::optional<double> getSeed(std::optional<APFloat> seed) {
 
 namespace {
 template <typename OpT>
-struct RandomLowering : public OpConversionPattern<OpT> {
-  using OpConversionPattern<OpT>::OpConversionPattern;
+struct RandomLowering : public ONNXToLinalgPattern<OpT> {
+  using ONNXToLinalgPattern<OpT>::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(OpT op, typename OpT::Adaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     SmallVector<OpFoldResult> sizes;
     constexpr bool isLike = std::is_same_v<OpT, onnx::RandomUniformLikeOp> ||
                             std::is_same_v<OpT, onnx::RandomNormalLikeOp>;
     if constexpr (isLike) {
-      if (failed(checkRankedOperands(op)))
-        return failure();
       sizes = getDimSizes(rewriter, loc, adaptor.getInput());
     } else {
       for (int64_t d : resultType.getShape())
@@ -197,18 +192,12 @@ struct RandomLowering : public OpConversionPattern<OpT> {
   }
 };
 
-struct BernoulliLowering : public OpConversionPattern<onnx::BernoulliOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct BernoulliLowering : public ONNXToLinalgPattern<onnx::BernoulliOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::BernoulliOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::BernoulliOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Value input = adaptor.getInput();
     uint64_t key = getKey(op, getSeed(op.getSeed()));
     Type element = resultType.getElementType();

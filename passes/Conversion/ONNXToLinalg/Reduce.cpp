@@ -14,6 +14,7 @@
 
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "passes/Conversion/ONNXToLinalg/Pattern.h"
 
 #include "dialects/ONNX/IR/ShapeHelpers.h"
 
@@ -229,22 +230,16 @@ static Value reduceMaskedAxes(OpBuilder &b, Location loc, Value input,
 
 namespace {
 template <typename OpT>
-struct ReduceLowering : public OpConversionPattern<OpT> {
-  using OpConversionPattern<OpT>::OpConversionPattern;
+struct ReduceLowering : public ONNXToLinalgPattern<OpT> {
+  using ONNXToLinalgPattern<OpT>::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
+  LogicalResult lower(OpT op, typename OpT::Adaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     ReduceKind kind = getKind(op);
     Type element = resultType.getElementType();
     if (!isArithType(element) || (needsFloat(kind) && !isa<FloatType>(element)))
       return unsupportedElementType(op, element);
-    Location loc = op.getLoc();
     Value x = adaptor.getData();
     int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
 
@@ -412,17 +407,12 @@ struct ReduceLowering : public OpConversionPattern<OpT> {
 };
 
 template <typename OpT>
-struct ArgReduceLowering : public OpConversionPattern<OpT> {
-  using OpConversionPattern<OpT>::OpConversionPattern;
+struct ArgReduceLowering : public ONNXToLinalgPattern<OpT> {
+  using ONNXToLinalgPattern<OpT>::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
+  LogicalResult lower(OpT op, typename OpT::Adaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Value x = adaptor.getData();
     auto xType = cast<RankedTensorType>(x.getType());
     if (!isArithType(xType.getElementType()))
@@ -431,7 +421,6 @@ struct ArgReduceLowering : public OpConversionPattern<OpT> {
         onnx::normalizeAxis(op.getAxis(), xType.getRank());
     if (!axis)
       return op.emitOpError("has 'axis' out of range");
-    Location loc = op.getLoc();
     Value indices = createArgReduction(rewriter, loc, x, *axis,
                                        std::is_same_v<OpT, onnx::ArgMaxOp>,
                                        op.getSelectLastIndex() != 0);
@@ -455,21 +444,15 @@ static Value selectAlongAxis(OpBuilder &b, Location loc, ArrayRef<Value> values,
   return result;
 }
 
-struct CumSumLowering : public OpConversionPattern<onnx::CumSumOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct CumSumLowering : public ONNXToLinalgPattern<onnx::CumSumOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::CumSumOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
+  LogicalResult lower(onnx::CumSumOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Type element = resultType.getElementType();
     if (!isArithType(element))
       return unsupportedElementType(op, element);
-    Location loc = op.getLoc();
     Value x = adaptor.getX();
     int64_t rank = resultType.getRank();
     if (rank == 0)
@@ -523,22 +506,16 @@ struct CumSumLowering : public OpConversionPattern<onnx::CumSumOp> {
   }
 };
 
-struct TopKLowering : public OpConversionPattern<onnx::TopKOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct TopKLowering : public ONNXToLinalgMultiResultPattern<onnx::TopKOp> {
+  using ONNXToLinalgMultiResultPattern::ONNXToLinalgMultiResultPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::TopKOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType valuesType = getRankedResultType(op, 0);
-    RankedTensorType indicesType = getRankedResultType(op, 1);
-    if (!valuesType || !indicesType)
-      return failure();
+  LogicalResult lower(onnx::TopKOp op, OpAdaptor adaptor,
+                      ArrayRef<RankedTensorType> resultTypes, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType valuesType = resultTypes[0], indicesType = resultTypes[1];
     Type element = valuesType.getElementType();
     if (!isArithType(element))
       return unsupportedElementType(op, element);
-    Location loc = op.getLoc();
     Value x = adaptor.getX();
     int64_t rank = valuesType.getRank();
     std::optional<int64_t> axis = onnx::normalizeAxis(op.getAxis(), rank);

@@ -20,6 +20,7 @@
 
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "passes/Conversion/ONNXToLinalg/Pattern.h"
 
 #include <algorithm>
 #include <cmath>
@@ -108,18 +109,12 @@ struct ResizeAxis {
   std::optional<double> constScale, constOutWidth;
 };
 
-struct ResizeLowering : public OpConversionPattern<onnx::ResizeOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ResizeLowering : public ONNXToLinalgPattern<onnx::ResizeOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::ResizeOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::ResizeOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Value x = adaptor.getX();
     auto xType = cast<RankedTensorType>(x.getType());
     int64_t rank = xType.getRank();
@@ -477,18 +472,12 @@ struct ResizeLowering : public OpConversionPattern<onnx::ResizeOp> {
 } // namespace
 
 namespace {
-struct GridSampleLowering : public OpConversionPattern<onnx::GridSampleOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct GridSampleLowering : public ONNXToLinalgPattern<onnx::GridSampleOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::GridSampleOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::GridSampleOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Value x = adaptor.getX(), grid = adaptor.getGrid();
     Type element = resultType.getElementType();
     Type f64 = rewriter.getF64Type();

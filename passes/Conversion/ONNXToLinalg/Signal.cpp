@@ -11,6 +11,7 @@
 
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "passes/Conversion/ONNXToLinalg/Pattern.h"
 
 #include "dialects/ONNX/IR/ShapeHelpers.h"
 
@@ -35,21 +36,15 @@ static Value fromF64(OpBuilder &b, Location loc, Value value, Type type) {
 namespace {
 /// The cosine series `a0 - a1 cos(2 pi n / N) + a2 cos(4 pi n / N)`.
 template <typename OpT>
-struct WindowLowering : public OpConversionPattern<OpT> {
+struct WindowLowering : public ONNXToLinalgPattern<OpT> {
   WindowLowering(MLIRContext *ctx, double a0, double a1, double a2)
-      : OpConversionPattern<OpT>(ctx), a0(a0), a1(a1), a2(a2) {}
+      : ONNXToLinalgPattern<OpT>(ctx), a0(a0), a1(a1), a2(a2) {}
 
-  LogicalResult
-  matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
+  LogicalResult lower(OpT op, typename OpT::Adaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Type element = resultType.getElementType();
     Type signless = getSignlessType(element);
-    Location loc = op.getLoc();
     Value size = rewriter.create<arith::IndexCastOp>(
         loc, rewriter.getIndexType(), extractScalar(rewriter, loc, adaptor.getSize()));
     size = rewriter.create<arith::MaxSIOp>(loc, size,
@@ -179,18 +174,12 @@ static Value readIndexScalar(ImplicitLocOpBuilder &b, Value tensor) {
                                       extractScalar(b, b.getLoc(), tensor));
 }
 
-struct DFTLowering : public OpConversionPattern<onnx::DFTOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct DFTLowering : public ONNXToLinalgPattern<onnx::DFTOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::DFTOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::DFTOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(loc, rewriter);
     Value x = adaptor.getInput();
     auto xType = cast<RankedTensorType>(x.getType());
@@ -248,18 +237,12 @@ struct DFTLowering : public OpConversionPattern<onnx::DFTOp> {
   }
 };
 
-struct STFTLowering : public OpConversionPattern<onnx::STFTOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct STFTLowering : public ONNXToLinalgPattern<onnx::STFTOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::STFTOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::STFTOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(loc, rewriter);
     Value x = adaptor.getSignal();
     auto xType = cast<RankedTensorType>(x.getType());

@@ -12,6 +12,7 @@
 
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "passes/Conversion/ONNXToLinalg/Pattern.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -23,18 +24,12 @@ using namespace onnxc::tolinalg;
 
 namespace {
 
-struct MaxUnpoolLowering : public OpConversionPattern<onnx::MaxUnpoolOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct MaxUnpoolLowering : public ONNXToLinalgPattern<onnx::MaxUnpoolOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::MaxUnpoolOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::MaxUnpoolOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(loc, rewriter);
     Value x = adaptor.getX();
     int64_t rank = resultType.getRank();
@@ -166,18 +161,12 @@ static Value convertFloat(ImplicitLocOpBuilder &b, Value value, Type type) {
 }
 
 struct MelWeightMatrixLowering
-    : public OpConversionPattern<onnx::MelWeightMatrixOp> {
-  using OpConversionPattern::OpConversionPattern;
+    : public ONNXToLinalgPattern<onnx::MelWeightMatrixOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::MelWeightMatrixOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::MelWeightMatrixOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(loc, rewriter);
     Type f64 = b.getF64Type();
     Value numBins =
@@ -335,18 +324,12 @@ static SmallVector<Value> sampleCorners(ImplicitLocOpBuilder &b, Value x,
           weighted(ly, hx, yHigh, xLow), weighted(ly, lx, yHigh, xHigh)};
 }
 
-struct RoiAlignLowering : public OpConversionPattern<onnx::RoiAlignOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct RoiAlignLowering : public ONNXToLinalgPattern<onnx::RoiAlignOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::RoiAlignOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::RoiAlignOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(loc, rewriter);
     Value x = adaptor.getX(), rois = adaptor.getRois();
     Value batchIndices = adaptor.getBatchIndices();

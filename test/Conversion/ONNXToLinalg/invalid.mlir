@@ -72,6 +72,16 @@ func.func @unranked(%x: tensor<*xf32>) -> tensor<*xf32> {
 
 // -----
 
+// An op of several results needs each of them ranked.
+func.func @topk_unranked_indices(%x: tensor<3x4xf32>, %k: tensor<1xi64>) -> tensor<*xi64> {
+  // expected-error @+2 {{needs a ranked result type to be lowered (got 'tensor<*xi64>')}}
+  // expected-error @+1 {{failed to legalize operation 'onnx.TopK'}}
+  %0, %1 = onnx.TopK %x, %k {axis = 1 : i64} : (tensor<3x4xf32>, tensor<1xi64>) -> (tensor<3x?xf32>, tensor<*xi64>)
+  return %1 : tensor<*xi64>
+}
+
+// -----
+
 func.func @rnn_dynamic_hidden(%x: tensor<2x3x2xf32>, %w: tensor<1x?x2xf32>, %r: tensor<1x?x?xf32>) -> tensor<1x3x?xf32> {
   %none = onnx.NoValue : () -> none
   // expected-error @+2 {{needs a static hidden size (the 'hidden_size' attribute) to be lowered}}
