@@ -10,6 +10,7 @@
 
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "passes/Conversion/ONNXToLinalg/Pattern.h"
 
 #include "dialects/ONNX/IR/ShapeHelpers.h"
 
@@ -61,18 +62,12 @@ static Value walkElements(
 
 namespace {
 struct GatherElementsLowering
-    : public OpConversionPattern<onnx::GatherElementsOp> {
-  using OpConversionPattern::OpConversionPattern;
+    : public ONNXToLinalgPattern<onnx::GatherElementsOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::GatherElementsOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::GatherElementsOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Value data = adaptor.getData(), indices = adaptor.getIndices();
     int64_t rank = resultType.getRank();
     std::optional<int64_t> axis = onnx::normalizeAxis(op.getAxis(), rank);
@@ -100,22 +95,16 @@ struct GatherElementsLowering
 };
 
 struct ScatterElementsLowering
-    : public OpConversionPattern<onnx::ScatterElementsOp> {
-  using OpConversionPattern::OpConversionPattern;
+    : public ONNXToLinalgPattern<onnx::ScatterElementsOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::ScatterElementsOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
+  LogicalResult lower(onnx::ScatterElementsOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Type element = resultType.getElementType();
     StringRef reduction = op.getReduction();
     if (reduction != "none" && !isArithType(element))
       return unsupportedElementType(op, element);
-    Location loc = op.getLoc();
     Value data = adaptor.getData(), indices = adaptor.getIndices(),
           updates = adaptor.getUpdates();
     int64_t rank = resultType.getRank();
@@ -142,18 +131,12 @@ struct ScatterElementsLowering
   }
 };
 
-struct GatherNDLowering : public OpConversionPattern<onnx::GatherNDOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct GatherNDLowering : public ONNXToLinalgPattern<onnx::GatherNDOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::GatherNDOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::GatherNDOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Value data = adaptor.getData(), indices = adaptor.getIndices();
     auto indexType = cast<RankedTensorType>(indices.getType());
     int64_t q = indexType.getRank(), rank = resultType.getRank();
@@ -196,22 +179,16 @@ struct GatherNDLowering : public OpConversionPattern<onnx::GatherNDOp> {
   }
 };
 
-struct ScatterNDLowering : public OpConversionPattern<onnx::ScatterNDOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ScatterNDLowering : public ONNXToLinalgPattern<onnx::ScatterNDOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::ScatterNDOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
+  LogicalResult lower(onnx::ScatterNDOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Type element = resultType.getElementType();
     StringRef reduction = op.getReduction();
     if (reduction != "none" && !isArithType(element))
       return unsupportedElementType(op, element);
-    Location loc = op.getLoc();
     Value data = adaptor.getData(), indices = adaptor.getIndices(),
           updates = adaptor.getUpdates();
     auto indexType = cast<RankedTensorType>(indices.getType());
@@ -249,18 +226,12 @@ struct ScatterNDLowering : public OpConversionPattern<onnx::ScatterNDOp> {
   }
 };
 
-struct OneHotLowering : public OpConversionPattern<onnx::OneHotOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct OneHotLowering : public ONNXToLinalgPattern<onnx::OneHotOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::OneHotOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::OneHotOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Value indices = adaptor.getIndices(), values = adaptor.getValues();
     int64_t rank = resultType.getRank();
     std::optional<int64_t> axis = onnx::normalizeAxis(op.getAxis(), rank);

@@ -11,6 +11,7 @@
 
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "passes/Conversion/ONNXToLinalg/Pattern.h"
 
 #include "dialects/ONNX/IR/ShapeHelpers.h"
 
@@ -84,18 +85,12 @@ static Value addOne(OpBuilder &b, Location loc, Value index) {
 }
 
 namespace {
-struct NonZeroLowering : public OpConversionPattern<onnx::NonZeroOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct NonZeroLowering : public ONNXToLinalgPattern<onnx::NonZeroOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::NonZeroOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::NonZeroOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Value x = adaptor.getX();
     int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
     Value zero = createIndex(rewriter, loc, 0);
@@ -132,18 +127,12 @@ struct NonZeroLowering : public OpConversionPattern<onnx::NonZeroOp> {
   }
 };
 
-struct CompressLowering : public OpConversionPattern<onnx::CompressOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct CompressLowering : public ONNXToLinalgPattern<onnx::CompressOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::CompressOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::CompressOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Value input = adaptor.getInput(), cond = adaptor.getCondition();
     auto inputType = cast<RankedTensorType>(input.getType());
     int64_t axis = 0;
@@ -270,19 +259,13 @@ static Value overlapsTooMuch(ImplicitLocOpBuilder &b, ArrayRef<Value> a,
 }
 
 struct NonMaxSuppressionLowering
-    : public OpConversionPattern<onnx::NonMaxSuppressionOp> {
-  using OpConversionPattern::OpConversionPattern;
+    : public ONNXToLinalgPattern<onnx::NonMaxSuppressionOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::NonMaxSuppressionOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
-    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::NonMaxSuppressionOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(loc, rewriter);
     Value boxes = adaptor.getBoxes(), scores = adaptor.getScores();
     Type boxType = cast<RankedTensorType>(boxes.getType()).getElementType();
     Type scoreType = cast<RankedTensorType>(scores.getType()).getElementType();
@@ -483,21 +466,12 @@ static std::pair<Value, Value> compareRows(ImplicitLocOpBuilder &b, Value m,
   return {b.create<arith::XOrIOp>(state[0], t), state[1]};
 }
 
-struct UniqueLowering : public OpConversionPattern<onnx::UniqueOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct UniqueLowering : public ONNXToLinalgMultiResultPattern<onnx::UniqueOp> {
+  using ONNXToLinalgMultiResultPattern::ONNXToLinalgMultiResultPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::UniqueOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    SmallVector<RankedTensorType> resultTypes;
-    for (unsigned i = 0; i < 4; ++i) {
-      resultTypes.push_back(getRankedResultType(op, i));
-      if (!resultTypes.back())
-        return failure();
-    }
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::UniqueOp op, OpAdaptor adaptor,
+                      ArrayRef<RankedTensorType> resultTypes, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(loc, rewriter);
     Value x = adaptor.getX();
     auto xType = cast<RankedTensorType>(x.getType());

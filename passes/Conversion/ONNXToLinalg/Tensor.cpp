@@ -17,6 +17,7 @@
 
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "passes/Conversion/ONNXToLinalg/Pattern.h"
 
 #include "dialects/ONNX/IR/ShapeHelpers.h"
 
@@ -93,15 +94,13 @@ struct IdentityLowering : public OpConversionPattern<onnx::IdentityOp> {
   }
 };
 
-struct ShapeLowering : public OpConversionPattern<onnx::ShapeOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ShapeLowering : public ONNXToLinalgPattern<onnx::ShapeOp> {
+  explicit ShapeLowering(MLIRContext *ctx)
+      : ONNXToLinalgPattern(ctx, RankCheck::Operands) {}
 
-  LogicalResult
-  matchAndRewrite(onnx::ShapeOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::ShapeOp op, OpAdaptor adaptor, RankedTensorType,
+                      Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Value x = adaptor.getData();
     int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
     auto clamp = [&](int64_t v) {
@@ -130,18 +129,12 @@ struct ShapeLowering : public OpConversionPattern<onnx::ShapeOp> {
   }
 };
 
-struct ReshapeLowering : public OpConversionPattern<onnx::ReshapeOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ReshapeLowering : public ONNXToLinalgPattern<onnx::ReshapeOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::ReshapeOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::ReshapeOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Value x = adaptor.getData();
     auto xType = cast<RankedTensorType>(x.getType());
     int64_t rank = resultType.getRank();
@@ -195,18 +188,12 @@ struct ReshapeLowering : public OpConversionPattern<onnx::ReshapeOp> {
   }
 };
 
-struct FlattenLowering : public OpConversionPattern<onnx::FlattenOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct FlattenLowering : public ONNXToLinalgPattern<onnx::FlattenOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::FlattenOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::FlattenOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Value x = adaptor.getInput();
     auto xType = cast<RankedTensorType>(x.getType());
     int64_t rank = xType.getRank();
@@ -240,18 +227,12 @@ struct FlattenLowering : public OpConversionPattern<onnx::FlattenOp> {
   }
 };
 
-struct TransposeLowering : public OpConversionPattern<onnx::TransposeOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct TransposeLowering : public ONNXToLinalgPattern<onnx::TransposeOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::TransposeOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::TransposeOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Value x = adaptor.getData();
     int64_t rank = resultType.getRank();
     SmallVector<int64_t> perm;
@@ -275,18 +256,12 @@ struct TransposeLowering : public OpConversionPattern<onnx::TransposeOp> {
   }
 };
 
-struct ConcatLowering : public OpConversionPattern<onnx::ConcatOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ConcatLowering : public ONNXToLinalgPattern<onnx::ConcatOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::ConcatOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::ConcatOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     int64_t rank = resultType.getRank();
     std::optional<int64_t> axis = onnx::normalizeAxis(op.getAxis(), rank);
     if (!axis)
@@ -342,18 +317,12 @@ struct ConcatLowering : public OpConversionPattern<onnx::ConcatOp> {
   }
 };
 
-struct SliceLowering : public OpConversionPattern<onnx::SliceOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct SliceLowering : public ONNXToLinalgPattern<onnx::SliceOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::SliceOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::SliceOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Value x = adaptor.getData();
     int64_t rank = resultType.getRank();
     std::optional<int64_t> count = getStaticLength(op.getStarts());
@@ -585,18 +554,12 @@ struct SliceLowering : public OpConversionPattern<onnx::SliceOp> {
   }
 };
 
-struct GatherLowering : public OpConversionPattern<onnx::GatherOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct GatherLowering : public ONNXToLinalgPattern<onnx::GatherOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::GatherOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::GatherOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     MLIRContext *ctx = rewriter.getContext();
     Value data = adaptor.getData(), indices = adaptor.getIndices();
     int64_t rank = cast<RankedTensorType>(data.getType()).getRank();
@@ -640,17 +603,12 @@ struct GatherLowering : public OpConversionPattern<onnx::GatherOp> {
   }
 };
 
-struct SqueezeLowering : public OpConversionPattern<onnx::SqueezeOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct SqueezeLowering : public ONNXToLinalgPattern<onnx::SqueezeOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::SqueezeOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
+  LogicalResult lower(onnx::SqueezeOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Value x = adaptor.getData();
     auto xType = cast<RankedTensorType>(x.getType());
     SmallVector<int64_t> axes;
@@ -665,7 +623,6 @@ struct SqueezeLowering : public OpConversionPattern<onnx::SqueezeOp> {
       return op.emitOpError("has invalid 'axes' for rank ") << xType.getRank();
     } else {
       // Axes known at run time: keep the other dims' sizes, in order.
-      Location loc = op.getLoc();
       SmallVector<Value> keep;
       Value trueValue =
           rewriter.create<arith::ConstantOp>(loc, rewriter.getBoolAttr(true));
@@ -682,23 +639,18 @@ struct SqueezeLowering : public OpConversionPattern<onnx::SqueezeOp> {
     if (xType.getRank() - static_cast<int64_t>(axes.size()) !=
         resultType.getRank())
       return op.emitOpError("has a result rank that does not match 'axes'");
-    rewriter.replaceOp(
-        op, collapseUnitDims(rewriter, op.getLoc(), x, axes, resultType));
+    rewriter.replaceOp(op,
+                       collapseUnitDims(rewriter, loc, x, axes, resultType));
     return success();
   }
 };
 
-struct UnsqueezeLowering : public OpConversionPattern<onnx::UnsqueezeOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct UnsqueezeLowering : public ONNXToLinalgPattern<onnx::UnsqueezeOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::UnsqueezeOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
+  LogicalResult lower(onnx::UnsqueezeOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Value x = adaptor.getData();
     auto xType = cast<RankedTensorType>(x.getType());
     std::optional<SmallVector<int64_t>> axes =
@@ -709,7 +661,6 @@ struct UnsqueezeLowering : public OpConversionPattern<onnx::UnsqueezeOp> {
     if (!axes) {
       // Axes known at run time: output dim j is 1 where named, else the
       // next input dim.
-      Location loc = op.getLoc();
       int64_t rank = resultType.getRank();
       SmallVector<Value> mask =
           getAxesMask(rewriter, loc, adaptor.getAxes(), rank);
@@ -738,24 +689,17 @@ struct UnsqueezeLowering : public OpConversionPattern<onnx::UnsqueezeOp> {
     if (xType.getRank() + static_cast<int64_t>(axes->size()) !=
         resultType.getRank())
       return op.emitOpError("has a result rank that does not match 'axes'");
-    rewriter.replaceOp(
-        op, expandUnitDims(rewriter, op.getLoc(), x, *axes, resultType));
+    rewriter.replaceOp(op, expandUnitDims(rewriter, loc, x, *axes, resultType));
     return success();
   }
 };
 
-struct ExpandLowering : public OpConversionPattern<onnx::ExpandOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ExpandLowering : public ONNXToLinalgPattern<onnx::ExpandOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::ExpandOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::ExpandOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Value x = adaptor.getInput();
     auto xType = cast<RankedTensorType>(x.getType());
     int64_t rank = resultType.getRank();
@@ -832,16 +776,13 @@ struct ExpandLowering : public OpConversionPattern<onnx::ExpandOp> {
 };
 
 struct ConstantOfShapeLowering
-    : public OpConversionPattern<onnx::ConstantOfShapeOp> {
-  using OpConversionPattern::OpConversionPattern;
+    : public ONNXToLinalgPattern<onnx::ConstantOfShapeOp> {
+  explicit ConstantOfShapeLowering(MLIRContext *ctx)
+      : ONNXToLinalgPattern(ctx, RankCheck::Result) {}
 
-  LogicalResult
-  matchAndRewrite(onnx::ConstantOfShapeOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::ConstantOfShapeOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Type element = resultType.getElementType();
     if (!isArithType(element))
       return unsupportedElementType(op, element);
@@ -868,15 +809,13 @@ struct ConstantOfShapeLowering
   }
 };
 
-struct SizeLowering : public OpConversionPattern<onnx::SizeOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct SizeLowering : public ONNXToLinalgPattern<onnx::SizeOp> {
+  explicit SizeLowering(MLIRContext *ctx)
+      : ONNXToLinalgPattern(ctx, RankCheck::Operands) {}
 
-  LogicalResult
-  matchAndRewrite(onnx::SizeOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::SizeOp op, OpAdaptor adaptor, RankedTensorType,
+                      Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Value count = createProduct(rewriter, loc,
                                 getDimSizes(rewriter, loc, adaptor.getData()));
     Value size =
@@ -887,21 +826,12 @@ struct SizeLowering : public OpConversionPattern<onnx::SizeOp> {
   }
 };
 
-struct SplitLowering : public OpConversionPattern<onnx::SplitOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct SplitLowering : public ONNXToLinalgMultiResultPattern<onnx::SplitOp> {
+  using ONNXToLinalgMultiResultPattern::ONNXToLinalgMultiResultPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::SplitOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    SmallVector<RankedTensorType> resultTypes;
-    for (unsigned i = 0; i < op->getNumResults(); ++i) {
-      resultTypes.push_back(getRankedResultType(op, i));
-      if (!resultTypes.back())
-        return failure();
-    }
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::SplitOp op, OpAdaptor adaptor,
+                      ArrayRef<RankedTensorType> resultTypes, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Value x = adaptor.getInput();
     auto xType = cast<RankedTensorType>(x.getType());
     int64_t rank = xType.getRank();
@@ -953,18 +883,12 @@ struct SplitLowering : public OpConversionPattern<onnx::SplitOp> {
   }
 };
 
-struct TileLowering : public OpConversionPattern<onnx::TileOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct TileLowering : public ONNXToLinalgPattern<onnx::TileOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::TileOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::TileOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Value x = adaptor.getInput();
     int64_t rank = resultType.getRank();
     SmallVector<Value> repeats = getIndexValues(
@@ -995,18 +919,12 @@ struct TileLowering : public OpConversionPattern<onnx::TileOp> {
   }
 };
 
-struct PadLowering : public OpConversionPattern<onnx::PadOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct PadLowering : public ONNXToLinalgPattern<onnx::PadOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::PadOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
-    Location loc = op.getLoc();
+  LogicalResult lower(onnx::PadOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Value x = adaptor.getData();
     int64_t rank = resultType.getRank();
     Type element = resultType.getElementType();
@@ -1158,22 +1076,18 @@ struct PadLowering : public OpConversionPattern<onnx::PadOp> {
 
 /// DepthToSpace and SpaceToDepth: a gather of the moved blocks.
 template <typename OpT>
-struct BlockMoveLowering : public OpConversionPattern<OpT> {
-  using OpConversionPattern<OpT>::OpConversionPattern;
+struct BlockMoveLowering : public ONNXToLinalgPattern<OpT> {
+  using ONNXToLinalgPattern<OpT>::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType || resultType.getRank() != 4)
+  LogicalResult lower(OpT op, typename OpT::Adaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
+    if (resultType.getRank() != 4)
       return op.emitOpError("needs a 4-D result to be lowered");
     constexpr bool toSpace = std::is_same_v<OpT, onnx::DepthToSpaceOp>;
     bool crd = false;
     if constexpr (toSpace)
       crd = op.getMode() == "CRD";
-    Location loc = op.getLoc();
     Value x = adaptor.getInput();
     int64_t bs = op.getBlocksize();
     SmallVector<OpFoldResult> in = getDimSizes(rewriter, loc, x);
@@ -1235,21 +1149,15 @@ struct BlockMoveLowering : public OpConversionPattern<OpT> {
   }
 };
 
-struct TriluLowering : public OpConversionPattern<onnx::TriluOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct TriluLowering : public ONNXToLinalgPattern<onnx::TriluOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::TriluOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
+  LogicalResult lower(onnx::TriluOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Type element = resultType.getElementType();
     if (!isArithType(element))
       return unsupportedElementType(op, element);
-    Location loc = op.getLoc();
     Value x = adaptor.getInput();
     int64_t rank = resultType.getRank();
     Value k = onnx::isNoValue(op.getK())
@@ -1280,21 +1188,17 @@ struct TriluLowering : public OpConversionPattern<onnx::TriluOp> {
   }
 };
 
-struct EyeLikeLowering : public OpConversionPattern<onnx::EyeLikeOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct EyeLikeLowering : public ONNXToLinalgPattern<onnx::EyeLikeOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::EyeLikeOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType || resultType.getRank() != 2)
+  LogicalResult lower(onnx::EyeLikeOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
+    if (resultType.getRank() != 2)
       return op.emitOpError("needs a 2-D result to be lowered");
     Type element = resultType.getElementType();
     if (!isArithType(element))
       return unsupportedElementType(op, element);
-    Location loc = op.getLoc();
     Value k = createIndex(rewriter, loc, static_cast<int64_t>(op.getK()));
     Value init = createEmpty(rewriter, loc, resultType,
                              getDimSizes(rewriter, loc, adaptor.getInput()));
@@ -1318,21 +1222,15 @@ struct EyeLikeLowering : public OpConversionPattern<onnx::EyeLikeOp> {
   }
 };
 
-struct RangeLowering : public OpConversionPattern<onnx::RangeOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct RangeLowering : public ONNXToLinalgPattern<onnx::RangeOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::RangeOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRankedOperands(op)))
-      return failure();
-    RankedTensorType resultType = getRankedResultType(op);
-    if (!resultType)
-      return failure();
+  LogicalResult lower(onnx::RangeOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     Type element = resultType.getElementType();
     if (!isArithType(element))
       return unsupportedElementType(op, element);
-    Location loc = op.getLoc();
     Value start = extractScalar(rewriter, loc, adaptor.getStart());
     Value limit = extractScalar(rewriter, loc, adaptor.getLimit());
     Value delta = extractScalar(rewriter, loc, adaptor.getDelta());

@@ -60,6 +60,17 @@ func.func @shape(%x: tensor<?x3x5xf32>) -> tensor<2xi64> {
 
 // -----
 
+// Shape builds its result type: a declared unranked one is cast to.
+// CHECK-LABEL: func.func @shape_unranked_result
+// CHECK: %[[S:.+]] = tensor.from_elements %{{.+}}, %{{.+}} : tensor<2xi64>
+// CHECK: tensor.cast %[[S]] : tensor<2xi64> to tensor<*xi64>
+func.func @shape_unranked_result(%x: tensor<?x3xf32>) -> tensor<*xi64> {
+  %0 = onnx.Shape %x : (tensor<?x3xf32>) -> tensor<*xi64>
+  return %0 : tensor<*xi64>
+}
+
+// -----
+
 // A constant shape: 0 copies the dynamic dim, -1 is inferred.
 // CHECK-LABEL: func.func @reshape_constant
 // CHECK-SAME: (%[[X:.+]]: tensor<?x3x4xf32>)
