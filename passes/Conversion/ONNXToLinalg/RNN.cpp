@@ -18,6 +18,7 @@
 
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "passes/Conversion/ONNXToLinalg/Pattern.h"
 
 #include "dialects/ONNX/IR/ShapeHelpers.h"
 
@@ -668,22 +669,14 @@ SmallVector<Value> DirectionLowering::step(const DirectionOperands &ops,
 }
 
 /// Lowers a recurrent op whose operands are `x`, `w`, `r`, `bias`, `lens`,
-/// `initialH`, `initialC` and `p` (the last three `none` for GRU and RNN).
+/// `initialH`, `initialC` and `p` (the last three `none` for GRU and RNN) and
+/// whose results have the types `resultTypes`.
 template <typename OpT>
-static LogicalResult lowerRecurrent(OpT op, CellConfig cell, Value x, Value w,
-                                    Value r, Value bias, Value lens,
-                                    Value initialH, Value initialC, Value p,
-                                    ConversionPatternRewriter &rewriter) {
-  if (failed(checkRankedOperands(op)))
-    return failure();
-  SmallVector<RankedTensorType> resultTypes;
-  for (unsigned i = 0; i < op->getNumResults(); ++i) {
-    RankedTensorType type = getRankedResultType(op, i);
-    if (!type)
-      return failure();
-    resultTypes.push_back(type);
-  }
-  Location loc = op.getLoc();
+static LogicalResult
+lowerRecurrent(OpT op, CellConfig cell, Value x, Value w, Value r, Value bias,
+               Value lens, Value initialH, Value initialC, Value p,
+               ArrayRef<RankedTensorType> resultTypes, Location loc,
+               ConversionPatternRewriter &rewriter) {
   OpBuilder &b = rewriter;
   Type element = resultTypes[0].getElementType();
   int64_t hidden = resultTypes[0].getDimSize(3);
@@ -798,12 +791,12 @@ static LogicalResult lowerRecurrent(OpT op, CellConfig cell, Value x, Value w,
 }
 
 namespace {
-struct LSTMLowering : public OpConversionPattern<onnx::LSTMOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct LSTMLowering : public ONNXToLinalgMultiResultPattern<onnx::LSTMOp> {
+  using ONNXToLinalgMultiResultPattern::ONNXToLinalgMultiResultPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::LSTMOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  LogicalResult lower(onnx::LSTMOp op, OpAdaptor adaptor,
+                      ArrayRef<RankedTensorType> resultTypes, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     int64_t dirs = *onnx::getRecurrentDirections(op.getDirection());
     CellConfig cell;
     cell.kind = CellKind::LSTM;
@@ -815,19 +808,19 @@ struct LSTMLowering : public OpConversionPattern<onnx::LSTMOp> {
     cell.activations =
         getActivations(op.getActivations(), {"Sigmoid", "Tanh", "Tanh"}, dirs,
                        op.getActivationAlpha(), op.getActivationBeta());
-    return lowerRecurrent(op, cell, adaptor.getX(), adaptor.getW(),
-                          adaptor.getR(), adaptor.getB(),
-                          adaptor.getSequenceLens(), adaptor.getInitialH(),
-                          adaptor.getInitialC(), adaptor.getP(), rewriter);
+    return lowerRecurrent(
+        op, cell, adaptor.getX(), adaptor.getW(), adaptor.getR(),
+        adaptor.getB(), adaptor.getSequenceLens(), adaptor.getInitialH(),
+        adaptor.getInitialC(), adaptor.getP(), resultTypes, loc, rewriter);
   }
 };
 
-struct GRULowering : public OpConversionPattern<onnx::GRUOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct GRULowering : public ONNXToLinalgMultiResultPattern<onnx::GRUOp> {
+  using ONNXToLinalgMultiResultPattern::ONNXToLinalgMultiResultPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::GRUOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  LogicalResult lower(onnx::GRUOp op, OpAdaptor adaptor,
+                      ArrayRef<RankedTensorType> resultTypes, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     int64_t dirs = *onnx::getRecurrentDirections(op.getDirection());
     CellConfig cell;
     cell.kind = CellKind::GRU;
@@ -842,16 +835,16 @@ struct GRULowering : public OpConversionPattern<onnx::GRUOp> {
     return lowerRecurrent(op, cell, adaptor.getX(), adaptor.getW(),
                           adaptor.getR(), adaptor.getB(),
                           adaptor.getSequenceLens(), adaptor.getInitialH(),
-                          Value(), Value(), rewriter);
+                          Value(), Value(), resultTypes, loc, rewriter);
   }
 };
 
-struct RNNLowering : public OpConversionPattern<onnx::RNNOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct RNNLowering : public ONNXToLinalgMultiResultPattern<onnx::RNNOp> {
+  using ONNXToLinalgMultiResultPattern::ONNXToLinalgMultiResultPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::RNNOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  LogicalResult lower(onnx::RNNOp op, OpAdaptor adaptor,
+                      ArrayRef<RankedTensorType> resultTypes, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
     int64_t dirs = *onnx::getRecurrentDirections(op.getDirection());
     CellConfig cell;
     cell.kind = CellKind::RNN;
@@ -865,7 +858,7 @@ struct RNNLowering : public OpConversionPattern<onnx::RNNOp> {
     return lowerRecurrent(op, cell, adaptor.getX(), adaptor.getW(),
                           adaptor.getR(), adaptor.getB(),
                           adaptor.getSequenceLens(), adaptor.getInitialH(),
-                          Value(), Value(), rewriter);
+                          Value(), Value(), resultTypes, loc, rewriter);
   }
 };
 } // namespace

@@ -9,6 +9,7 @@
 
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "passes/Conversion/ONNXToLinalg/Pattern.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
@@ -33,13 +34,13 @@ static Value convertFloat(ImplicitLocOpBuilder &b, Value value, Type type) {
 using UpdateBuilder = llvm::function_ref<SmallVector<Value>(
     ImplicitLocOpBuilder &, ValueRange)>;
 
-/// Replaces `op`, whose `inputs` are `numGroups` groups of n tensors, with one
-/// linalg.generic per optimized tensor computing `update`.
-static LogicalResult lowerOptimizer(Operation *op, ValueRange inputs,
-                                    int64_t numGroups,
-                                    ConversionPatternRewriter &rewriter,
-                                    UpdateBuilder update) {
-  Location loc = op->getLoc();
+/// Replaces `op`, whose `inputs` are `numGroups` groups of n tensors and
+/// whose results have the types `resultTypes`, with one linalg.generic per
+/// optimized tensor computing `update`.
+static LogicalResult
+lowerOptimizer(Operation *op, ValueRange inputs, int64_t numGroups,
+               ArrayRef<RankedTensorType> resultTypes, Location loc,
+               ConversionPatternRewriter &rewriter, UpdateBuilder update) {
   int64_t n = static_cast<int64_t>(inputs.size()) / numGroups;
   int64_t numResultGroups = static_cast<int64_t>(op->getNumResults()) / n;
   SmallVector<Value> replacements(op->getNumResults());
@@ -49,20 +50,18 @@ static LogicalResult lowerOptimizer(Operation *op, ValueRange inputs,
     for (int64_t group = 0; group < numGroups; ++group)
       groupInputs.push_back(inputs[group * n + i]);
     SmallVector<OpFoldResult> sizes = getDimSizes(rewriter, loc, x);
-    SmallVector<Type> resultTypes;
+    SmallVector<Type> groupTypes;
     SmallVector<Value> inits;
     for (int64_t group = 0; group < numResultGroups; ++group) {
-      RankedTensorType type = getRankedResultType(op, group * n + i);
-      if (!type)
-        return failure();
-      resultTypes.push_back(type);
+      RankedTensorType type = resultTypes[group * n + i];
+      groupTypes.push_back(type);
       inits.push_back(createEmpty(rewriter, loc, type, sizes));
     }
     int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
     SmallVector<AffineMap> maps(numGroups + numResultGroups,
                                 rewriter.getMultiDimIdentityMap(rank));
     auto generic = rewriter.create<linalg::GenericOp>(
-        loc, resultTypes, groupInputs, inits, maps, getParallel(rank),
+        loc, groupTypes, groupInputs, inits, maps, getParallel(rank),
         [&](OpBuilder &nb, Location l, ValueRange args) {
           ImplicitLocOpBuilder b(l, nb);
           b.create<linalg::YieldOp>(update(b, args.take_front(numGroups)));
@@ -89,40 +88,30 @@ static StepScalars getStepScalars(ImplicitLocOpBuilder &b, Value rate,
                                   b.create<arith::ConstantIntOp>(0, 64))};
 }
 
-/// The element type of the optimized tensors, or failure after reporting.
-static FailureOr<Type> getOptimizedElementType(Operation *op,
-                                               ValueRange inputs) {
-  if (failed(checkRankedOperands(op)))
-    return failure();
-  return getElementTypeOrSelf(inputs.front().getType());
-}
-
 namespace {
 
-struct AdagradLowering : public OpConversionPattern<onnx::AdagradOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct AdagradLowering
+    : public ONNXToLinalgMultiResultPattern<onnx::AdagradOp> {
+  using ONNXToLinalgMultiResultPattern::ONNXToLinalgMultiResultPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::AdagradOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    FailureOr<Type> element = getOptimizedElementType(op, adaptor.getInputs());
-    if (failed(element))
-      return failure();
-    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+  LogicalResult lower(onnx::AdagradOp op, OpAdaptor adaptor,
+                      ArrayRef<RankedTensorType> resultTypes, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
+    Type element = getElementTypeOrSelf(adaptor.getInputs().front().getType());
+    ImplicitLocOpBuilder b(loc, rewriter);
     auto constant = [&](ImplicitLocOpBuilder &cb, const APFloat &value) {
-      return createScalar(cb, cb.getLoc(), *element, value.convertToDouble());
+      return createScalar(cb, cb.getLoc(), element, value.convertToDouble());
     };
     StepScalars step =
-        getStepScalars(b, adaptor.getR(), adaptor.getT(), *element);
+        getStepScalars(b, adaptor.getR(), adaptor.getT(), element);
     // r = R / (1 + T * decay_factor)
     Value rate = b.create<arith::DivFOp>(
-        step.rate,
-        b.create<arith::AddFOp>(
-            createScalar(b, b.getLoc(), *element, 1.0),
-            b.create<arith::MulFOp>(step.count,
-                                    constant(b, op.getDecayFactor()))));
+        step.rate, b.create<arith::AddFOp>(
+                       createScalar(b, b.getLoc(), element, 1.0),
+                       b.create<arith::MulFOp>(
+                           step.count, constant(b, op.getDecayFactor()))));
     return lowerOptimizer(
-        op, adaptor.getInputs(), 3, rewriter,
+        op, adaptor.getInputs(), 3, resultTypes, loc, rewriter,
         [&](ImplicitLocOpBuilder &bb, ValueRange args) -> SmallVector<Value> {
           Value x = args[0], g = args[1], h = args[2];
           Value grad = bb.create<arith::AddFOp>(
@@ -141,23 +130,21 @@ struct AdagradLowering : public OpConversionPattern<onnx::AdagradOp> {
   }
 };
 
-struct AdamLowering : public OpConversionPattern<onnx::AdamOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct AdamLowering : public ONNXToLinalgMultiResultPattern<onnx::AdamOp> {
+  using ONNXToLinalgMultiResultPattern::ONNXToLinalgMultiResultPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::AdamOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    FailureOr<Type> element = getOptimizedElementType(op, adaptor.getInputs());
-    if (failed(element))
-      return failure();
-    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+  LogicalResult lower(onnx::AdamOp op, OpAdaptor adaptor,
+                      ArrayRef<RankedTensorType> resultTypes, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
+    Type element = getElementTypeOrSelf(adaptor.getInputs().front().getType());
+    ImplicitLocOpBuilder b(loc, rewriter);
     auto constant = [&](ImplicitLocOpBuilder &cb, double value) {
-      return createScalar(cb, cb.getLoc(), *element, value);
+      return createScalar(cb, cb.getLoc(), element, value);
     };
     double alpha = op.getAlpha().convertToDouble();
     double beta = op.getBeta().convertToDouble();
     StepScalars step =
-        getStepScalars(b, adaptor.getR(), adaptor.getT(), *element);
+        getStepScalars(b, adaptor.getR(), adaptor.getT(), element);
     // r = T > 0 ? R * sqrt(1 - beta^T) / (1 - alpha^T) : R
     Value one = constant(b, 1.0);
     Value corrected = b.create<arith::DivFOp>(
@@ -170,7 +157,7 @@ struct AdamLowering : public OpConversionPattern<onnx::AdamOp> {
     Value rate = b.create<arith::SelectOp>(step.countIsPositive, corrected,
                                            step.rate);
     return lowerOptimizer(
-        op, adaptor.getInputs(), 4, rewriter,
+        op, adaptor.getInputs(), 4, resultTypes, loc, rewriter,
         [&](ImplicitLocOpBuilder &bb, ValueRange args) -> SmallVector<Value> {
           Value x = args[0], g = args[1], v = args[2], h = args[3];
           auto mul = [&](double c, Value value) {
@@ -196,29 +183,28 @@ struct AdamLowering : public OpConversionPattern<onnx::AdamOp> {
   }
 };
 
-struct MomentumLowering : public OpConversionPattern<onnx::MomentumOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct MomentumLowering
+    : public ONNXToLinalgMultiResultPattern<onnx::MomentumOp> {
+  using ONNXToLinalgMultiResultPattern::ONNXToLinalgMultiResultPattern;
 
-  LogicalResult
-  matchAndRewrite(onnx::MomentumOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    FailureOr<Type> element = getOptimizedElementType(op, adaptor.getInputs());
-    if (failed(element))
-      return failure();
-    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+  LogicalResult lower(onnx::MomentumOp op, OpAdaptor adaptor,
+                      ArrayRef<RankedTensorType> resultTypes, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
+    Type element = getElementTypeOrSelf(adaptor.getInputs().front().getType());
+    ImplicitLocOpBuilder b(loc, rewriter);
     auto constant = [&](ImplicitLocOpBuilder &cb, double value) {
-      return createScalar(cb, cb.getLoc(), *element, value);
+      return createScalar(cb, cb.getLoc(), element, value);
     };
     double alpha = op.getAlpha().convertToDouble();
     bool nesterov = op.getMode() == "nesterov";
     StepScalars step =
-        getStepScalars(b, adaptor.getR(), adaptor.getT(), *element);
+        getStepScalars(b, adaptor.getR(), adaptor.getT(), element);
     // The first step (T = 0) takes the whole gradient.
     Value beta = b.create<arith::SelectOp>(
         step.countIsPositive, constant(b, op.getBeta().convertToDouble()),
         constant(b, 1.0));
     return lowerOptimizer(
-        op, adaptor.getInputs(), 3, rewriter,
+        op, adaptor.getInputs(), 3, resultTypes, loc, rewriter,
         [&](ImplicitLocOpBuilder &bb, ValueRange args) -> SmallVector<Value> {
           Value x = args[0], g = args[1], v = args[2];
           Value grad = bb.create<arith::AddFOp>(
