@@ -1,7 +1,7 @@
 //===- Attention.cpp - fused.attention to a runtime kernel call -----------===//
 //
 // f32 fused.attention becomes a call of the runtime's attention kernel
-// (lib/Runtime/Attention.c), which runs the two products of each head
+// (lib/Kernels/attention/Attention.c), which runs the two products of each head
 // through the packed GEMM and the scale, mask and softmax in one pass over
 // each row of scores, writing the heads straight into the [B, S, H * D]
 // result. The operands go in as read-only buffers (bufferization.to_memref),
@@ -24,7 +24,7 @@ using namespace mlir;
 using namespace onnxc;
 using namespace onnxc::tolinalg;
 
-/// The runtime entry point (lib/Runtime/Kernels.h).
+/// The kernel entry point (dialects/Kernel/KernelABI.h).
 static constexpr StringLiteral kAttentionKernel = "onnxc_kernel_attention_f32";
 
 /// Bit 0 of the kernel's flags: there is a mask.

@@ -4,7 +4,7 @@
 // parameters. Softmax is max, exp(x - max), sum and divide along its axis;
 // LogSoftmax x - max - log(sum); Hardmax compares each index with the
 // argmax. An f32 LayerNormalization over the last axis whose Mean and
-// InvStdDev are unused calls the runtime's row kernel (lib/Runtime/Norm.c);
+// InvStdDev are unused calls the runtime's row kernel (lib/Kernels/norm/Norm.c);
 // otherwise LayerNormalization, InstanceNormalization and
 // MeanVarianceNormalization reduce mean and variance over their dims, then
 // normalize (scale and shift) in one generic; LpNormalization divides by the

@@ -26,7 +26,7 @@ using namespace mlir;
 using namespace onnxc;
 using namespace onnxc::tolinalg;
 
-/// The runtime's 2-D pooling kernel (lib/Runtime/Pool.c).
+/// The runtime's 2-D pooling kernel (lib/Kernels/pool/Pool.c).
 static constexpr llvm::StringLiteral kPoolKernel = "onnxc_kernel_pool2d_f32";
 
 namespace {
