@@ -1,6 +1,7 @@
-/*===- peak.c - Measure the fp32 FMA peak of this CPU in GFLOP/s ---------===*
+/*===- peak.c - Measure the fp32 FMA peak of this CPU in GFLOP/s -----------===*
  *
- *   cc -O2 -march=native -pthread peak.c -o peak && ./peak [--threads T] [--ms M] [--trials N]
+ *   cc -O2 -march=native -pthread peak.c -o peak && ./peak [--threads T] [--ms
+ *M] [--trials N]
  *
  * Each thread runs independent chains of fused multiply-adds on registers:
  * 16 chains of 512-bit FMAs (AVX-512F) and 12 of 256-bit FMAs (AVX2+FMA),
@@ -22,8 +23,6 @@
 #include <string.h>
 #include <time.h>
 
-
-
 static double nowSec(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -35,12 +34,14 @@ static volatile float sink;
 /// 16 independent 512-bit FMA chains, 16 x 16 x 2 = 512 flops per iteration.
 __attribute__((target("avx512f"), noinline)) static void fmaAvx512(long iters) {
   __m512 a = _mm512_set1_ps(0.999999f), b = _mm512_set1_ps(1e-7f);
-  __m512 c0 = _mm512_set1_ps(0.f), c1 = _mm512_set1_ps(1.f), c2 = _mm512_set1_ps(2.f),
-         c3 = _mm512_set1_ps(3.f), c4 = _mm512_set1_ps(4.f), c5 = _mm512_set1_ps(5.f),
-         c6 = _mm512_set1_ps(6.f), c7 = _mm512_set1_ps(7.f), c8 = _mm512_set1_ps(8.f),
-         c9 = _mm512_set1_ps(9.f), c10 = _mm512_set1_ps(10.f), c11 = _mm512_set1_ps(11.f),
-         c12 = _mm512_set1_ps(12.f), c13 = _mm512_set1_ps(13.f), c14 = _mm512_set1_ps(14.f),
-         c15 = _mm512_set1_ps(15.f);
+  __m512 c0 = _mm512_set1_ps(0.f), c1 = _mm512_set1_ps(1.f),
+         c2 = _mm512_set1_ps(2.f), c3 = _mm512_set1_ps(3.f),
+         c4 = _mm512_set1_ps(4.f), c5 = _mm512_set1_ps(5.f),
+         c6 = _mm512_set1_ps(6.f), c7 = _mm512_set1_ps(7.f),
+         c8 = _mm512_set1_ps(8.f), c9 = _mm512_set1_ps(9.f),
+         c10 = _mm512_set1_ps(10.f), c11 = _mm512_set1_ps(11.f),
+         c12 = _mm512_set1_ps(12.f), c13 = _mm512_set1_ps(13.f),
+         c14 = _mm512_set1_ps(14.f), c15 = _mm512_set1_ps(15.f);
   for (long i = 0; i < iters; ++i) {
     c0 = _mm512_fmadd_ps(c0, a, b);
     c1 = _mm512_fmadd_ps(c1, a, b);
@@ -60,25 +61,32 @@ __attribute__((target("avx512f"), noinline)) static void fmaAvx512(long iters) {
     c15 = _mm512_fmadd_ps(c15, a, b);
     // An empty asm that "changes" the accumulators keeps the compiler from
     // shortening the chains; it emits no instruction.
-    __asm__ volatile("" : "+v"(c0), "+v"(c1), "+v"(c2), "+v"(c3), "+v"(c4), "+v"(c5),
-                     "+v"(c6), "+v"(c7));
-    __asm__ volatile("" : "+v"(c8), "+v"(c9), "+v"(c10), "+v"(c11), "+v"(c12),
-                     "+v"(c13), "+v"(c14), "+v"(c15));
+    __asm__ volatile(""
+                     : "+v"(c0), "+v"(c1), "+v"(c2), "+v"(c3), "+v"(c4),
+                       "+v"(c5), "+v"(c6), "+v"(c7));
+    __asm__ volatile(""
+                     : "+v"(c8), "+v"(c9), "+v"(c10), "+v"(c11), "+v"(c12),
+                       "+v"(c13), "+v"(c14), "+v"(c15));
   }
-  __m512 s = _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(c0, c1), _mm512_add_ps(c2, c3)),
-                           _mm512_add_ps(_mm512_add_ps(c4, c5), _mm512_add_ps(c6, c7)));
-  s = _mm512_add_ps(s, _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(c8, c9), _mm512_add_ps(c10, c11)),
-                                     _mm512_add_ps(_mm512_add_ps(c12, c13), _mm512_add_ps(c14, c15))));
+  __m512 s = _mm512_add_ps(
+      _mm512_add_ps(_mm512_add_ps(c0, c1), _mm512_add_ps(c2, c3)),
+      _mm512_add_ps(_mm512_add_ps(c4, c5), _mm512_add_ps(c6, c7)));
+  s = _mm512_add_ps(
+      s, _mm512_add_ps(
+             _mm512_add_ps(_mm512_add_ps(c8, c9), _mm512_add_ps(c10, c11)),
+             _mm512_add_ps(_mm512_add_ps(c12, c13), _mm512_add_ps(c14, c15))));
   sink = _mm512_reduce_add_ps(s);
 }
 
 /// 12 independent 256-bit FMA chains, 12 x 8 x 2 = 192 flops per iteration.
 __attribute__((target("avx2,fma"), noinline)) static void fmaAvx2(long iters) {
   __m256 a = _mm256_set1_ps(0.999999f), b = _mm256_set1_ps(1e-7f);
-  __m256 c0 = _mm256_set1_ps(0.f), c1 = _mm256_set1_ps(1.f), c2 = _mm256_set1_ps(2.f),
-         c3 = _mm256_set1_ps(3.f), c4 = _mm256_set1_ps(4.f), c5 = _mm256_set1_ps(5.f),
-         c6 = _mm256_set1_ps(6.f), c7 = _mm256_set1_ps(7.f), c8 = _mm256_set1_ps(8.f),
-         c9 = _mm256_set1_ps(9.f), c10 = _mm256_set1_ps(10.f), c11 = _mm256_set1_ps(11.f);
+  __m256 c0 = _mm256_set1_ps(0.f), c1 = _mm256_set1_ps(1.f),
+         c2 = _mm256_set1_ps(2.f), c3 = _mm256_set1_ps(3.f),
+         c4 = _mm256_set1_ps(4.f), c5 = _mm256_set1_ps(5.f),
+         c6 = _mm256_set1_ps(6.f), c7 = _mm256_set1_ps(7.f),
+         c8 = _mm256_set1_ps(8.f), c9 = _mm256_set1_ps(9.f),
+         c10 = _mm256_set1_ps(10.f), c11 = _mm256_set1_ps(11.f);
   for (long i = 0; i < iters; ++i) {
     c0 = _mm256_fmadd_ps(c0, a, b);
     c1 = _mm256_fmadd_ps(c1, a, b);
@@ -92,12 +100,18 @@ __attribute__((target("avx2,fma"), noinline)) static void fmaAvx2(long iters) {
     c9 = _mm256_fmadd_ps(c9, a, b);
     c10 = _mm256_fmadd_ps(c10, a, b);
     c11 = _mm256_fmadd_ps(c11, a, b);
-    __asm__ volatile("" : "+x"(c0), "+x"(c1), "+x"(c2), "+x"(c3), "+x"(c4), "+x"(c5));
-    __asm__ volatile("" : "+x"(c6), "+x"(c7), "+x"(c8), "+x"(c9), "+x"(c10), "+x"(c11));
+    __asm__ volatile(""
+                     : "+x"(c0), "+x"(c1), "+x"(c2), "+x"(c3), "+x"(c4),
+                       "+x"(c5));
+    __asm__ volatile(""
+                     : "+x"(c6), "+x"(c7), "+x"(c8), "+x"(c9), "+x"(c10),
+                       "+x"(c11));
   }
-  __m256 s = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(c0, c1), _mm256_add_ps(c2, c3)),
-                           _mm256_add_ps(_mm256_add_ps(c4, c5), _mm256_add_ps(c6, c7)));
-  s = _mm256_add_ps(s, _mm256_add_ps(_mm256_add_ps(c8, c9), _mm256_add_ps(c10, c11)));
+  __m256 s = _mm256_add_ps(
+      _mm256_add_ps(_mm256_add_ps(c0, c1), _mm256_add_ps(c2, c3)),
+      _mm256_add_ps(_mm256_add_ps(c4, c5), _mm256_add_ps(c6, c7)));
+  s = _mm256_add_ps(
+      s, _mm256_add_ps(_mm256_add_ps(c8, c9), _mm256_add_ps(c10, c11)));
   float lanes[8];
   _mm256_storeu_ps(lanes, s);
   sink = lanes[0] + lanes[7];
@@ -147,8 +161,8 @@ static double timeKernel(void (*kernel)(long), long iters, int threads) {
 }
 
 /// Best GFLOP/s over the trials, each sized to take about `ms` milliseconds.
-static double measure(void (*kernel)(long), double flopsPerIter, int threads, double ms,
-                      int trials) {
+static double measure(void (*kernel)(long), double flopsPerIter, int threads,
+                      double ms, int trials) {
   long iters = 1 << 16;
   double t = timeKernel(kernel, iters, 1);
   while (t < 0.01) { // calibrate on one thread
@@ -158,7 +172,8 @@ static double measure(void (*kernel)(long), double flopsPerIter, int threads, do
   iters = (long)((double)iters * (ms * 1e-3) / t) + 1;
   double best = 0;
   for (int i = 0; i < trials; ++i) {
-    double gflops = flopsPerIter * (double)iters * threads / timeKernel(kernel, iters, threads) / 1e9;
+    double gflops = flopsPerIter * (double)iters * threads /
+                    timeKernel(kernel, iters, threads) / 1e9;
     if (gflops > best)
       best = gflops;
   }
@@ -177,7 +192,8 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--trials") && i + 1 < argc)
       trials = atoi(argv[++i]);
     else {
-      fprintf(stderr, "usage: %s [--threads T] [--ms M] [--trials N]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--threads T] [--ms M] [--trials N]\n",
+              argv[0]);
       return 2;
     }
   }
@@ -199,7 +215,8 @@ int main(int argc, char **argv) {
     snprintf(b, sizeof b, "%.2f", avx2);
   if (peak > 0)
     snprintf(p, sizeof p, "%.2f", peak);
-  printf("{\"threads\": %d, \"avx512_gflops\": %s, \"avx2_gflops\": %s, \"peak_gflops\": %s}\n",
+  printf("{\"threads\": %d, \"avx512_gflops\": %s, \"avx2_gflops\": %s, "
+         "\"peak_gflops\": %s}\n",
          threads, a, b, p);
   return peak > 0 ? 0 : 1;
 }

@@ -1,4 +1,4 @@
-/*===- KernelABI.h - ABI of the CPU kernels that generated code calls -----===*
+/*===- KernelABI.h - ABI of the CPU kernels that generated code calls ------===*
  *
  * The ABI between convert-linalg-to-kernel-calls (and
  * convert-fused-to-kernel-calls) and the CPU kernel library, lib/Kernels:
@@ -88,8 +88,7 @@ static inline OnnxcGemmTile onnxcGemmWideTile(void) {
 /// 14 x 32 (when m is not known, n must fit exactly). (A margin of 3% for
 /// the default tile kept mobilenet_v2's 1x1 16 -> 96 on 112x112 on it: 270
 /// us against 242 on the wide one.)
-static inline int onnxcGemmPrefersWide(OnnxcGemmIsa isa, int64_t m,
-                                       int64_t n) {
+static inline int onnxcGemmPrefersWide(OnnxcGemmIsa isa, int64_t m, int64_t n) {
   if (isa != ONNXC_GEMM_ISA_AVX512 || n <= 0 ||
       (n % 48 != 0 && (m <= 0 || n < 4 * 48)))
     return 0;

@@ -2,8 +2,8 @@
  * onnxc C API: read inputs, run, print each output's shape and first values.
  *
  *   onnx-compile digits.onnx -o out/libdigits --emit lib
- *   cc -I out main.c out/libdigits.a -lm -lpthread -DMODEL_HEADER='"libdigits.h"' \
- *      -DMODEL=digits_model -o classify
+ *   cc -I out main.c out/libdigits.a -lm -lpthread
+ * -DMODEL_HEADER='"libdigits.h"' \ -DMODEL=digits_model -o classify
  *   ./classify test_images.pb
  */
 #include <stdio.h>
@@ -26,7 +26,8 @@ int main(int argc, char **argv) {
   for (int i = 0; i < model->num_inputs; ++i)
     if (!(inputs[i] = onnxc_tensor_read(argv[i + 1])))
       goto done;
-  if (onnxc_session_run(session, inputs, model->num_inputs, outputs) != ONNXC_OK)
+  if (onnxc_session_run(session, inputs, model->num_inputs, outputs) !=
+      ONNXC_OK)
     goto done;
   for (int k = 0; k < model->num_outputs; ++k) {
     const onnxc_tensor *out = outputs[k];

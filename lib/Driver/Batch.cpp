@@ -308,7 +308,8 @@ static LogicalResult storeInCache(StringRef cacheDir, StringRef key,
 /// error contained to it.
 static void compileOne(const CompileOptions &job, BatchTool tool,
                        ModelResult &result) {
-  auto context = std::make_unique<MLIRContext>(MLIRContext::Threading::DISABLED);
+  auto context =
+      std::make_unique<MLIRContext>(MLIRContext::Threading::DISABLED);
   prepareContext(*context);
   trackCompileSite(*context);
   auto diagnostics = std::make_unique<DiagnosticCollector>(*context);
@@ -322,9 +323,9 @@ static void compileOne(const CompileOptions &job, BatchTool tool,
     else if (tool == BatchTool::Compile)
       status = compileModel(job, *context, &result.stats);
     else
-      status = optimizeModel(job.input, job.output, job.import,
-                             job.target.optLevel, /*fuseActivations=*/false,
-                             *context, &result.stats);
+      status =
+          optimizeModel(job.input, job.output, job.import, job.target.optLevel,
+                        /*fuseActivations=*/false, *context, &result.stats);
   });
   result.diagnostics = diagnostics->lines();
   if (internalError) {

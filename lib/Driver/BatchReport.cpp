@@ -1,4 +1,4 @@
-//===- BatchReport.cpp - Batch jobs in and reports out ---------------------===//
+//===- BatchReport.cpp - Batch jobs in and reports out --------------------===//
 //
 // What surrounds runBatch: output names, the JSON manifest, --shard, and the
 // JSON and JUnit reports.
@@ -98,20 +98,19 @@ LogicalResult ManifestReader::applyOptions(const llvm::json::Object &entry,
     std::optional<StringRef> text = value.getAsString();
     if (key == "emit") {
       std::optional<EmitKind> emit =
-          !text ? std::nullopt
-          : compile
-              ? llvm::StringSwitch<std::optional<EmitKind>>(*text)
-                    .Case("exe", EmitKind::Exe)
-                    .Case("lib", EmitKind::Lib)
-                    .Case("obj", EmitKind::Obj)
-                    .Case("mlir", EmitKind::MLIR)
-                    .Case("llvm", EmitKind::LLVM)
-                    .Case("asm", EmitKind::Asm)
-                    .Default(std::nullopt)
-              : llvm::StringSwitch<std::optional<EmitKind>>(*text)
-                    .Case("onnx", EmitKind::Exe)
-                    .Case("mlir", EmitKind::MLIR)
-                    .Default(std::nullopt);
+          !text     ? std::nullopt
+          : compile ? llvm::StringSwitch<std::optional<EmitKind>>(*text)
+                          .Case("exe", EmitKind::Exe)
+                          .Case("lib", EmitKind::Lib)
+                          .Case("obj", EmitKind::Obj)
+                          .Case("mlir", EmitKind::MLIR)
+                          .Case("llvm", EmitKind::LLVM)
+                          .Case("asm", EmitKind::Asm)
+                          .Default(std::nullopt)
+                    : llvm::StringSwitch<std::optional<EmitKind>>(*text)
+                          .Case("onnx", EmitKind::Exe)
+                          .Case("mlir", EmitKind::MLIR)
+                          .Default(std::nullopt);
       if (!emit)
         return fail(where, compile ? "\"emit\" must be one of exe, lib, obj, "
                                      "mlir, llvm, asm"
@@ -198,14 +197,15 @@ LogicalResult parseManifest(StringRef path, BatchTool tool,
                             std::string &error) {
   auto text = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!text) {
-    error = path.str() + ": cannot read the manifest: " +
-            text.getError().message();
+    error =
+        path.str() + ": cannot read the manifest: " + text.getError().message();
     return failure();
   }
   llvm::Expected<llvm::json::Value> value =
       llvm::json::parse((*text)->getBuffer());
   if (!value) {
-    error = path.str() + ": not valid JSON: " + llvm::toString(value.takeError());
+    error =
+        path.str() + ": not valid JSON: " + llvm::toString(value.takeError());
     return failure();
   }
   ManifestReader reader(path, tool, error);
@@ -255,9 +255,9 @@ LogicalResult parseManifest(StringRef path, BatchTool tool,
         object ? object->getString("output") : std::nullopt;
     if (object && object->get("output") && !output)
       return reader.fail(where, "\"output\" must be a string");
-    job.output = resolve(outputDir, output ? *output
-                                           : batchOutputName(job.input, tool,
-                                                             job.emit));
+    job.output =
+        resolve(outputDir,
+                output ? *output : batchOutputName(job.input, tool, job.emit));
     jobs.push_back(std::move(job));
   }
   return success();
@@ -411,10 +411,10 @@ std::string formatJUnitReport(BatchTool tool, ArrayRef<CompileOptions> jobs,
      << llvm::formatv("<testsuites name=\"{0}\" tests=\"{1}\" failures=\"{2}\" "
                       "errors=\"{3}\" skipped=\"{4}\" time=\"{5:F3}\">\n",
                       name, results.size(), failures, errors, skipped, seconds)
-     << llvm::formatv("  <testsuite name=\"{0}\" tests=\"{1}\" failures=\"{2}\" "
-                      "errors=\"{3}\" skipped=\"{4}\" time=\"{5:F3}\">\n",
-                      name, results.size(), failures, errors, skipped,
-                      seconds);
+     << llvm::formatv(
+            "  <testsuite name=\"{0}\" tests=\"{1}\" failures=\"{2}\" "
+            "errors=\"{3}\" skipped=\"{4}\" time=\"{5:F3}\">\n",
+            name, results.size(), failures, errors, skipped, seconds);
   for (auto [job, result] : llvm::zip(jobs, results)) {
     os << llvm::formatv("    <testcase classname=\"{0}\" name=\"{1}\" "
                         "time=\"{2:F3}\"",

@@ -51,7 +51,8 @@ LogicalResult writeFileAtomically(StringRef path, StringRef contents,
   int fd;
   std::string model = (path + ".tmp-%%%%%%").str();
   if (std::error_code ec = llvm::sys::fs::createUniqueFile(model, fd, temp)) {
-    error = "cannot create a file next to '" + path.str() + "': " + ec.message();
+    error =
+        "cannot create a file next to '" + path.str() + "': " + ec.message();
     return failure();
   }
   {
@@ -80,7 +81,8 @@ LogicalResult parseInputShape(StringRef spec, ImportOptions &options,
   for (StringRef part : parts) {
     int64_t d;
     if (part.getAsInteger(10, d) || d < 0) {
-      error = "--input-shape '" + spec.str() + "' has a bad dim '" + part.str() + "'";
+      error = "--input-shape '" + spec.str() + "' has a bad dim '" +
+              part.str() + "'";
       return failure();
     }
     shape.push_back(d);
@@ -193,7 +195,8 @@ static LogicalResult runTool(StringRef program, ArrayRef<std::string> args,
   for (const std::string &a : args)
     argv.push_back(a);
   std::string message;
-  int rc = llvm::sys::ExecuteAndWait(*path, argv, std::nullopt, {}, 0, 0, &message);
+  int rc =
+      llvm::sys::ExecuteAndWait(*path, argv, std::nullopt, {}, 0, 0, &message);
   if (rc != 0) {
     error = "'" + program.str() + "' failed" +
             (message.empty() ? " with exit code " + std::to_string(rc)
@@ -239,11 +242,13 @@ static LogicalResult link(const CompileOptions &options, StringRef object,
 #endif
   bool host = options.target.arch == hostArch();
   std::string linker =
-      host ? hostLinker : archName(options.target.arch).str() + "-linux-gnu-gcc";
+      host ? hostLinker
+           : archName(options.target.arch).str() + "-linux-gnu-gcc";
   std::string temp = (output + ".tmp-link").str();
   // An explicit content-derived build id: the same object and runtime give
   // the same bytes whatever the linker's default.
-  std::vector<std::string> args{"-o", temp, object.str(), "-Wl,--build-id=sha1"};
+  std::vector<std::string> args{"-o", temp, object.str(),
+                                "-Wl,--build-id=sha1"};
   if (host && hostFlags)
     args.push_back(hostFlags);
   if (shared) {
@@ -314,8 +319,10 @@ static LogicalResult writeStaticLibrary(const CompileOptions &options,
     buffers.push_back(std::move(*buffer));
     opened.push_back(std::move(*archive));
     llvm::Error err = llvm::Error::success();
-    for (const llvm::object::Archive::Child &child : opened.back()->children(err)) {
-      auto member = llvm::NewArchiveMember::getOldMember(child, /*Deterministic=*/true);
+    for (const llvm::object::Archive::Child &child :
+         opened.back()->children(err)) {
+      auto member =
+          llvm::NewArchiveMember::getOldMember(child, /*Deterministic=*/true);
       if (!member) {
         error = llvm::toString(member.takeError());
         llvm::consumeError(std::move(err));
@@ -329,10 +336,10 @@ static LogicalResult writeStaticLibrary(const CompileOptions &options,
     }
   }
   std::string temp = (output + ".tmp-ar").str();
-  if (llvm::Error e = llvm::writeArchive(temp, members,
-                                         llvm::SymtabWritingMode::NormalSymtab,
-                                         llvm::object::Archive::K_GNU,
-                                         /*Deterministic=*/true, /*Thin=*/false)) {
+  if (llvm::Error e = llvm::writeArchive(
+          temp, members, llvm::SymtabWritingMode::NormalSymtab,
+          llvm::object::Archive::K_GNU,
+          /*Deterministic=*/true, /*Thin=*/false)) {
     error = llvm::toString(std::move(e));
     llvm::sys::fs::remove(temp);
     return failure();
@@ -355,7 +362,8 @@ static std::string libraryHeader(StringRef symbol, const ModelSignature &sig) {
   os << "\n   Outputs:";
   for (const auto &t : sig.outputs)
     os << " " << t.name;
-  os << "\n   Run it with onnxc_session_create(&" << symbol << "_model, threads). */\n"
+  os << "\n   Run it with onnxc_session_create(&" << symbol
+     << "_model, threads). */\n"
      << "extern const onnxc_model_desc " << symbol << "_model;\n\n"
      << "#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << guard << " */\n";
   return text;

@@ -1,4 +1,4 @@
-//===- Compiler.h - The C++ API behind onnx-compile and onnx-opt -*- C++ -*-===//
+//===- Compiler.h - The C++ API behind onnx-compile and onnx-opt ----------===//
 //
 // One place that strings the stages together: import, onnx optimization,
 // lowering to LLVM, machine code, and linking with the runtime.
@@ -110,8 +110,8 @@ mlir::LogicalResult optimizeModel(llvm::StringRef input, llvm::StringRef output,
 std::string runtimeDirectory(const CompileOptions &options);
 
 /// Parses `NAME=D0xD1x...` into `options.inputShapes`; fails with `error`.
-mlir::LogicalResult parseInputShape(llvm::StringRef spec, ImportOptions &options,
-                                    std::string &error);
+mlir::LogicalResult parseInputShape(llvm::StringRef spec,
+                                    ImportOptions &options, std::string &error);
 
 /// A private directory for intermediate files, removed with its contents.
 class ScratchDirectory {

@@ -121,8 +121,8 @@ void ensureSignalStack() {
   };
   thread_local ThreadSignalStack own;
   stack_t current;
-  if (own.memory || (sigaltstack(nullptr, &current) == 0 &&
-                     !(current.ss_flags & SS_DISABLE)))
+  if (own.memory ||
+      (sigaltstack(nullptr, &current) == 0 && !(current.ss_flags & SS_DISABLE)))
     return;
   constexpr size_t kSize = 256 * 1024;
   own.memory = std::make_unique<char[]>(kSize);
@@ -169,8 +169,7 @@ void maybeForceInternalError(StringRef where) {
 
 std::string describeSite(StringRef model, StringRef what) {
   std::string line = "internal error while compiling " + model.str() +
-                     " at stage " +
-                     (site.stage.empty() ? "start" : site.stage);
+                     " at stage " + (site.stage.empty() ? "start" : site.stage);
   std::string node = site.node;
   if (site.rewritten)
     node = nodeNameOf(*site.rewritten);
@@ -225,7 +224,8 @@ std::optional<std::string> runContained(StringRef model,
 
 int runToolCompile(StringRef model,
                    function_ref<LogicalResult(MLIRContext &)> compile) {
-  auto context = std::make_unique<MLIRContext>(MLIRContext::Threading::DISABLED);
+  auto context =
+      std::make_unique<MLIRContext>(MLIRContext::Threading::DISABLED);
   configureContext(*context);
   trackCompileSite(*context);
   LogicalResult status = failure();

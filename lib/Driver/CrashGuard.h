@@ -1,4 +1,4 @@
-//===- CrashGuard.h - Internal errors contained, reported, not fatal -*- C++ -*-===//
+//===- CrashGuard.h - Internal errors contained, reported, not fatal ------===//
 //
 // A bug in onnxc (a crash signal, an LLVM fatal error, a failed assertion, a
 // stray C++ exception) while it compiles one model must not take down the
@@ -54,9 +54,9 @@ std::optional<std::string> runContained(llvm::StringRef model,
 /// with internal errors contained and printed as an `error: ` line. Returns
 /// the tool's exit code: 0, 1 when `compile` failed, or
 /// kInternalErrorExitCode.
-int runToolCompile(llvm::StringRef model,
-                   llvm::function_ref<mlir::LogicalResult(mlir::MLIRContext &)>
-                       compile);
+int runToolCompile(
+    llvm::StringRef model,
+    llvm::function_ref<mlir::LogicalResult(mlir::MLIRContext &)> compile);
 
 /// Notes that the compile on this thread enters `stage` (import, optimize,
 /// lower, codegen, link, quantize, export); forgets the pass and node.

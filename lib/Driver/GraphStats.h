@@ -1,5 +1,4 @@
-//===- GraphStats.h - Op counts, parameters and FLOPs of a graph -*- C++
-//-*-===//
+//===- GraphStats.h - Op counts, parameters and FLOPs of a graph ----------===//
 
 #ifndef ONNXC_LIB_DRIVER_GRAPHSTATS_H
 #define ONNXC_LIB_DRIVER_GRAPHSTATS_H

@@ -35,13 +35,13 @@
 
 void onnxc::registerONNXCDialects(mlir::DialectRegistry &registry) {
   using namespace mlir;
-  registry.insert<onnx::ONNXDialect, fused::FusedDialect, func::FuncDialect, arith::ArithDialect,
-                  math::MathDialect, linalg::LinalgDialect,
-                  tensor::TensorDialect, scf::SCFDialect, cf::ControlFlowDialect,
-                  memref::MemRefDialect, bufferization::BufferizationDialect,
-                  affine::AffineDialect, index::IndexDialect,
-                  vector::VectorDialect, LLVM::LLVMDialect, gpu::GPUDialect,
-                  NVVM::NVVMDialect>();
+  registry
+      .insert<onnx::ONNXDialect, fused::FusedDialect, func::FuncDialect,
+              arith::ArithDialect, math::MathDialect, linalg::LinalgDialect,
+              tensor::TensorDialect, scf::SCFDialect, cf::ControlFlowDialect,
+              memref::MemRefDialect, bufferization::BufferizationDialect,
+              affine::AffineDialect, index::IndexDialect, vector::VectorDialect,
+              LLVM::LLVMDialect, gpu::GPUDialect, NVVM::NVVMDialect>();
   arith::registerBufferizableOpInterfaceExternalModels(registry);
   linalg::registerBufferizableOpInterfaceExternalModels(registry);
   tensor::registerBufferizableOpInterfaceExternalModels(registry);

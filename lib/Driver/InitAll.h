@@ -1,4 +1,4 @@
-//===- InitAll.h - The one registration point of the onnxc tools -*- C++ -*-===//
+//===- InitAll.h - The one registration point of the onnxc tools ----------===//
 
 #ifndef ONNXC_LIB_DRIVER_INITALL_H
 #define ONNXC_LIB_DRIVER_INITALL_H

@@ -23,13 +23,15 @@ FailureOr<onnxc::ModelSignature> onnxc::getModelSignature(func::FuncOp func) {
     std::optional<int64_t> dtype =
         ranked ? onnx::getONNXDType(ranked.getElementType()) : std::nullopt;
     if (!ranked || !dtype) {
-      emitError(func.getLoc()) << kind << " '" << tensor.name << "' has type "
-                               << type << ", which the runtime cannot carry "
-                                  "(needs a ranked tensor of a numeric type)";
+      emitError(func.getLoc())
+          << kind << " '" << tensor.name << "' has type " << type
+          << ", which the runtime cannot carry "
+             "(needs a ranked tensor of a numeric type)";
       return failure();
     }
     tensor.dtype = *dtype;
-    ArrayAttr params = attrs ? attrs.getAs<ArrayAttr>("onnx.dim_params") : nullptr;
+    ArrayAttr params =
+        attrs ? attrs.getAs<ArrayAttr>("onnx.dim_params") : nullptr;
     for (auto [i, d] : llvm::enumerate(ranked.getShape())) {
       tensor.dims.push_back(ShapedType::isDynamic(d) ? -1 : d);
       std::string param;
@@ -59,45 +61,48 @@ FailureOr<onnxc::ModelSignature> onnxc::getModelSignature(func::FuncOp func) {
 static llvm::Constant *privateGlobal(llvm::Module &module, llvm::Constant *init,
                                      const llvm::Twine &name) {
   return new llvm::GlobalVariable(module, init->getType(), /*isConstant=*/true,
-                                  llvm::GlobalValue::PrivateLinkage, init, name);
+                                  llvm::GlobalValue::PrivateLinkage, init,
+                                  name);
 }
 
 /// The array of onnxc_tensor_sig structs for `tensors`.
-static llvm::Constant *emitSignatures(llvm::Module &module,
-                                      llvm::IRBuilder<> &b,
-                                      llvm::StructType *sigType,
-                                      const std::vector<onnxc::TensorSignature> &tensors,
-                                      llvm::StringRef kind) {
+static llvm::Constant *emitSignatures(
+    llvm::Module &module, llvm::IRBuilder<> &b, llvm::StructType *sigType,
+    const std::vector<onnxc::TensorSignature> &tensors, llvm::StringRef kind) {
   llvm::LLVMContext &ctx = module.getContext();
   auto *ptrType = llvm::PointerType::getUnqual(ctx);
   SmallVector<llvm::Constant *> sigs;
   for (auto [i, t] : llvm::enumerate(tensors)) {
     std::string prefix = ("onnxc." + kind + "." + Twine(i)).str();
-    llvm::Constant *name = b.CreateGlobalStringPtr(t.name, prefix + ".name", 0, &module);
+    llvm::Constant *name =
+        b.CreateGlobalStringPtr(t.name, prefix + ".name", 0, &module);
     llvm::Constant *dims = privateGlobal(
-        module,
-        llvm::ConstantDataArray::get(ctx, ArrayRef<int64_t>(t.dims)),
+        module, llvm::ConstantDataArray::get(ctx, ArrayRef<int64_t>(t.dims)),
         prefix + ".dims");
     llvm::Constant *params = llvm::ConstantPointerNull::get(ptrType);
-    if (llvm::any_of(t.dimParams, [](const std::string &p) { return !p.empty(); })) {
+    if (llvm::any_of(t.dimParams,
+                     [](const std::string &p) { return !p.empty(); })) {
       SmallVector<llvm::Constant *> names;
       for (const std::string &p : t.dimParams)
         names.push_back(p.empty() ? llvm::ConstantPointerNull::get(ptrType)
-                                  : b.CreateGlobalStringPtr(p, prefix + ".param",
-                                                            0, &module));
-      params = privateGlobal(
-          module,
-          llvm::ConstantArray::get(llvm::ArrayType::get(ptrType, names.size()), names),
-          prefix + ".params");
+                                  : b.CreateGlobalStringPtr(
+                                        p, prefix + ".param", 0, &module));
+      params =
+          privateGlobal(module,
+                        llvm::ConstantArray::get(
+                            llvm::ArrayType::get(ptrType, names.size()), names),
+                        prefix + ".params");
     }
     sigs.push_back(llvm::ConstantStruct::get(
-        sigType, {name, b.getInt32(t.dtype), b.getInt32(t.dims.size()), dims, params}));
+        sigType,
+        {name, b.getInt32(t.dtype), b.getInt32(t.dims.size()), dims, params}));
   }
   if (sigs.empty())
     return llvm::ConstantPointerNull::get(ptrType);
-  return privateGlobal(
-      module, llvm::ConstantArray::get(llvm::ArrayType::get(sigType, sigs.size()), sigs),
-      "onnxc." + kind);
+  return privateGlobal(module,
+                       llvm::ConstantArray::get(
+                           llvm::ArrayType::get(sigType, sigs.size()), sigs),
+                       "onnxc." + kind);
 }
 
 void onnxc::emitModelABI(llvm::Module &module, const ModelSignature &signature,
@@ -138,22 +143,23 @@ void onnxc::emitModelABI(llvm::Module &module, const ModelSignature &signature,
   auto *sigType = llvm::StructType::create(
       ctx, {ptrType, b.getInt32Ty(), b.getInt32Ty(), ptrType, ptrType},
       "onnxc_tensor_sig");
-  auto *descType = llvm::StructType::create(
-      ctx,
-      {b.getInt32Ty(), ptrType, b.getInt32Ty(), b.getInt32Ty(), ptrType, ptrType,
-       ptrType},
-      "onnxc_model_desc");
-  llvm::Constant *inputs = emitSignatures(module, b, sigType, signature.inputs, "inputs");
+  auto *descType =
+      llvm::StructType::create(ctx,
+                               {b.getInt32Ty(), ptrType, b.getInt32Ty(),
+                                b.getInt32Ty(), ptrType, ptrType, ptrType},
+                               "onnxc_model_desc");
+  llvm::Constant *inputs =
+      emitSignatures(module, b, sigType, signature.inputs, "inputs");
   llvm::Constant *outputs =
       emitSignatures(module, b, sigType, signature.outputs, "outputs");
-  llvm::Constant *name = b.CreateGlobalStringPtr(signature.name, "onnxc.model.name",
-                                                 0, &module);
+  llvm::Constant *name =
+      b.CreateGlobalStringPtr(signature.name, "onnxc.model.name", 0, &module);
   llvm::Constant *desc = llvm::ConstantStruct::get(
       descType, {b.getInt32(1), name, b.getInt32(signature.inputs.size()),
                  b.getInt32(signature.outputs.size()), inputs, outputs, entry});
-  auto *descGlobal =
-      new llvm::GlobalVariable(module, descType, /*isConstant=*/true,
-                               llvm::GlobalValue::ExternalLinkage, desc, symbol);
+  auto *descGlobal = new llvm::GlobalVariable(
+      module, descType, /*isConstant=*/true, llvm::GlobalValue::ExternalLinkage,
+      desc, symbol);
   if (!gpu)
     return;
   // void onnxc_gpu_run(const onnxc_model_desc *, onnxc_entry_fn,

@@ -1,5 +1,4 @@
-//===- Quantize.h - Post-training quantization for onnx-opt ------*- C++
-//-*-===//
+//===- Quantize.h - Post-training quantization for onnx-opt -----*- C++ -*-===//
 //
 // Static quantization calibrates the model natively: an instrumented copy
 // whose extra outputs are the activations to quantize is compiled by onnxc

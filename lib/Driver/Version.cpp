@@ -11,7 +11,8 @@
 #endif
 
 llvm::StringRef onnxc::getVersionString() {
-  return "onnxc " ONNXC_VERSION " (git " ONNXC_GIT_COMMIT ONNXC_DIRTY_SUFFIX ")";
+  return "onnxc " ONNXC_VERSION " (git " ONNXC_GIT_COMMIT ONNXC_DIRTY_SUFFIX
+         ")";
 }
 
 bool onnxc::isDirtyBuild() { return ONNXC_GIT_DIRTY != 0; }

@@ -1,4 +1,4 @@
-//===- Version.h - The onnxc version and the commit it was built from -*- C++ -*-===//
+//===- Version.h - The onnxc version and the commit it was built from -----===//
 
 #ifndef ONNXC_LIB_DRIVER_VERSION_H
 #define ONNXC_LIB_DRIVER_VERSION_H

@@ -42,17 +42,16 @@ using OpCounts = std::map<std::string, int64_t>;
 /// IR version, the producer and the graph name. When the protobuf parses,
 /// `opCounts` (if given) receives the node counts of its graph, even if the
 /// import then fails.
-mlir::OwningOpRef<mlir::ModuleOp>
-importONNXModel(llvm::StringRef path, mlir::MLIRContext *context,
-                const ImportOptions &options, OpCounts *opCounts = nullptr);
+mlir::OwningOpRef<mlir::ModuleOp> importONNXModel(llvm::StringRef path,
+                                                  mlir::MLIRContext *context,
+                                                  const ImportOptions &options,
+                                                  OpCounts *opCounts = nullptr);
 
 /// importONNXModel on `bytes`, the contents of a model file named `path`
 /// (for messages, the text format's extensions and external data).
-mlir::OwningOpRef<mlir::ModuleOp>
-importONNXModelFromBuffer(llvm::StringRef bytes, llvm::StringRef path,
-                          mlir::MLIRContext *context,
-                          const ImportOptions &options,
-                          OpCounts *opCounts = nullptr);
+mlir::OwningOpRef<mlir::ModuleOp> importONNXModelFromBuffer(
+    llvm::StringRef bytes, llvm::StringRef path, mlir::MLIRContext *context,
+    const ImportOptions &options, OpCounts *opCounts = nullptr);
 
 /// The external data files that the model at `path` refers to, resolved
 /// against its directory, sorted and unique; locations that the import
@@ -79,7 +78,8 @@ int64_t newestSupportedOpset();
 
 /// Writes `module` as an ONNX model to `path` (via a temporary file that is
 /// renamed into place). Ops are written in the form of the module's opset.
-mlir::LogicalResult exportONNXModel(mlir::ModuleOp module, llvm::StringRef path);
+mlir::LogicalResult exportONNXModel(mlir::ModuleOp module,
+                                    llvm::StringRef path);
 
 } // namespace onnxc
 

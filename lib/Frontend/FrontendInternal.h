@@ -1,4 +1,4 @@
-//===- FrontendInternal.h - Pieces shared by the importer files -*- C++ -*-===//
+//===- FrontendInternal.h - Pieces shared by the importer files -----------===//
 
 #ifndef ONNXC_LIB_FRONTEND_FRONTENDINTERNAL_H
 #define ONNXC_LIB_FRONTEND_FRONTENDINTERNAL_H
@@ -38,9 +38,10 @@ std::string dataTypeName(int64_t code);
 /// out of `tensor` into a dense resource (no copy); external data is mapped
 /// from its file next to the model (`modelDir`). Fails with a message in
 /// `error`.
-mlir::FailureOr<mlir::ElementsAttr>
-convertTensor(::onnx::TensorProto &tensor, llvm::StringRef modelDir,
-              mlir::MLIRContext *context, std::string &error);
+mlir::FailureOr<mlir::ElementsAttr> convertTensor(::onnx::TensorProto &tensor,
+                                                  llvm::StringRef modelDir,
+                                                  mlir::MLIRContext *context,
+                                                  std::string &error);
 
 /// Resolves the external data `location` of a tensor in a model in
 /// `modelDir` to the real path of its file (symbolic links followed) in
@@ -53,7 +54,8 @@ mlir::LogicalResult resolveExternalData(llvm::StringRef modelDir,
 
 /// Fills `out` (dims, data_type, raw_data) from an elements attribute.
 mlir::LogicalResult fillTensorProto(mlir::ElementsAttr attr,
-                                    ::onnx::TensorProto &out, std::string &error);
+                                    ::onnx::TensorProto &out,
+                                    std::string &error);
 
 /// One node being imported: its converted inputs (a `none` value for a
 /// missing optional input) and attributes, and where to build.
@@ -103,8 +105,9 @@ struct NodeContext {
 
 /// Imports one node of a given (op type, since-opset) form; returns the
 /// node's outputs or fails with a message in `error`.
-using OpImportFn = std::function<mlir::FailureOr<llvm::SmallVector<mlir::Value>>(
-    NodeContext &, std::string &error)>;
+using OpImportFn =
+    std::function<mlir::FailureOr<llvm::SmallVector<mlir::Value>>(
+        NodeContext &, std::string &error)>;
 
 struct OpImporter {
   int64_t sinceOpset;
@@ -121,8 +124,8 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value>>
 importAttention(NodeContext &node, std::string &error);
 mlir::FailureOr<llvm::SmallVector<mlir::Value>>
 importRotaryEmbedding(NodeContext &node, std::string &error);
-mlir::FailureOr<llvm::SmallVector<mlir::Value>>
-importSwish(NodeContext &node, std::string &error);
+mlir::FailureOr<llvm::SmallVector<mlir::Value>> importSwish(NodeContext &node,
+                                                            std::string &error);
 mlir::FailureOr<llvm::SmallVector<mlir::Value>>
 importLpPool(NodeContext &node, std::string &error);
 mlir::FailureOr<llvm::SmallVector<mlir::Value>>
@@ -131,7 +134,8 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value>>
 importGroupNormalization(NodeContext &node, std::string &error);
 
 /// The domains besides the default one whose ops onnxc imports.
-inline constexpr llvm::StringLiteral kTrainingDomain = "ai.onnx.preview.training";
+inline constexpr llvm::StringLiteral kTrainingDomain =
+    "ai.onnx.preview.training";
 
 /// True when onnxc imports some ops of `domain` ("ai.onnx" is the default).
 bool isSupportedDomain(llvm::StringRef domain);

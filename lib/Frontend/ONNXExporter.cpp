@@ -42,7 +42,8 @@ private:
     return name;
   }
   LogicalResult exportValueInfo(Value value, StringRef name,
-                                DictionaryAttr attrs, ::onnx::ValueInfoProto &info);
+                                DictionaryAttr attrs,
+                                ::onnx::ValueInfoProto &info);
   LogicalResult exportOp(Operation *op, ::onnx::GraphProto &graph);
   /// Writes `region` (of an If, Loop or Scan) as the graph attribute `name`
   /// of `node`: its arguments the graph's inputs, its ops the nodes, each
@@ -59,8 +60,8 @@ private:
                               llvm::ArrayRef<std::string> outputNames,
                               ::onnx::GraphProto &graph);
   void removeUnreadConstants(::onnx::GraphProto &graph);
-  LogicalResult exportAttribute(NamedAttribute attr, ::onnx::AttributeProto &out,
-                                Operation *op);
+  LogicalResult exportAttribute(NamedAttribute attr,
+                                ::onnx::AttributeProto &out, Operation *op);
   /// Adds the attributes that opsets before 7 need to keep the op's meaning.
   LogicalResult exportLegacyAttributes(Operation *op, ::onnx::NodeProto &node);
   /// Rewrites an input that older opsets took as an attribute.
@@ -86,10 +87,11 @@ LogicalResult GraphExporter::exportValueInfo(Value value, StringRef name,
                                              ::onnx::ValueInfoProto &info) {
   info.set_name(name.str());
   auto type = dyn_cast<TensorType>(value.getType());
-  auto dtype = type ? onnxc::onnx::getONNXDType(type.getElementType()) : std::nullopt;
+  auto dtype =
+      type ? onnxc::onnx::getONNXDType(type.getElementType()) : std::nullopt;
   if (!dtype) {
-    emitError(value.getLoc()) << "cannot export value '" << name << "' of type "
-                              << value.getType();
+    emitError(value.getLoc())
+        << "cannot export value '" << name << "' of type " << value.getType();
     return failure();
   }
   auto *tensor = info.mutable_type()->mutable_tensor_type();
@@ -97,7 +99,8 @@ LogicalResult GraphExporter::exportValueInfo(Value value, StringRef name,
   if (!type.hasRank())
     return success();
   auto *shape = tensor->mutable_shape();
-  ArrayAttr params = attrs ? attrs.getAs<ArrayAttr>("onnx.dim_params") : nullptr;
+  ArrayAttr params =
+      attrs ? attrs.getAs<ArrayAttr>("onnx.dim_params") : nullptr;
   for (auto [i, d] : llvm::enumerate(type.getShape())) {
     auto *dim = shape->add_dim();
     if (!ShapedType::isDynamic(d)) {
@@ -166,7 +169,8 @@ LogicalResult GraphExporter::inputToAttribute(Operation *op, unsigned index,
   return success();
 }
 
-LogicalResult GraphExporter::exportOp(Operation *op, ::onnx::GraphProto &graph) {
+LogicalResult GraphExporter::exportOp(Operation *op,
+                                      ::onnx::GraphProto &graph) {
   if (isa<onnxc::onnx::NoValueOp>(op))
     return success();
   if (auto constant = dyn_cast<onnxc::onnx::ConstantOp>(op)) {
@@ -192,8 +196,8 @@ LogicalResult GraphExporter::exportOp(Operation *op, ::onnx::GraphProto &graph) 
                         : opType == "gemm" ? "FusedGemm"
                                            : "";
   if (isFused && fusedType.empty())
-    return fail(op, "cannot export '" + op->getName().getStringRef() +
-                        "' to ONNX");
+    return fail(op,
+                "cannot export '" + op->getName().getStringRef() + "' to ONNX");
   if (!isFused &&
       op->getDialect() != module->getContext()->getLoadedDialect("onnx"))
     return fail(op, "cannot export non-onnx op '" +
@@ -207,8 +211,8 @@ LogicalResult GraphExporter::exportOp(Operation *op, ::onnx::GraphProto &graph) 
     node->set_domain("com.microsoft");
     usesMicrosoftDomain = true;
   }
-  if (isa<onnxc::onnx::AdagradOp, onnxc::onnx::AdamOp,
-          onnxc::onnx::MomentumOp>(op)) {
+  if (isa<onnxc::onnx::AdagradOp, onnxc::onnx::AdamOp, onnxc::onnx::MomentumOp>(
+          op)) {
     node->set_domain(kTrainingDomain.str());
     usesTrainingDomain = true;
   }
@@ -303,7 +307,8 @@ LogicalResult GraphExporter::exportOp(Operation *op, ::onnx::GraphProto &graph) 
       return fail(op, "cannot write this Resize at opset " + Twine(opset) +
                           ": only nearest (floor) or linear by scales with "
                           "asymmetric coordinates");
-    implicitAttributes.append({"coordinate_transformation_mode", "nearest_mode"});
+    implicitAttributes.append(
+        {"coordinate_transformation_mode", "nearest_mode"});
     if (opset < 10)
       node->set_op_type("Upsample");
     if (opset < 9) {
@@ -426,8 +431,9 @@ LogicalResult GraphExporter::exportOp(Operation *op, ::onnx::GraphProto &graph) 
           return failure();
         continue;
       }
-      for (auto [name, value] : llvm::zip(
-               ArrayRef<StringRef>{"activation_alpha", "activation_beta"}, params)) {
+      for (auto [name, value] :
+           llvm::zip(ArrayRef<StringRef>{"activation_alpha", "activation_beta"},
+                     params)) {
         auto *param = node->add_attribute();
         param->set_name(name.str());
         param->set_type(::onnx::AttributeProto::FLOAT);
@@ -546,9 +552,10 @@ LogicalResult GraphExporter::exportTo(::onnx::ModelProto &model) {
   if (!opsets || opsets.empty()) {
     opsets = DictionaryAttr::get(
         module.getContext(),
-        {NamedAttribute(StringAttr::get(module.getContext(), "ai.onnx"),
-                        IntegerAttr::get(IntegerType::get(module.getContext(), 64),
-                                         kDefaultExportOpset))});
+        {NamedAttribute(
+            StringAttr::get(module.getContext(), "ai.onnx"),
+            IntegerAttr::get(IntegerType::get(module.getContext(), 64),
+                             kDefaultExportOpset))});
   }
   for (NamedAttribute entry : opsets) {
     auto *op = model.add_opset_import();
@@ -569,7 +576,8 @@ LogicalResult GraphExporter::exportTo(::onnx::ModelProto &model) {
   for (auto [i, arg] : llvm::enumerate(func.getArguments())) {
     DictionaryAttr attrs = func.getArgAttrDict(i);
     auto name = attrs ? attrs.getAs<StringAttr>("onnx.name") : nullptr;
-    std::string argName = freshName(name ? name.getValue() : "input_" + std::to_string(i));
+    std::string argName =
+        freshName(name ? name.getValue() : "input_" + std::to_string(i));
     names[arg] = argName;
     if (failed(exportValueInfo(arg, argName, attrs, *graph.add_input())))
       return failure();
@@ -578,7 +586,8 @@ LogicalResult GraphExporter::exportTo(::onnx::ModelProto &model) {
   SmallVector<std::string> outputNames;
   for (unsigned i = 0; i < func.getNumResults(); ++i) {
     auto name = func.getResultAttrOfType<StringAttr>(i, "onnx.name");
-    outputNames.push_back(freshName(name ? name.getValue() : "output_" + std::to_string(i)));
+    outputNames.push_back(
+        freshName(name ? name.getValue() : "output_" + std::to_string(i)));
   }
   for (Operation &op : func.getBody().front().without_terminator())
     if (failed(exportOp(&op, graph)))
@@ -588,17 +597,19 @@ LogicalResult GraphExporter::exportTo(::onnx::ModelProto &model) {
     return failure();
   removeUnreadConstants(graph);
   if (usesMicrosoftDomain &&
-      llvm::none_of(model.opset_import(), [](const ::onnx::OperatorSetIdProto &entry) {
-        return entry.domain() == "com.microsoft";
-      })) {
+      llvm::none_of(model.opset_import(),
+                    [](const ::onnx::OperatorSetIdProto &entry) {
+                      return entry.domain() == "com.microsoft";
+                    })) {
     auto *entry = model.add_opset_import();
     entry->set_domain("com.microsoft");
     entry->set_version(1);
   }
   if (usesTrainingDomain &&
-      llvm::none_of(model.opset_import(), [](const ::onnx::OperatorSetIdProto &entry) {
-        return entry.domain() == kTrainingDomain;
-      })) {
+      llvm::none_of(model.opset_import(),
+                    [](const ::onnx::OperatorSetIdProto &entry) {
+                      return entry.domain() == kTrainingDomain;
+                    })) {
     auto *entry = model.add_opset_import();
     entry->set_domain(kTrainingDomain.str());
     entry->set_version(1);
@@ -666,7 +677,8 @@ void GraphExporter::removeUnreadConstants(::onnx::GraphProto &graph) {
   removeUnread(graph, read);
 }
 
-LogicalResult GraphExporter::exportOutputs(func::FuncOp func, func::ReturnOp ret,
+LogicalResult GraphExporter::exportOutputs(func::FuncOp func,
+                                           func::ReturnOp ret,
                                            ArrayRef<std::string> outputNames,
                                            ::onnx::GraphProto &graph) {
   for (auto [i, value] : llvm::enumerate(ret.getOperands())) {
@@ -675,7 +687,8 @@ LogicalResult GraphExporter::exportOutputs(func::FuncOp func, func::ReturnOp ret
     // Rename the producing node's output, or add an Identity when the value
     // is also a graph input, another output, or an initializer.
     bool renamed = false;
-    if (Operation *def = value.getDefiningOp(); def && !isa<onnxc::onnx::ConstantOp>(def)) {
+    if (Operation *def = value.getDefiningOp();
+        def && !isa<onnxc::onnx::ConstantOp>(def)) {
       for (auto &node : *graph.mutable_node())
         for (auto &out : *node.mutable_output())
           if (out == inner && llvm::count(ret.getOperands(), value) == 1) {
@@ -711,13 +724,15 @@ LogicalResult onnxc::exportONNXModel(ModuleOp module, StringRef path) {
     return failure();
   std::string bytes;
   if (!model.SerializeToString(&bytes))
-    return module.emitError("cannot serialize the model (over 2 GB?)"), failure();
+    return module.emitError("cannot serialize the model (over 2 GB?)"),
+           failure();
   std::string temp = (path + ".tmp").str();
   {
     std::error_code ec;
     llvm::raw_fd_ostream os(temp, ec);
     if (ec)
-      return module.emitError("cannot write '") << temp << "': " << ec.message(),
+      return module.emitError("cannot write '")
+                 << temp << "': " << ec.message(),
              failure();
     os << bytes;
     os.close();

@@ -28,7 +28,8 @@ namespace {
 
 class GraphImporter {
 public:
-  GraphImporter(MLIRContext *ctx, StringRef path, const onnxc::ImportOptions &options)
+  GraphImporter(MLIRContext *ctx, StringRef path,
+                const onnxc::ImportOptions &options)
       : ctx(ctx), path(path), options(options), builder(ctx),
         fileLoc(FileLineColLoc::get(ctx, path, 0, 0)) {}
 
@@ -93,15 +94,16 @@ LogicalResult GraphImporter::checkOpsets(const ::onnx::ModelProto &model) {
   // A model of only training-domain ops need not import the default domain.
   if (opset == 0) {
     if (llvm::any_of(domainOpsets, [](const auto &entry) {
-          return entry.getKey() != "ai.onnx" && isSupportedDomain(entry.getKey());
+          return entry.getKey() != "ai.onnx" &&
+                 isSupportedDomain(entry.getKey());
         }))
       return success();
     return fail("the model imports no opset of the default domain 'ai.onnx'");
   }
   if (opset < kMinOpset || opset > kMaxOpset)
     return fail("unsupported opset " + Twine(opset) +
-                " of domain 'ai.onnx' (supported: " + Twine(kMinOpset) + " to " +
-                Twine(kMaxOpset) + ")");
+                " of domain 'ai.onnx' (supported: " + Twine(kMinOpset) +
+                " to " + Twine(kMaxOpset) + ")");
   return success();
 }
 
@@ -154,9 +156,9 @@ LogicalResult GraphImporter::checkOperators(const ::onnx::ModelProto &model) {
   llvm::interleave(
       unsupported, os,
       [&](const Unsupported &entry) {
-        os << "unknown or unsupported operator '" << entry.op
-           << "' in domain '" << entry.domain << "' (" << entry.where
-           << ") at " << (entry.nodes.size() == 1 ? "node " : "nodes ");
+        os << "unknown or unsupported operator '" << entry.op << "' in domain '"
+           << entry.domain << "' (" << entry.where << ") at "
+           << (entry.nodes.size() == 1 ? "node " : "nodes ");
         ArrayRef<std::string> listed(entry.nodes);
         llvm::interleave(
             listed.take_front(kMaxNodesListed), os,
@@ -168,11 +170,12 @@ LogicalResult GraphImporter::checkOperators(const ::onnx::ModelProto &model) {
   return fail(message);
 }
 
-FailureOr<Type> GraphImporter::convertType(const ::onnx::TypeProto &type,
-                                           StringRef name,
-                                           SmallVectorImpl<Attribute> &dimParams) {
+FailureOr<Type>
+GraphImporter::convertType(const ::onnx::TypeProto &type, StringRef name,
+                           SmallVectorImpl<Attribute> &dimParams) {
   if (!type.has_tensor_type())
-    return fail("value '" + name + "' is not a tensor (sequences, maps and "
+    return fail("value '" + name +
+                "' is not a tensor (sequences, maps and "
                 "optionals are not supported)");
   const auto &tensor = type.tensor_type();
   Type element = onnxc::onnx::getElementType(ctx, tensor.elem_type());
@@ -187,8 +190,9 @@ FailureOr<Type> GraphImporter::convertType(const ::onnx::TypeProto &type,
   }
   SmallVector<int64_t> dims;
   for (const auto &dim : tensor.shape().dim()) {
-    dims.push_back(dim.has_dim_value() && dim.dim_value() >= 0 ? dim.dim_value()
-                                                               : ShapedType::kDynamic);
+    dims.push_back(dim.has_dim_value() && dim.dim_value() >= 0
+                       ? dim.dim_value()
+                       : ShapedType::kDynamic);
     dimParams.push_back(StringAttr::get(ctx, dim.dim_param()));
   }
   if (pinned != options.inputShapes.end()) {
@@ -206,8 +210,9 @@ FailureOr<Type> GraphImporter::convertType(const ::onnx::TypeProto &type,
   return Type(RankedTensorType::get(dims, element));
 }
 
-FailureOr<Attribute> GraphImporter::convertAttribute(::onnx::AttributeProto &attr,
-                                                     std::string &error) {
+FailureOr<Attribute>
+GraphImporter::convertAttribute(::onnx::AttributeProto &attr,
+                                std::string &error) {
   switch (attr.type()) {
   case ::onnx::AttributeProto::FLOAT:
     return Attribute(builder.getF32FloatAttr(attr.f()));
@@ -229,9 +234,9 @@ FailureOr<Attribute> GraphImporter::convertAttribute(::onnx::AttributeProto &att
   }
   case ::onnx::AttributeProto::TENSOR: {
     std::string tensorError;
-    auto value = convertTensor(*attr.mutable_t(),
-                               llvm::sys::path::parent_path(path), ctx,
-                               tensorError);
+    auto value =
+        convertTensor(*attr.mutable_t(), llvm::sys::path::parent_path(path),
+                      ctx, tensorError);
     if (failed(value)) {
       error = "attribute '" + attr.name() + "' " + tensorError;
       return failure();
@@ -254,14 +259,17 @@ static bool branchesAllowRank(OpResult result, int64_t rank) {
   if (!ifOp)
     return true;
   return llvm::all_of(ifOp->getRegions(), [&](Region &region) {
-    Type yielded = region.front().getTerminator()->getOperand(
-        result.getResultNumber()).getType();
+    Type yielded = region.front()
+                       .getTerminator()
+                       ->getOperand(result.getResultNumber())
+                       .getType();
     auto ranked = dyn_cast<RankedTensorType>(yielded);
     return !ranked || ranked.getRank() == rank;
   });
 }
 
-LogicalResult GraphImporter::importNode(::onnx::NodeProto &node, int64_t index) {
+LogicalResult GraphImporter::importNode(::onnx::NodeProto &node,
+                                        int64_t index) {
   Location loc = nodeLoc(node, index);
   if (options.onNode)
     options.onNode(cast<NameLoc>(loc).getName().getValue());
@@ -324,13 +332,13 @@ LogicalResult GraphImporter::importNode(::onnx::NodeProto &node, int64_t index) 
     return nodeError(error);
   for (const auto &name : graphAttrs.keys())
     if (!importedGraphs.contains(name))
-      return nodeError("has attribute '" + name + "' of unsupported kind GRAPH");
+      return nodeError("has attribute '" + name +
+                       "' of unsupported kind GRAPH");
   int64_t numOutputs = 0;
   for (const std::string &output : node.output())
     if (!output.empty())
       ++numOutputs;
-  if (node.output_size() > static_cast<int>(results->size()) ||
-      numOutputs == 0)
+  if (node.output_size() > static_cast<int>(results->size()) || numOutputs == 0)
     return nodeError("has " + Twine(node.output_size()) +
                      " outputs but onnxc supports " + Twine(results->size()));
   for (auto [name, value] : llvm::zip(node.output(), *results)) {
@@ -569,7 +577,8 @@ OwningOpRef<ModuleOp> GraphImporter::import(::onnx::ModelProto &model) {
         entry.domain().empty() ? "ai.onnx" : entry.domain(),
         builder.getI64IntegerAttr(entry.version())));
   (*module)->setAttr("onnx.opset_import", builder.getDictionaryAttr(opsets));
-  (*module)->setAttr("onnx.ir_version", builder.getI64IntegerAttr(model.ir_version()));
+  (*module)->setAttr("onnx.ir_version",
+                     builder.getI64IntegerAttr(model.ir_version()));
   (*module)->setAttr("onnx.graph_name", builder.getStringAttr(graph.name()));
   if (!model.producer_name().empty())
     (*module)->setAttr("onnx.producer_name",
@@ -640,8 +649,8 @@ OwningOpRef<ModuleOp> GraphImporter::import(::onnx::ModelProto &model) {
       return nullptr;
     }
     results.push_back(it->second);
-    SmallVector<NamedAttribute> attrs{
-        builder.getNamedAttr("onnx.name", builder.getStringAttr(output.name()))};
+    SmallVector<NamedAttribute> attrs{builder.getNamedAttr(
+        "onnx.name", builder.getStringAttr(output.name()))};
     if (output.type().has_tensor_type() &&
         output.type().tensor_type().has_shape()) {
       SmallVector<Attribute> dimParams;
@@ -656,7 +665,8 @@ OwningOpRef<ModuleOp> GraphImporter::import(::onnx::ModelProto &model) {
     resultAttrs.push_back(builder.getDictionaryAttr(attrs));
   }
   builder.create<func::ReturnOp>(fileLoc, results);
-  func.setType(builder.getFunctionType(argTypes, ValueRange(results).getTypes()));
+  func.setType(
+      builder.getFunctionType(argTypes, ValueRange(results).getTypes()));
   func.setAllResultAttrs(resultAttrs);
   return module;
 }
@@ -674,8 +684,8 @@ static LogicalResult parseModelBytes(StringRef bytes, StringRef path,
       std::string message;
       void AddError(int line, int column, const std::string &text) override {
         if (message.empty())
-          message = std::to_string(line + 1) + ":" + std::to_string(column + 1) +
-                    ": " + text;
+          message = std::to_string(line + 1) + ":" +
+                    std::to_string(column + 1) + ": " + text;
       }
     } collector;
     google::protobuf::TextFormat::Parser parser;

@@ -2,10 +2,11 @@
 //
 // Newer ONNX ops that ONNX itself defines as a function of older ones
 // (RMSNormalization-23 ...) import as those ops, built here the way ONNX's
-// function body builds them (onnx/defs, SetContextDependentFunctionBodyBuilder),
-// so that every later stage, and the exporter at an older opset, sees only
-// ops it knows. Attributes are read, checked and resolved at import; the
-// rank of the input must be known where the body depends on it.
+// function body builds them (onnx/defs,
+// SetContextDependentFunctionBodyBuilder), so that every later stage, and the
+// exporter at an older opset, sees only ops it knows. Attributes are read,
+// checked and resolved at import; the rank of the input must be known where the
+// body depends on it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -84,9 +85,8 @@ public:
   Value scalar(Type element, double value) {
     auto type = RankedTensorType::get({}, element);
     return b.create<onnx::ConstantOp>(
-        node.constantLoc(),
-        cast<ElementsAttr>(
-            DenseElementsAttr::get(type, FloatAttr::get(element, value))));
+        node.constantLoc(), cast<ElementsAttr>(DenseElementsAttr::get(
+                                type, FloatAttr::get(element, value))));
   }
 
 private:
@@ -162,8 +162,7 @@ FailureOr<SmallVector<Value>> importRMSNormalization(NodeContext &node,
   Value x = node.inputs[0], scale = node.inputs[1];
   auto xType = dyn_cast<RankedTensorType>(x.getType());
   if (!xType || isa<NoneType>(scale.getType())) {
-    error = xType ? "lacks its scale input"
-                  : "needs an input X of known rank";
+    error = xType ? "lacks its scale input" : "needs an input X of known rank";
     return failure();
   }
   std::optional<int64_t> xDType = onnx::getONNXDType(xType.getElementType());
@@ -182,9 +181,8 @@ FailureOr<SmallVector<Value>> importRMSNormalization(NodeContext &node,
   Expansion e(node, error);
   Value xu = e.castTo(x, *stashType);
   Value squared = e.op("Mul", {xu, xu});
-  Value axes =
-      node.i64Constant(llvm::to_vector(llvm::seq<int64_t>(*first,
-                                                          xType.getRank())));
+  Value axes = node.i64Constant(
+      llvm::to_vector(llvm::seq<int64_t>(*first, xType.getRank())));
   Value mean = e.op("ReduceMean", {squared, axes}, {e.attr("keepdims", 1)});
   Value rms = e.op("Sqrt", e.op("Add", {mean, e.scalar(stash, *epsilon)}));
   Value normalized = e.castTo(e.op("Div", {xu, rms}), *xDType);
@@ -213,8 +211,7 @@ FailureOr<SmallVector<Value>> importAttention(NodeContext &node,
                                               std::string &error) {
   std::optional<int64_t> isCausal = intAttr(node, "is_causal", 0, error);
   std::optional<int64_t> qHeadsAttr = intAttr(node, "q_num_heads", 0, error);
-  std::optional<int64_t> kvHeadsAttr =
-      intAttr(node, "kv_num_heads", 0, error);
+  std::optional<int64_t> kvHeadsAttr = intAttr(node, "kv_num_heads", 0, error);
   std::optional<int64_t> mode =
       intAttr(node, "qk_matmul_output_mode", 0, error);
   std::optional<double> scaleAttr =
@@ -289,8 +286,8 @@ FailureOr<SmallVector<Value>> importAttention(NodeContext &node,
       return x;
     int64_t group = qHeads / kvHeads;
     Value five = e.op("Unsqueeze", {x, node.i64Constant({2})});
-    Value expanded = e.op("Mul", {e.op("Shape", five),
-                                  node.i64Constant({1, 1, group, 1, 1})});
+    Value expanded = e.op(
+        "Mul", {e.op("Shape", five), node.i64Constant({1, 1, group, 1, 1})});
     Value repeated = e.op("Expand", {five, expanded});
     // [batch, kv heads, group, sequence, size] -> [batch, heads, ...].
     Value shape = e.op("Concat",
@@ -303,8 +300,8 @@ FailureOr<SmallVector<Value>> importAttention(NodeContext &node,
   // Scale Q and K by sqrt(scale) each.
   double scale = *scaleAttr;
   if (std::isnan(scale)) {
-    auto q4Type = dyn_cast_or_null<RankedTensorType>(
-        e.ok() ? q4.getType() : Type());
+    auto q4Type =
+        dyn_cast_or_null<RankedTensorType>(e.ok() ? q4.getType() : Type());
     int64_t headSize = q4Type ? q4Type.getDimSize(3) : ShapedType::kDynamic;
     if (ShapedType::isDynamic(headSize)) {
       error = "needs a static head size when 'scale' is not given";
@@ -313,10 +310,9 @@ FailureOr<SmallVector<Value>> importAttention(NodeContext &node,
     scale = 1.0 / std::sqrt(static_cast<double>(headSize));
   }
   Value rootScale = e.scalar(element, std::sqrt(scale));
-  Value scores =
-      e.op("MatMul", {e.op("Mul", {q4, rootScale}),
-                      e.transpose(e.op("Mul", {keys, rootScale}),
-                                  {0, 1, 3, 2})});
+  Value scores = e.op(
+      "MatMul", {e.op("Mul", {q4, rootScale}),
+                 e.transpose(e.op("Mul", {keys, rootScale}), {0, 1, 3, 2})});
   Value qkOutput = scores; // mode 0
   if (*softcap > 0) {
     Value cap = e.scalar(element, *softcap);
@@ -342,21 +338,20 @@ FailureOr<SmallVector<Value>> importAttention(NodeContext &node,
       return failure();
     }
     int64_t rank = maskType.getRank();
-    Value missing = e.op("Sub", {e.op("Shape", scores,
-                                      {e.attr("start", -1)}),
+    Value missing = e.op("Sub", {e.op("Shape", scores, {e.attr("start", -1)}),
                                  e.op("Shape", mask, {e.attr("start", -1)})});
     SmallVector<int64_t> zeros(2 * rank - 1, 0);
-    Value pads = e.op("Concat", {node.i64Constant(zeros), missing},
-                      {e.attr("axis", 0)});
+    Value pads =
+        e.op("Concat", {node.i64Constant(zeros), missing}, {e.attr("axis", 0)});
     biases.push_back(e.op("Pad", {bias, pads, minusInf, node.noValue()}));
   }
   Value keyIndex, queryIndex;
   if (*isCausal || nonpad) {
     Value one = e.index(1), start = e.index(0);
     keyIndex = e.op("Range", {start, e.dim(scores, 3), one});
-    queryIndex = e.op("Unsqueeze", {e.op("Range", {start, e.dim(scores, 2),
-                                                   one}),
-                                    node.i64Constant({1})});
+    queryIndex =
+        e.op("Unsqueeze", {e.op("Range", {start, e.dim(scores, 2), one}),
+                           node.i64Constant({1})});
   }
   if (nonpad) {
     // [batch] -> [batch, 1, 1, 1]; keys from nonpad on are padding.
@@ -364,24 +359,23 @@ FailureOr<SmallVector<Value>> importAttention(NodeContext &node,
     biases.push_back(allowedToBias(e.op("Less", {keyIndex, valid})));
     if (*isCausal) {
       Value offset = e.op("Sub", {valid, e.dim(scores, 2)});
-      biases.push_back(allowedToBias(e.op(
-          "LessOrEqual", {keyIndex, e.op("Add", {queryIndex, offset})})));
+      biases.push_back(allowedToBias(
+          e.op("LessOrEqual", {keyIndex, e.op("Add", {queryIndex, offset})})));
     }
   } else if (*isCausal) {
     Value shifted = queryIndex;
     if (pastKey)
       shifted = e.op("Add", {queryIndex, e.dim(pastKey, 2)});
-    biases.push_back(
-        allowedToBias(e.op("LessOrEqual", {keyIndex, shifted})));
+    biases.push_back(allowedToBias(e.op("LessOrEqual", {keyIndex, shifted})));
   }
   for (Value bias : biases)
     scores = e.op("Add", {scores, bias});
   if (*mode == 2)
     qkOutput = scores;
-  Value probabilities = e.op(
-      "Softmax", e.castTo(scores, *softmaxPrecision ? *softmaxPrecision
-                                                    : *dtype),
-      {e.attr("axis", -1)});
+  Value probabilities =
+      e.op("Softmax",
+           e.castTo(scores, *softmaxPrecision ? *softmaxPrecision : *dtype),
+           {e.attr("axis", -1)});
   probabilities = e.castTo(probabilities, *dtype);
   if (!biases.empty()) {
     // A query row with no key allowed is zero, not the NaN of exp(-inf) / 0.
@@ -394,8 +388,8 @@ FailureOr<SmallVector<Value>> importAttention(NodeContext &node,
     qkOutput = probabilities;
   Value y = e.op("MatMul", {probabilities, values});
   if (split)
-    y = e.op("Reshape", {e.transpose(y, {0, 2, 1, 3}),
-                         node.i64Constant({0, 0, -1})});
+    y = e.op("Reshape",
+             {e.transpose(y, {0, 2, 1, 3}), node.i64Constant({0, 0, -1})});
   if (!e.ok())
     return failure();
   return SmallVector<Value>{y, presentKey, presentValue, qkOutput};
@@ -418,10 +412,10 @@ FailureOr<SmallVector<Value>> importRotaryEmbedding(NodeContext &node,
     return failure();
   Value x = node.inputs[0], cosCache = node.inputs[1],
         sinCache = node.inputs[2];
-  Value positions = node.inputs.size() > 3 &&
-                            !isa<NoneType>(node.inputs[3].getType())
-                        ? node.inputs[3]
-                        : Value();
+  Value positions =
+      node.inputs.size() > 3 && !isa<NoneType>(node.inputs[3].getType())
+          ? node.inputs[3]
+          : Value();
   auto xType = dyn_cast<RankedTensorType>(x.getType());
   if (!xType || (xType.getRank() != 3 && xType.getRank() != 4) ||
       isa<NoneType>(cosCache.getType()) || isa<NoneType>(sinCache.getType())) {
@@ -449,15 +443,14 @@ FailureOr<SmallVector<Value>> importRotaryEmbedding(NodeContext &node,
   }
   int64_t half = rotated / 2;
   Expansion e(node, error);
-  auto slice = [&](Value value, int64_t start, int64_t end,
-                   int64_t step = 1) {
-    return e.op("Slice", {value, node.i64Constant({start}),
-                          node.i64Constant({end}), node.i64Constant({3}),
-                          node.i64Constant({step})});
+  auto slice = [&](Value value, int64_t start, int64_t end, int64_t step = 1) {
+    return e.op("Slice",
+                {value, node.i64Constant({start}), node.i64Constant({end}),
+                 node.i64Constant({3}), node.i64Constant({step})});
   };
   NamedAttribute lastAxis = e.attr("axis", -1);
-  Value x4 = split ? e.op("Reshape", {x, node.i64Constant(
-                                             {0, 0, *numHeads, headSize})})
+  Value x4 = split ? e.op("Reshape",
+                          {x, node.i64Constant({0, 0, *numHeads, headSize})})
                    : e.transpose(x, {0, 2, 1, 3});
   Value cos = cosCache, sin = sinCache;
   if (positions) {
@@ -468,8 +461,8 @@ FailureOr<SmallVector<Value>> importRotaryEmbedding(NodeContext &node,
   cos = e.op("Unsqueeze", {cos, node.i64Constant({-2})});
   sin = e.op("Unsqueeze", {sin, node.i64Constant({-2})});
   Value toRotate = rotated == headSize ? x4 : slice(x4, 0, rotated);
-  Value x1 = *interleaved ? slice(toRotate, 0, rotated, 2)
-                          : slice(toRotate, 0, half);
+  Value x1 =
+      *interleaved ? slice(toRotate, 0, rotated, 2) : slice(toRotate, 0, half);
   Value x2 = *interleaved ? slice(toRotate, 1, rotated, 2)
                           : slice(toRotate, half, rotated);
   Value real = e.op("Sub", {e.op("Mul", {cos, x1}), e.op("Mul", {sin, x2})});
@@ -485,8 +478,7 @@ FailureOr<SmallVector<Value>> importRotaryEmbedding(NodeContext &node,
     result = e.op("Concat", {real, imag}, {lastAxis});
   }
   if (rotated != headSize)
-    result = e.op("Concat", {result, slice(x4, rotated, headSize)},
-                  {lastAxis});
+    result = e.op("Concat", {result, slice(x4, rotated, headSize)}, {lastAxis});
   result = split ? e.op("Reshape", {result, e.op("Shape", x)})
                  : e.transpose(result, {0, 2, 1, 3});
   if (!e.ok())
@@ -507,7 +499,8 @@ FailureOr<SmallVector<Value>> importSwish(NodeContext &node,
     return failure();
   }
   Expansion e(node, error);
-  Value scaled = *alpha == 1.0 ? x : e.op("Mul", {x, e.scalar(element, *alpha)});
+  Value scaled =
+      *alpha == 1.0 ? x : e.op("Mul", {x, e.scalar(element, *alpha)});
   Value y = e.op("Mul", {x, e.op("Sigmoid", scaled)});
   if (!e.ok())
     return failure();
@@ -653,9 +646,9 @@ FailureOr<SmallVector<Value>> importGroupNormalization(NodeContext &node,
   SmallVector<int64_t> perChannel(xType.getRank() - 1, 1);
   perChannel[0] = -1;
   Value channelShape = node.i64Constant(perChannel);
-  Value y = e.op("Add", {e.op("Mul", {normalized, e.op("Reshape", {scale,
-                                                        channelShape})}),
-                         e.op("Reshape", {bias, channelShape})});
+  Value y = e.op(
+      "Add", {e.op("Mul", {normalized, e.op("Reshape", {scale, channelShape})}),
+              e.op("Reshape", {bias, channelShape})});
   if (!e.ok())
     return failure();
   return SmallVector<Value>{y};

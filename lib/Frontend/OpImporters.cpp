@@ -251,8 +251,13 @@ FailureOr<SmallVector<Value>> NodeContext::buildGeneric(StringRef opName,
 FailureOr<Value> NodeContext::emit(StringRef opName, ValueRange operands,
                                    ArrayRef<NamedAttribute> attrs,
                                    std::string &error) {
-  NodeContext piece{builder, loc, node, opset, llvm::to_vector(operands),
-                    llvm::to_vector(attrs), importSubgraph};
+  NodeContext piece{builder,
+                    loc,
+                    node,
+                    opset,
+                    llvm::to_vector(operands),
+                    llvm::to_vector(attrs),
+                    importSubgraph};
   FailureOr<SmallVector<Value>> results = piece.buildGeneric(opName, error);
   if (failed(results))
     return failure();
@@ -368,7 +373,7 @@ static FailureOr<SmallVector<Value>> importClipV6(NodeContext &node,
     auto type = RankedTensorType::get({}, element);
     node.inputs.push_back(node.builder.create<onnx::ConstantOp>(
         node.constantLoc(), cast<ElementsAttr>(DenseElementsAttr::get(
-                      type, FloatAttr::get(element, v)))));
+                                type, FloatAttr::get(element, v)))));
   }
   return importGeneric(node, error);
 }
@@ -562,8 +567,7 @@ static FailureOr<SmallVector<Value>> importSoftmaxV1(NodeContext &node,
   Value flat = b.create<onnx::FlattenOp>(node.loc, input, i64(axis));
   Value soft = b.create<OpT>(node.loc, flat, i64(-1));
   Value shape = b.create<onnx::ShapeOp>(node.loc, input, IntegerAttr(), i64(0));
-  Value result =
-      b.create<onnx::ReshapeOp>(node.loc, type, soft, shape, i64(0));
+  Value result = b.create<onnx::ReshapeOp>(node.loc, type, soft, shape, i64(0));
   return SmallVector<Value>{result};
 }
 
@@ -678,8 +682,7 @@ static Type insertDim(Type type, int64_t axis, int64_t size) {
 
 /// The types that the region's `onnx.Yield` returns.
 static SmallVector<Type> yieldedTypes(Region &region) {
-  return llvm::to_vector(
-      region.front().getTerminator()->getOperandTypes());
+  return llvm::to_vector(region.front().getTerminator()->getOperandTypes());
 }
 
 namespace {
@@ -818,8 +821,8 @@ static FailureOr<SmallVector<Value>> importScan(NodeContext &node,
       *numScanInputsAttr ? (**numScanInputsAttr).getInt() : -1;
   int64_t numOperands = node.inputs.size();
   if (numScanInputs < 1 || numScanInputs > numOperands) {
-    error = "expects 'num_scan_inputs' in [1, " + std::to_string(numOperands) +
-            "]";
+    error =
+        "expects 'num_scan_inputs' in [1, " + std::to_string(numOperands) + "]";
     return failure();
   }
   int64_t numStates = numOperands - numScanInputs;
@@ -939,8 +942,12 @@ static FailureOr<SmallVector<Value>> importScanV8(NodeContext &node,
   {
     OpBuilder::InsertionGuard guard(b);
     Block *block = b.createBlock(&regions[0], {}, sliceTypes, locs);
-    NodeContext inner{b, node.loc, node.node, node.opset,
-                      SmallVector<Value>(block->getArguments()), innerAttrs,
+    NodeContext inner{b,
+                      node.loc,
+                      node.node,
+                      node.opset,
+                      SmallVector<Value>(block->getArguments()),
+                      innerAttrs,
                       node.importSubgraph};
     FailureOr<SmallVector<Value>> results = importScan(inner, error);
     if (failed(results))
@@ -1039,8 +1046,8 @@ static FailureOr<SmallVector<Value>> importResizeV11(NodeContext &node,
 /// A 1-D onnx.Constant of `values` with the float element type `element`.
 static Value floatConstant(NodeContext &node, Type element,
                            ArrayRef<double> values) {
-  auto type = RankedTensorType::get({static_cast<int64_t>(values.size())},
-                                    element);
+  auto type =
+      RankedTensorType::get({static_cast<int64_t>(values.size())}, element);
   SmallVector<APFloat> converted;
   for (double value : values) {
     APFloat f(value);
@@ -1077,8 +1084,8 @@ static Value spreadOver(NodeContext &node, Value value, Value fill,
 /// floor(scale x input size) that a Resize by scales computes.
 static FailureOr<SmallVector<Value>> importResizeV18(NodeContext &node,
                                                      std::string &error) {
-  auto axesAttr = takeAttributeOf<DenseI64ArrayAttr>(node, "axes", "ints",
-                                                     error);
+  auto axesAttr =
+      takeAttributeOf<DenseI64ArrayAttr>(node, "axes", "ints", error);
   auto policyAttr = takeAttributeOf<StringAttr>(
       node, "keep_aspect_ratio_policy", "a string", error);
   if (failed(axesAttr) || failed(policyAttr))
@@ -1108,8 +1115,8 @@ static FailureOr<SmallVector<Value>> importResizeV18(NodeContext &node,
     for (int64_t axis : (**axesAttr).asArrayRef()) {
       std::optional<int64_t> normalized = onnx::normalizeAxis(axis, rank);
       if (!normalized || llvm::is_contained(axes, *normalized)) {
-        error = "has invalid 'axes' for an input of rank " +
-                std::to_string(rank);
+        error =
+            "has invalid 'axes' for an input of rank " + std::to_string(rank);
         return failure();
       }
       axes.push_back(*normalized);
@@ -1132,9 +1139,8 @@ static FailureOr<SmallVector<Value>> importResizeV18(NodeContext &node,
     for (int64_t d = 0; d < rank; ++d)
       index.push_back(position[d] >= 0 ? count + position[d] : 2 * count + 1);
     Type element = getElementTypeOrSelf(node.inputs[1].getType());
-    node.inputs[1] = spreadOver(node, node.inputs[1],
-                                floatConstant(node, element, {0.0, 1.0}),
-                                index);
+    node.inputs[1] = spreadOver(
+        node, node.inputs[1], floatConstant(node, element, {0.0, 1.0}), index);
   }
   if (!isNone(2)) { // scales: 1 for the other dims
     SmallVector<int64_t> index;
@@ -1171,8 +1177,7 @@ static FailureOr<SmallVector<Value>> importResizeV18(NodeContext &node,
     bool notLarger = policy == "not_larger";
     double scale = notLarger ? HUGE_VAL : 0.0;
     for (auto [i, axis] : llvm::enumerate(axes)) {
-      double ratio =
-          static_cast<double>((*sizes)[i]) / xType.getDimSize(axis);
+      double ratio = static_cast<double>((*sizes)[i]) / xType.getDimSize(axis);
       scale = notLarger ? std::min(scale, ratio) : std::max(scale, ratio);
     }
     SmallVector<double> scales(rank, 1.0);
@@ -1224,8 +1229,8 @@ static FailureOr<SmallVector<Value>> importDFTV20(NodeContext &node,
     }
     axis += type.getRank();
   }
-  node.attributes.push_back(node.builder.getNamedAttr(
-      "axis", node.builder.getI64IntegerAttr(axis)));
+  node.attributes.push_back(
+      node.builder.getNamedAttr("axis", node.builder.getI64IntegerAttr(axis)));
   return importGeneric(node, error);
 }
 
@@ -1263,8 +1268,8 @@ static FailureOr<SmallVector<Value>> importResizeV10(NodeContext &node,
   Value scales = node.inputs[1];
   node.inputs = {node.inputs[0], node.noValue(), scales, node.noValue()};
   OpBuilder &b = node.builder;
-  node.attributes.push_back(b.getNamedAttr(
-      "coordinate_transformation_mode", b.getStringAttr("asymmetric")));
+  node.attributes.push_back(b.getNamedAttr("coordinate_transformation_mode",
+                                           b.getStringAttr("asymmetric")));
   node.attributes.push_back(
       b.getNamedAttr("nearest_mode", b.getStringAttr("floor")));
   return node.buildGeneric("Resize", error);
@@ -1313,8 +1318,8 @@ static FailureOr<SmallVector<Value>> importGridSampleV20(NodeContext &node,
     StringRef renamed = name == "linear"  ? "bilinear"
                         : name == "cubic" ? "bicubic"
                                           : name;
-    node.attributes.push_back(node.builder.getNamedAttr(
-        "mode", node.builder.getStringAttr(renamed)));
+    node.attributes.push_back(
+        node.builder.getNamedAttr("mode", node.builder.getStringAttr(renamed)));
   }
   return importGeneric(node, error);
 }
@@ -1339,9 +1344,9 @@ static FailureOr<SmallVector<Value>> importQuantizeV23(NodeContext &node,
   if (failed(dtype))
     return failure();
   if (*dtype != 0 && inputDType(node, 1) != *dtype) {
-    error = unsupportedAt(node, Twine(quantize ? "a 'precision'"
-                                               : "an 'output_dtype'") +
-                                    " other than the scale's type");
+    error = unsupportedAt(
+        node, Twine(quantize ? "a 'precision'" : "an 'output_dtype'") +
+                  " other than the scale's type");
     return failure();
   }
   return importQuantizeV19(node, error);

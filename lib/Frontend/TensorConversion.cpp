@@ -49,8 +49,9 @@ static std::string resourceKey(StringRef name) {
 /// Wraps `size` bytes at `data` as a resource of `type` named after `name`,
 /// keeping them alive through `owner` (released by the blob's deleter).
 template <typename OwnerT>
-static ElementsAttr makeResource(ShapedType type, StringRef name, const char *data,
-                                 size_t size, std::unique_ptr<OwnerT> owner) {
+static ElementsAttr makeResource(ShapedType type, StringRef name,
+                                 const char *data, size_t size,
+                                 std::unique_ptr<OwnerT> owner) {
   std::string key = resourceKey(name);
   size_t align = std::min<size_t>(byteWidth(type.getElementType()), 8);
   if (align == 0 || reinterpret_cast<uintptr_t>(data) % align != 0) {
@@ -84,8 +85,8 @@ static LogicalResult typedFieldBytes(const ::onnx::TensorProto &t, Type element,
   size_t width = byteWidth(element);
   auto store = [&](auto values) -> LogicalResult {
     if (static_cast<int64_t>(values.size()) != count) {
-      error = "holds " + std::to_string(values.size()) + " values but its dims say " +
-              std::to_string(count);
+      error = "holds " + std::to_string(values.size()) +
+              " values but its dims say " + std::to_string(count);
       return failure();
     }
     bytes.resize(count * width);
@@ -175,20 +176,23 @@ LogicalResult resolveExternalData(StringRef modelDir, StringRef location,
 
 std::string dataTypeName(int64_t code) {
   static constexpr const char *kNames[] = {
-      "UNDEFINED",      "FLOAT",        "UINT8",         "INT8",
-      "UINT16",         "INT16",        "INT32",         "INT64",
-      "STRING",         "BOOL",         "FLOAT16",       "DOUBLE",
-      "UINT32",         "UINT64",       "COMPLEX64",     "COMPLEX128",
-      "BFLOAT16",       "FLOAT8E4M3FN", "FLOAT8E4M3FNUZ", "FLOAT8E5M2",
-      "FLOAT8E5M2FNUZ", "UINT4",        "INT4",          "FLOAT4E2M1",
-      "FLOAT8E8M0",     "UINT2",        "INT2"};
+      "UNDEFINED",      "FLOAT",      "UINT8",
+      "INT8",           "UINT16",     "INT16",
+      "INT32",          "INT64",      "STRING",
+      "BOOL",           "FLOAT16",    "DOUBLE",
+      "UINT32",         "UINT64",     "COMPLEX64",
+      "COMPLEX128",     "BFLOAT16",   "FLOAT8E4M3FN",
+      "FLOAT8E4M3FNUZ", "FLOAT8E5M2", "FLOAT8E5M2FNUZ",
+      "UINT4",          "INT4",       "FLOAT4E2M1",
+      "FLOAT8E8M0",     "UINT2",      "INT2"};
   if (code >= 0 && code < static_cast<int64_t>(std::size(kNames)))
     return kNames[code];
   return "with code " + std::to_string(code);
 }
 
-FailureOr<ElementsAttr> convertTensor(::onnx::TensorProto &t, StringRef modelDir,
-                                      MLIRContext *ctx, std::string &error) {
+FailureOr<ElementsAttr> convertTensor(::onnx::TensorProto &t,
+                                      StringRef modelDir, MLIRContext *ctx,
+                                      std::string &error) {
   Type element = onnx::getElementType(ctx, t.data_type());
   if (!element) {
     error = "has unsupported data type " + dataTypeName(t.data_type());
@@ -313,8 +317,8 @@ LogicalResult fillTensorProto(ElementsAttr attr, ::onnx::TensorProto &out,
   auto type = cast<ShapedType>(attr.getType());
   auto dtype = onnx::getONNXDType(type.getElementType());
   if (!dtype || !type.hasStaticShape()) {
-    error = "cannot export a constant of type " +
-            llvm::formatv("{0}", type).str();
+    error =
+        "cannot export a constant of type " + llvm::formatv("{0}", type).str();
     return failure();
   }
   out.set_data_type(*dtype);

@@ -1,4 +1,4 @@
-/*===- Avx512.h - AVX-512 helpers that the kernel families share ----------===*
+/*===- Avx512.h - AVX-512 helpers that the kernel families share -----------===*
  *
  * Internal to lib/Kernels. Included where <immintrin.h> may be used (x86-64);
  * the functions carry their own target attribute, so the including file
@@ -21,8 +21,8 @@
 /// ONNX's HardSwish, x * clamp(x / 6 + 1/2, 0, 1), of 16 values.
 __attribute__((target("avx512f,fma"))) static inline __m512
 onnxcHardSwish16(__m512 v) {
-  __m512 gate = _mm512_fmadd_ps(v, _mm512_set1_ps(1.0f / 6.0f),
-                                _mm512_set1_ps(0.5f));
+  __m512 gate =
+      _mm512_fmadd_ps(v, _mm512_set1_ps(1.0f / 6.0f), _mm512_set1_ps(0.5f));
   gate = _mm512_min_ps(_mm512_max_ps(gate, _mm512_setzero_ps()),
                        _mm512_set1_ps(1.0f));
   return _mm512_mul_ps(v, gate);

@@ -1,4 +1,4 @@
-/*===- Kernels.h - What the families of the CPU kernel library share -----===*
+/*===- Kernels.h - What the families of the CPU kernel library share -------===*
  *
  * Internal to lib/Kernels (not part of onnxc_runtime.h): the packed GEMM
  * (gemm/) behind the kernel entry points that lowered linalg ops call with
@@ -133,8 +133,8 @@ void onnxcSplitGemmTasks(int64_t threads, int64_t mBlocks, int64_t nBlocks,
 /// in mr x nr micro-tiles: rows [range[0], range[1]) and columns [range[2],
 /// range[3]); returns 0 when the block is empty.
 int onnxcGemmTaskRange(int64_t task, int64_t mTasks, int64_t nTasks,
-                       int64_t mBlocks, int64_t nBlocks, int64_t mr,
-                       int64_t nr, int64_t m, int64_t n, int64_t range[4]);
+                       int64_t mBlocks, int64_t nBlocks, int64_t mr, int64_t nr,
+                       int64_t m, int64_t n, int64_t range[4]);
 
 /// A stride-1 convolution computed on its input's grid, image by image
 /// (`images` of them, `xImageStride` and `cImageStride` apart): grid

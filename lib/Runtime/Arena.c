@@ -1,4 +1,4 @@
-/*===- Arena.c - Memory kept across calls: arenas and packed weights ------===*
+/*===- Arena.c - Memory kept across calls: arenas and packed weights -------===*
  *
  * onnxc-plan-buffers places the temporaries of a generated function at fixed
  * offsets of one arena, acquired at the start of the call and released

@@ -1,4 +1,4 @@
-/*===- Arena.h - Memory kept across calls: arenas and persistent blocks ---===*
+/*===- Arena.h - Memory kept across calls: arenas and persistent blocks ----===*
  *
  * Internal to onnxc (not part of onnxc_runtime.h), implemented by Arena.c:
  * the arena that onnxc-plan-buffers has generated functions acquire and

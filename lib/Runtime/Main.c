@@ -1,4 +1,4 @@
-/*===- Main.c - Command line of a compiled model's executable ------------===*
+/*===- Main.c - Command line of a compiled model's executable --------------===*
  *
  *   OUT [--output-dir DIR] [--threads T] [--bench N] [--info] [INPUT ...]
  *

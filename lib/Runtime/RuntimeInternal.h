@@ -1,4 +1,4 @@
-/*===- RuntimeInternal.h - Private declarations shared by the runtime ----===*
+/*===- RuntimeInternal.h - Private declarations shared by the runtime ------===*
  *
  * Not installed: the pieces of the runtime that its .c files share (the
  * tensor layout, error reporting, atomic file writes). Everything here is

@@ -1,4 +1,4 @@
-/*===- Session.c - Validated runs of a compiled model --------------------===*
+/*===- Session.c - Validated runs of a compiled model ----------------------===*
  *
  * A session checks the input tensors against the model's signature, passes
  * them to the entry function as MLIR memref descriptors, and turns the

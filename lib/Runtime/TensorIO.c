@@ -1,4 +1,4 @@
-/*===- TensorIO.c - Reading and writing tensors as .pb and .npy files ----===*
+/*===- TensorIO.c - Reading and writing tensors as .pb and .npy files ------===*
  *
  * .pb files hold one ONNX TensorProto, decoded here straight from the
  * protobuf wire format (no protobuf library). .npy files follow numpy's

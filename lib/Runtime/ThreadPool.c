@@ -1,4 +1,4 @@
-/*===- ThreadPool.c - Persistent pthread pool for parallel loops ---------===*
+/*===- ThreadPool.c - Persistent pthread pool for parallel loops -----------===*
  *
  * A pool of N threads counts the caller: N - 1 workers wait for a loop, then
  * all N claim chunks of [0, n) from a shared counter until none are left.

@@ -1,4 +1,4 @@
-/*===- onnxc_runtime.h - Public C API of the onnxc runtime ---------------===*
+/*===- onnxc_runtime.h - Public C API of the onnxc runtime -----------------===*
  *
  * The thin runtime that compiled onnxc models link against. Plain C11: this
  * header compiles as C and as C++, and includes only standard C headers.
@@ -57,13 +57,14 @@ typedef enum onnxc_dtype {
  * `outputs` points to the descriptors of all outputs laid out back to back
  * (output k starts after the 3 + 2 r_j words of every output j < k).
  * Output buffers are freshly allocated with malloc() by the model: the caller
- * owns them and releases each with free(allocated). Input buffers are only read.
+ * owns them and releases each with free(allocated). Input buffers are only
+ *read.
  *===------------------------------------------------------------------------===*/
 #define ONNXC_ABI_VERSION 1
 
 typedef struct onnxc_tensor_sig {
-  const char *name;              /* the ONNX graph input/output name */
-  int32_t dtype;                 /* onnxc_dtype */
+  const char *name; /* the ONNX graph input/output name */
+  int32_t dtype;    /* onnxc_dtype */
   int32_t rank;
   const int64_t *dims;           /* rank entries; -1 marks a dynamic dim */
   const char *const *dim_params; /* rank entries; a name or NULL, or NULL */
@@ -92,7 +93,7 @@ typedef enum onnxc_status {
   ONNXC_ERROR_UNSUPPORTED = 4,      /* e.g. string tensors, big-endian .npy */
   ONNXC_ERROR_OUT_OF_MEMORY = 5,
   ONNXC_ERROR_INTERNAL = 6,
-  ONNXC_ERROR_DEVICE = 7            /* no usable GPU, or a GPU error */
+  ONNXC_ERROR_DEVICE = 7 /* no usable GPU, or a GPU error */
 } onnxc_status;
 
 /* The message of the last error on this thread ("" if none). */
@@ -115,7 +116,8 @@ typedef struct onnxc_tensor onnxc_tensor;
 /* A zero-filled tensor. NULL on error. */
 onnxc_tensor *onnxc_tensor_create(int32_t dtype, int32_t rank,
                                   const int64_t *dims);
-/* A tensor over caller-owned `data` (not copied, never freed by the runtime). */
+/* A tensor over caller-owned `data` (not copied, never freed by the runtime).
+ */
 onnxc_tensor *onnxc_tensor_wrap(int32_t dtype, int32_t rank,
                                 const int64_t *dims, void *data);
 void onnxc_tensor_free(onnxc_tensor *tensor);
@@ -178,8 +180,8 @@ onnxc_threadpool *onnxc_session_threadpool(const onnxc_session *session);
  * (a mismatch is ONNXC_ERROR_INTERNAL; an output's dim_param is the model's
  * claim and not checked, as in ONNX Runtime), and stores num_outputs new
  * tensors (named after the graph outputs) in `outputs`; the caller frees
- * them with onnxc_tensor_free. On error nothing is stored. A session may be used by several threads at
- * once; onnxc_last_error() is per thread. */
+ * them with onnxc_tensor_free. On error nothing is stored. A session may be
+ * used by several threads at once; onnxc_last_error() is per thread. */
 onnxc_status onnxc_session_run(onnxc_session *session,
                                onnxc_tensor *const *inputs, int32_t num_inputs,
                                onnxc_tensor **outputs);

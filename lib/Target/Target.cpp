@@ -128,19 +128,22 @@ std::unique_ptr<llvm::TargetMachine>
 onnxc::createTargetMachine(const TargetOptions &options, std::string &error) {
   initializeTargets();
   std::string triple = (archName(options.arch) + "-unknown-linux-gnu").str();
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return nullptr;
   auto [cpu, features] = resolveCPU(options);
-  llvm::CodeGenOptLevel level = options.optLevel == 0   ? llvm::CodeGenOptLevel::None
-                                : options.optLevel == 1 ? llvm::CodeGenOptLevel::Less
-                                : options.optLevel == 2 ? llvm::CodeGenOptLevel::Default
-                                                        : llvm::CodeGenOptLevel::Aggressive;
-  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      triple, cpu, features, llvm::TargetOptions(), llvm::Reloc::PIC_,
-      std::nullopt, level));
+  llvm::CodeGenOptLevel level =
+      options.optLevel == 0   ? llvm::CodeGenOptLevel::None
+      : options.optLevel == 1 ? llvm::CodeGenOptLevel::Less
+      : options.optLevel == 2 ? llvm::CodeGenOptLevel::Default
+                              : llvm::CodeGenOptLevel::Aggressive;
+  std::unique_ptr<llvm::TargetMachine> machine(
+      target->createTargetMachine(triple, cpu, features, llvm::TargetOptions(),
+                                  llvm::Reloc::PIC_, std::nullopt, level));
   if (!machine) {
-    error = "cannot create a target machine for " + triple + " (cpu '" + cpu + "')";
+    error =
+        "cannot create a target machine for " + triple + " (cpu '" + cpu + "')";
     return nullptr;
   }
   if (!machine->getMCSubtargetInfo()->isCPUStringValid(cpu)) {

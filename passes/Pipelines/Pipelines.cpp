@@ -6,8 +6,8 @@
 #include "passes/Transforms/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
-#include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
 #include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
@@ -223,7 +223,8 @@ struct OptimizeOptions : public PassPipelineOptions<OptimizeOptions> {
 void onnxc::registerONNXCPipelines() {
   PassPipelineRegistration<OptimizeOptions>(
       "onnx-optimize",
-      "The onnx optimizer at a level: 0 shape inference and small folds; 1 folding, no-ops, "
+      "The onnx optimizer at a level: 0 shape inference and small folds; 1 "
+      "folding, no-ops, "
       "CSE; 2 also fusions and recognized forms; 3 also opset upgrades",
       [](OpPassManager &pm, const OptimizeOptions &options) {
         ActivationFusion fusion =

@@ -47,7 +47,8 @@ void buildONNXBufferizePipeline(mlir::OpPassManager &pm, unsigned level = 2,
                                 bool poolKernels = true);
 
 /// Options of the GPU pipeline.
-struct NVVMPipelineOptions : public mlir::PassPipelineOptions<NVVMPipelineOptions> {
+struct NVVMPipelineOptions
+    : public mlir::PassPipelineOptions<NVVMPipelineOptions> {
   Option<unsigned> level{*this, "level",
                          llvm::cl::desc("onnx optimizer level 0-3"),
                          llvm::cl::init(2)};
@@ -57,9 +58,10 @@ struct NVVMPipelineOptions : public mlir::PassPipelineOptions<NVVMPipelineOption
   Option<std::string> features{*this, "features",
                                llvm::cl::desc("PTX features (+ptxNN)"),
                                llvm::cl::init("+ptx80")};
-  Option<unsigned> optLevel{*this, "opt-level",
-                            llvm::cl::desc("LLVM optimization level of the kernels"),
-                            llvm::cl::init(2)};
+  Option<unsigned> optLevel{
+      *this, "opt-level",
+      llvm::cl::desc("LLVM optimization level of the kernels"),
+      llvm::cl::init(2)};
   Option<int64_t> blockSize{*this, "block-size",
                             llvm::cl::desc("threads per block"),
                             llvm::cl::init(256)};

@@ -48,7 +48,8 @@ void populateONNXFuseMatMulAddPatterns(mlir::RewritePatternSet &patterns);
 void populateONNXFuseQDQPatterns(mlir::RewritePatternSet &patterns);
 
 /// Transpose-Transpose and reshape chains collapsed.
-void populateONNXFoldTransposeReshapePatterns(mlir::RewritePatternSet &patterns);
+void populateONNXFoldTransposeReshapePatterns(
+    mlir::RewritePatternSet &patterns);
 
 /// Zero Pads folded into Conv and pooling.
 void populateONNXFusePadPatterns(mlir::RewritePatternSet &patterns);
@@ -61,7 +62,8 @@ void populateONNXRecognizePatterns(mlir::RewritePatternSet &patterns,
 /// The float activations that static quantization reads as quantized (the
 /// operands of Conv, Gemm, MatMul, Add, Mul, Concat and pooling that can
 /// carry a range), in program order, each once.
-llvm::SmallVector<mlir::Value> getQuantizableActivations(mlir::func::FuncOp func);
+llvm::SmallVector<mlir::Value>
+getQuantizableActivations(mlir::func::FuncOp func);
 
 /// Records the calibrated range of `value` (one of
 /// getQuantizableActivations) for quantizeQDQ.

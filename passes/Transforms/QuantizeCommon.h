@@ -1,5 +1,4 @@
-//===- QuantizeCommon.h - Shared math of the quantization passes -*- C++
-//-*-===//
+//===- QuantizeCommon.h - Shared math of the quantization passes ----------===//
 //
 // Scales and zero points as ONNX Runtime's quantization tool computes them,
 // symmetric int8 weights per tensor or per channel, and the scalar constants

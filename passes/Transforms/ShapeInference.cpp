@@ -37,12 +37,15 @@ FailureOr<bool> onnxc::refineShapes(func::FuncOp func) {
   func.walk([&](onnxc::onnx::IfOp op) {
     for (OpResult result : op->getResults()) {
       auto yielded = [&](Region &region) {
-        return region.front().getTerminator()->getOperand(
-            result.getResultNumber()).getType();
+        return region.front()
+            .getTerminator()
+            ->getOperand(result.getResultNumber())
+            .getType();
       };
       Type joined = onnxc::onnx::joinTypes(yielded(op.getThenBranch()),
                                            yielded(op.getElseBranch()));
-      Type refined = joined ? refine(result.getType(), joined) : result.getType();
+      Type refined =
+          joined ? refine(result.getType(), joined) : result.getType();
       if (refined != result.getType()) {
         result.setType(refined);
         changed = true;

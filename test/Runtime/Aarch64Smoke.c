@@ -1,4 +1,4 @@
-/*===- Aarch64Smoke.c - Smoke test of the cross-built aarch64 runtime ----===*
+/*===- Aarch64Smoke.c - Smoke test of the cross-built aarch64 runtime ------===*
  *
  * Run under qemu-aarch64 by run-aarch64.sh. Without arguments: checks tensor
  * I/O, the thread pool and a session on the fake add model, and leaves its

@@ -30,8 +30,7 @@ OnnxcByteMemRef acquire(int64_t bytes) {
 }
 } // namespace
 
-TEST_CASE("arena: one block per thread, reused by call after call",
-          "[arena]") {
+TEST_CASE("arena: one block per thread, reused by call after call", "[arena]") {
   OnnxcByteMemRef first = acquire(1000);
   _mlir_ciface_onnxc_arena_release(&first);
   // A smaller call gets the same memory, a larger one memory of its size.

@@ -1,4 +1,4 @@
-/*===- ConcurrencyTest.c - The runtime API from many threads at once -----===*
+/*===- ConcurrencyTest.c - The runtime API from many threads at once -------===*
  *
  * Built with -fsanitize=thread together with the runtime's sources, and
  * linked with a model that onnx-compile compiled (--emit obj). First every
@@ -189,8 +189,8 @@ static int runThreads(void *(*body)(void *), const char *phase) {
   for (int t = 0; t < kThreads; ++t) {
     pthread_join(threads[t], NULL);
     if (workers[t].failures) {
-      fprintf(stderr, "error: %s: %s; %d failures\n", phase,
-              workers[t].message, workers[t].failures);
+      fprintf(stderr, "error: %s: %s; %d failures\n", phase, workers[t].message,
+              workers[t].failures);
       failures += workers[t].failures;
     }
   }

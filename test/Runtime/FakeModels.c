@@ -1,4 +1,4 @@
-/*===- FakeModels.c - Hand-written models on the onnxc model ABI ---------===*
+/*===- FakeModels.c - Hand-written models on the onnxc model ABI -----------===*
  *
  * Each entry reads its input memref descriptors word by word (allocated,
  * aligned, offset, sizes, strides) and fills the output descriptors with
@@ -188,5 +188,5 @@ static const onnxc_tensor_sig diagOutputs[1] = {
     {"diag", ONNXC_DTYPE_FLOAT, 1, diagDims, diagParams}};
 
 const onnxc_model_desc fakeWrongDiagModel = {
-    ONNXC_ABI_VERSION, "fake_wrong_diag", 1, 1, squareInputs, diagOutputs,
-    wrongDiagEntry};
+    ONNXC_ABI_VERSION, "fake_wrong_diag", 1, 1, squareInputs,
+    diagOutputs,       wrongDiagEntry};

@@ -1,4 +1,4 @@
-/*===- FakeModels.h - Hand-written models on the onnxc model ABI ---------===*
+/*===- FakeModels.h - Hand-written models on the onnxc model ABI -----------===*
  *
  * Stand-ins for what onnx-compile emits, written in C against the memref
  * descriptor ABI, for the runtime's unit and aarch64 smoke tests.

@@ -13,8 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dialects/Kernel/KernelABI.h"
 #include "lib/Kernels/Kernels.h"
+#include "dialects/Kernel/KernelABI.h"
 extern "C" {
 #include "RuntimeInternal.h"
 }
@@ -236,8 +236,7 @@ void check(const Case &c, int64_t flags, float lo, float hi, int threads) {
 void checkEpilogues(const Case &c) {
   const float inf = std::numeric_limits<float>::infinity();
   std::vector<int64_t> epilogues{0, 8, 8 | 1, 16 | 1, 8 | 16 | 1};
-  if (c.groups == 1 ||
-      (c.groups == c.channels && c.groups == c.filters))
+  if (c.groups == 1 || (c.groups == c.channels && c.groups == c.filters))
     epilogues.insert(epilogues.end(), {32, 8 | 32, 8 | 16 | 1 | 32});
   for (int threads : {1, 2})
     for (int64_t flags : epilogues)
@@ -555,10 +554,9 @@ void checkGemv(const GemvCase &c, std::mt19937 &rng) {
       worst = std::max(worst, std::fabs(double(expected[i]) - (*out)[i]));
     INFO("m " << c.m << " n " << c.n << " k " << c.k << " transA " << c.transA
               << " transB " << c.transB << " transC " << c.transC
-              << " stridedC " << c.stridedC
-              << " constB " << c.constB << " bias " << c.bias
-              << " biasColumns " << c.biasColumns << " res " << c.res
-              << " clamp " << c.clamp << " run " << run);
+              << " stridedC " << c.stridedC << " constB " << c.constB
+              << " bias " << c.bias << " biasColumns " << c.biasColumns
+              << " res " << c.res << " clamp " << c.clamp << " run " << run);
     CHECK(worst < 1e-4 * std::sqrt(double(c.k)));
     *out = before;
   }
@@ -585,7 +583,12 @@ TEST_CASE("few-row GEMM (GEMV) kernels match the reference", "[kernels]") {
     REQUIRE(onnxcGemvSelectKernel(name.c_str()));
     for (int64_t m = 1; m <= 5; ++m)
       for (auto [n, k] : std::initializer_list<std::pair<int64_t, int64_t>>{
-               {1, 1}, {7, 3}, {17, 37}, {64, 16}, {65, 130}, {200, 9},
+               {1, 1},
+               {7, 3},
+               {17, 37},
+               {64, 16},
+               {65, 130},
+               {200, 9},
                {33, 1100}}) // (k past the gather's stack buffer)
         for (int variant = 0; variant < 16; ++variant) {
           GemvCase c{m, n, k};
@@ -679,8 +682,7 @@ double worstError(const std::vector<float> &x, const std::vector<float> &y) {
 /// picks for this CPU, bit for bit what the runtime's own packing gives;
 /// in other layouts (another CPU's kernel, other reduction blocks) close to
 /// the reference.
-void checkPacked(int64_t m, int64_t n, int64_t k, bool transposed,
-                 bool relu) {
+void checkPacked(int64_t m, int64_t n, int64_t k, bool transposed, bool relu) {
   std::mt19937 rng(static_cast<unsigned>(m * 7919 + n * 31 + k));
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
   std::vector<float> a(m * k), b(k * n), c(m * n);
@@ -689,15 +691,15 @@ void checkPacked(int64_t m, int64_t n, int64_t k, bool transposed,
       x = dist(rng);
   int64_t bRow = transposed ? 1 : n, bCol = transposed ? k : 1;
   int64_t flags = relu ? 1 : 0;
-  std::vector<float> expected = matmulReference(a, b, bRow, bCol, c, m, n, k,
-                                                relu);
+  std::vector<float> expected =
+      matmulReference(a, b, bRow, bCol, c, m, n, k, relu);
   INFO("m " << m << " n " << n << " k " << k << " transposed " << transposed
             << " relu " << relu);
   // The runtime packs B itself (a constant operand: packed whole).
   std::vector<float> unpacked = c;
-  onnxc_kernel_matmul_f32(a.data(), a.data(), 0, m, k, k, 1, b.data(),
-                          b.data(), 0, k, n, bRow, bCol, unpacked.data(),
-                          unpacked.data(), 0, m, n, n, 1, flags | 4);
+  onnxc_kernel_matmul_f32(a.data(), a.data(), 0, m, k, k, 1, b.data(), b.data(),
+                          0, k, n, bRow, bCol, unpacked.data(), unpacked.data(),
+                          0, m, n, n, 1, flags | 4);
   CHECK(worstError(unpacked, expected) < 1e-3);
 
   OnnxcGemmIsa isa = hostIsa();
@@ -708,10 +710,13 @@ void checkPacked(int64_t m, int64_t n, int64_t k, bool transposed,
     int nr;
     int64_t kcBlock;
   };
-  std::vector<Layout> layouts = {
-      {host.nr, onnxcGemmBlockK(host.kc, k)}, {8, onnxcGemmBlockK(256, k)},
-      {16, 40}, {32, onnxcGemmBlockK(512, k)}, {48, onnxcGemmBlockK(256, k)},
-      {48, 24}, {host.nr, onnxcGemmBlockK(host.kc, k)}};
+  std::vector<Layout> layouts = {{host.nr, onnxcGemmBlockK(host.kc, k)},
+                                 {8, onnxcGemmBlockK(256, k)},
+                                 {16, 40},
+                                 {32, onnxcGemmBlockK(512, k)},
+                                 {48, onnxcGemmBlockK(256, k)},
+                                 {48, 24},
+                                 {host.nr, onnxcGemmBlockK(host.kc, k)}};
   for (size_t l = 0; l < layouts.size(); ++l) {
     Layout layout = layouts[l];
     INFO("nr " << layout.nr << " kcBlock " << layout.kcBlock);
@@ -727,9 +732,9 @@ void checkPacked(int64_t m, int64_t n, int64_t k, bool transposed,
                    packed);
     std::vector<float> out = c;
     onnxc_kernel_matmul_packed_f32(a.data(), a.data(), 0, m, k, k, 1, packed,
-                                   packed, 0, size, 1,
-                                   out.data(), out.data(), 0, m, n, n, 1, n,
-                                   layout.nr, layout.kcBlock, flags);
+                                   packed, 0, size, 1, out.data(), out.data(),
+                                   0, m, n, n, 1, n, layout.nr, layout.kcBlock,
+                                   flags);
     // In the host's layout, bit for bit the runtime's result wherever both
     // sum each output in one order: the runtime hands 1 to 4 rows to its
     // GEMV, which sums the whole reduction in one pass, while a B packed in

@@ -34,7 +34,8 @@ int64_t outSize(int64_t in, int64_t k, int64_t s, int64_t d, int64_t lo,
 
 /// Pools `x` (dense NCHW, column stride `xs`) the plain way.
 std::vector<float> reference(const Geometry &g, const std::vector<float> &x,
-                             int64_t xs, int64_t oh, int64_t ow, int64_t flags) {
+                             int64_t xs, int64_t oh, int64_t ow,
+                             int64_t flags) {
   bool average = flags & 1, countPad = flags & 2;
   std::vector<float> y(g.n * g.c * oh * ow);
   for (int64_t p = 0; p < g.n * g.c; ++p)
@@ -70,11 +71,11 @@ void check(const Geometry &g, int64_t flags, std::mt19937 &rng, int64_t xs) {
   for (float &v : x)
     v = dist(rng);
   std::vector<float> y(g.n * g.c * oh * ow, 123.0f);
-  onnxc_kernel_pool2d_f32(
-      x.data(), x.data(), 0, g.n, g.c, g.h, g.w, g.c * g.h * g.w * xs,
-      g.h * g.w * xs, g.w * xs, xs, y.data(), y.data(), 0, g.n, g.c, oh, ow,
-      g.c * oh * ow, oh * ow, ow, 1, g.kh, g.kw, g.sh, g.sw, g.dh, g.dw, g.top,
-      g.left, g.bottom, g.right, flags);
+  onnxc_kernel_pool2d_f32(x.data(), x.data(), 0, g.n, g.c, g.h, g.w,
+                          g.c * g.h * g.w * xs, g.h * g.w * xs, g.w * xs, xs,
+                          y.data(), y.data(), 0, g.n, g.c, oh, ow,
+                          g.c * oh * ow, oh * ow, ow, 1, g.kh, g.kw, g.sh, g.sw,
+                          g.dh, g.dw, g.top, g.left, g.bottom, g.right, flags);
   std::vector<float> want = reference(g, x, xs, oh, ow, flags);
   INFO("h " << g.h << " w " << g.w << " k " << g.kh << "x" << g.kw << " s "
             << g.sh << "," << g.sw << " d " << g.dh << "," << g.dw << " pads "

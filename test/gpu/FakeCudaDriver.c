@@ -1,4 +1,4 @@
-/*===- FakeCudaDriver.c - A stand-in libcuda for the GPU runtime's tests -===*
+/*===- FakeCudaDriver.c - A stand-in libcuda for the GPU runtime's tests ---===*
  *
  * The CUDA driver functions lib/Device/CUDA/CudaDriver.c loads, over host
  * memory: a module "loads" if its data looks like PTX, kernels launch as no-ops
@@ -66,13 +66,13 @@ CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned n,
                             int *options, void **values) {
   (void)n, (void)options, (void)values;
   if (fails("cuModuleLoadDataEx") || !strstr(image, ".visible .entry"))
-    return 218; /* CUDA_ERROR_INVALID_PTX */
+    return 218;                       /* CUDA_ERROR_INVALID_PTX */
   *module = (void *)(uintptr_t)image; /* an opaque handle: never written */
   return 0;
 }
 CUresult cuModuleGetFunction(void **function, void *module, const char *name) {
   if (!strstr(module, name))
-    return 500; /* CUDA_ERROR_NOT_FOUND */
+    return 500;                        /* CUDA_ERROR_NOT_FOUND */
   *function = (void *)(uintptr_t)name; /* an opaque handle: never written */
   return 0;
 }
@@ -134,11 +134,21 @@ CUresult cuMemsetD32_v2(uint64_t dst, unsigned value, size_t count) {
 }
 CUresult cuGetErrorName(CUresult result, const char **name) {
   switch (result) {
-  case 100: *name = "CUDA_ERROR_NO_DEVICE"; break;
-  case 218: *name = "CUDA_ERROR_INVALID_PTX"; break;
-  case 2: *name = "CUDA_ERROR_OUT_OF_MEMORY"; break;
-  case kFailed: *name = "CUDA_ERROR_LAUNCH_FAILED"; break;
-  default: *name = "CUDA_ERROR_UNKNOWN"; break;
+  case 100:
+    *name = "CUDA_ERROR_NO_DEVICE";
+    break;
+  case 218:
+    *name = "CUDA_ERROR_INVALID_PTX";
+    break;
+  case 2:
+    *name = "CUDA_ERROR_OUT_OF_MEMORY";
+    break;
+  case kFailed:
+    *name = "CUDA_ERROR_LAUNCH_FAILED";
+    break;
+  default:
+    *name = "CUDA_ERROR_UNKNOWN";
+    break;
   }
   return 0;
 }

@@ -170,8 +170,9 @@ public:
       internal += result.status == ModelStatus::InternalError;
       cached += result.cached;
     }
-    fmt::print(stderr, "{} model{}: {} ok ({} cached), {} failed", results.size(),
-               results.size() == 1 ? "" : "s", ok, cached, failed + internal);
+    fmt::print(stderr, "{} model{}: {} ok ({} cached), {} failed",
+               results.size(), results.size() == 1 ? "" : "s", ok, cached,
+               failed + internal);
     if (internal)
       fmt::print(stderr, " ({} by an internal error)", internal);
     if (skipped)
@@ -258,8 +259,8 @@ int runBatchMode(BatchTool tool, const BatchFlags &flags,
   }
   if (!flags.manifest.empty()) {
     std::string error;
-    if (failed(parseManifest(flags.manifest, tool, defaults, outDir, jobs,
-                             error)))
+    if (failed(
+            parseManifest(flags.manifest, tool, defaults, outDir, jobs, error)))
       return usage(error);
   }
   if (jobs.empty())
@@ -302,12 +303,12 @@ int runBatchMode(BatchTool tool, const BatchFlags &flags,
 
   Progress progress(jobs, flags);
   auto begin = std::chrono::steady_clock::now();
-  std::vector<ModelResult> results = runBatch(
-      jobs, options,
-      {[&](size_t index) { progress.started(index); },
-       [&](size_t index, const ModelResult &result) {
-         progress.finished(index, result);
-       }});
+  std::vector<ModelResult> results =
+      runBatch(jobs, options,
+               {[&](size_t index) { progress.started(index); },
+                [&](size_t index, const ModelResult &result) {
+                  progress.finished(index, result);
+                }});
   std::chrono::duration<double> seconds =
       std::chrono::steady_clock::now() - begin;
   progress.summary(results, seconds.count());

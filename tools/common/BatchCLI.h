@@ -1,4 +1,4 @@
-//===- BatchCLI.h - Batch mode flags and progress for the tools -*- C++ -*-===//
+//===- BatchCLI.h - Batch mode flags and progress for the tools -----------===//
 //
 // What onnx-compile and onnx-opt share on their command lines: batch mode's
 // flags, deciding whether a command line is a batch, expanding it into jobs,

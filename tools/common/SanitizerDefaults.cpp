@@ -1,4 +1,4 @@
-//===- SanitizerDefaults.cpp - ASan defaults of the tools' sanitizer builds ===//
+//===- SanitizerDefaults.cpp - ASan defaults of the sanitizer builds ------===//
 //
 // Linked into onnx-compile and onnx-opt only when ONNXC_SANITIZE includes
 // address. LLVM gives a thread that registers its signal handlers (a batch

@@ -1,7 +1,8 @@
 //===- onnx-compile.cpp - Compile ONNX models to native code --------------===//
 //
 //   onnx-compile MODEL.onnx -o OUT [--target x86_64|aarch64|nvptx]
-//                [--emit exe|lib|obj|mlir|llvm|asm] [-O0..-O3] [--cpu native|NAME]
+//                [--emit exe|lib|obj|mlir|llvm|asm] [-O0..-O3] [--cpu
+//                native|NAME]
 //                [--gpu sm_80|sm_90|...] [--gpu-precision fp32|tf32|fp16|bf16]
 //                [--input-shape NAME=D0xD1x...]... [--name SYMBOL]
 //   onnx-compile MODELS... -o OUTDIR/ [-j N] [--manifest FILE] [--report FILE]
@@ -44,15 +45,17 @@ int main(int argc, char **argv) {
                  "The output file; in batch mode the output directory");
   app.add_option("--target", target, "Target: x86_64, aarch64 or nvptx")
       ->check(CLI::IsMember({"x86_64", "aarch64", "nvptx"}));
-  app.add_option("--emit", emit,
-                 "What to write: exe (default), lib (OUT.so, OUT.a, OUT.h), "
-                 "obj, mlir (optimized onnx dialect), llvm (IR), asm (nvptx: the "
-                 "kernels' PTX)")
+  app.add_option(
+         "--emit", emit,
+         "What to write: exe (default), lib (OUT.so, OUT.a, OUT.h), "
+         "obj, mlir (optimized onnx dialect), llvm (IR), asm (nvptx: the "
+         "kernels' PTX)")
       ->check(CLI::IsMember({"exe", "lib", "obj", "mlir", "llvm", "asm"}));
   app.add_option("-O", optLevel, "Optimization level 0-3 (default 2)")
       ->check(CLI::Range(0, 3));
-  app.add_option("--cpu", cpu, "CPU to tune for: native (default) or an LLVM "
-                               "CPU name such as skylake-avx512 or neoverse-n1");
+  app.add_option("--cpu", cpu,
+                 "CPU to tune for: native (default) or an LLVM "
+                 "CPU name such as skylake-avx512 or neoverse-n1");
   app.add_option("--gpu", gpu,
                  "GPU architecture of --target nvptx: sm_80 (default), sm_90, "
                  "sm_75, sm_86 or sm_89")
@@ -66,8 +69,9 @@ int main(int argc, char **argv) {
                  "Pin an input's dims: NAME=D0xD1x... (repeatable; in batch "
                  "mode for every model)");
   app.add_option("--name", name, "Symbol prefix of a library (NAME_model)");
-  app.add_option("--runtime-dir", runtimeDir,
-                 "Directory of the runtime archives (default: next to the tool)");
+  app.add_option(
+      "--runtime-dir", runtimeDir,
+      "Directory of the runtime archives (default: next to the tool)");
   onnxc::addBatchOptions(app, batch);
   try {
     app.parse(argc, argv);
@@ -83,7 +87,7 @@ int main(int argc, char **argv) {
   options.target.cpu = cpu;
   options.target.optLevel = optLevel;
   // nvptx: kernels for the GPU, host code for this machine.
-  options.target.arch = target == "aarch64"  ? onnxc::Arch::AArch64
+  options.target.arch = target == "aarch64" ? onnxc::Arch::AArch64
                         : target == "nvptx" ? onnxc::hostArch()
                                             : onnxc::Arch::X86_64;
   if (target == "nvptx") {

@@ -84,8 +84,7 @@ static int optimizeOnnx(int argc, char **argv) {
   unsigned optLevel = 2;
   std::vector<std::string> inputShapes;
   bool printStats = false, fuseActivations = false;
-  app.add_option("model", batch.models,
-                 "The ONNX models; several make a batch")
+  app.add_option("model", batch.models, "The ONNX models; several make a batch")
       ->check(CLI::ExistingFile);
   app.add_option("-o,--output", batch.output,
                  "The output: .onnx or .mlir; in batch mode the output "
@@ -172,7 +171,8 @@ static int optimizeOnnx(int argc, char **argv) {
   const std::string &input = batch.models.front(), &output = batch.output;
   bool same = false;
   if (!llvm::sys::fs::equivalent(input, output, same) && same) {
-    fmt::print(stderr, "error: {}: refusing to overwrite the input model\n", input);
+    fmt::print(stderr, "error: {}: refusing to overwrite the input model\n",
+               input);
     return 2;
   }
   onnxc::CompileStats stats;

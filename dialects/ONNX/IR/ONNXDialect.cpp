@@ -113,7 +113,8 @@ onnxc::onnx::getConstantIntValues(Value value) {
     return std::nullopt;
   SmallVector<int64_t> result;
   for (const APInt &v : dense.getValues<APInt>())
-    result.push_back(v.getBitWidth() == 1 ? v.getZExtValue() : v.getSExtValue());
+    result.push_back(v.getBitWidth() == 1 ? v.getZExtValue()
+                                          : v.getSExtValue());
   return result;
 }
 

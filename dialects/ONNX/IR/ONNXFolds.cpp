@@ -96,7 +96,8 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   if (isa<IntegerType>(from) && isa<IntegerType>(to) && !from.isInteger(1)) {
     unsigned width = to.getIntOrFloatBitWidth();
     if (to.isInteger(1))
-      return dense.mapValues(to, [](const APInt &v) { return APInt(1, !v.isZero()); });
+      return dense.mapValues(
+          to, [](const APInt &v) { return APInt(1, !v.isZero()); });
     bool isUnsigned = from.isUnsignedInteger();
     return dense.mapValues(to, [&](const APInt &v) {
       return isUnsigned ? v.zextOrTrunc(width) : v.sextOrTrunc(width);
@@ -115,12 +116,14 @@ static Attribute foldIntBinary(Attribute lhs, Attribute rhs, Type resultType,
   auto type = cast<ShapedType>(resultType);
   if (!a || !b || !isSmallStatic(type) || a.getElementType().isInteger(1))
     return {};
-  if (!(a.isSplat() || a.getType() == type) || !(b.isSplat() || b.getType() == type))
+  if (!(a.isSplat() || a.getType() == type) ||
+      !(b.isSplat() || b.getType() == type))
     return {};
   SmallVector<APInt> values;
   auto av = a.getValues<APInt>(), bv = b.getValues<APInt>();
   for (int64_t i = 0, e = type.getNumElements(); i < e; ++i) {
-    std::optional<APInt> v = fn(a.isSplat() ? av[0] : av[i], b.isSplat() ? bv[0] : bv[i]);
+    std::optional<APInt> v =
+        fn(a.isSplat() ? av[0] : av[i], b.isSplat() ? bv[0] : bv[i]);
     if (!v)
       return {};
     values.push_back(*v);
@@ -129,32 +132,36 @@ static Attribute foldIntBinary(Attribute lhs, Attribute rhs, Type resultType,
 }
 
 OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
-  return foldIntBinary(adaptor.getA(), adaptor.getB(), getType(),
-                       [](const APInt &a, const APInt &b) -> std::optional<APInt> {
-                         return a + b;
-                       });
+  return foldIntBinary(
+      adaptor.getA(), adaptor.getB(), getType(),
+      [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        return a + b;
+      });
 }
 OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
-  return foldIntBinary(adaptor.getA(), adaptor.getB(), getType(),
-                       [](const APInt &a, const APInt &b) -> std::optional<APInt> {
-                         return a - b;
-                       });
+  return foldIntBinary(
+      adaptor.getA(), adaptor.getB(), getType(),
+      [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        return a - b;
+      });
 }
 OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
-  return foldIntBinary(adaptor.getA(), adaptor.getB(), getType(),
-                       [](const APInt &a, const APInt &b) -> std::optional<APInt> {
-                         return a * b;
-                       });
+  return foldIntBinary(
+      adaptor.getA(), adaptor.getB(), getType(),
+      [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        return a * b;
+      });
 }
 OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
   // ONNX integer Div truncates toward zero, like APInt::sdiv and udiv.
   bool isUnsigned = getElementTypeOrSelf(getType()).isUnsignedInteger();
-  return foldIntBinary(adaptor.getA(), adaptor.getB(), getType(),
-                       [&](const APInt &a, const APInt &b) -> std::optional<APInt> {
-                         if (b.isZero())
-                           return std::nullopt;
-                         return isUnsigned ? a.udiv(b) : a.sdiv(b);
-                       });
+  return foldIntBinary(
+      adaptor.getA(), adaptor.getB(), getType(),
+      [&](const APInt &a, const APInt &b) -> std::optional<APInt> {
+        if (b.isZero())
+          return std::nullopt;
+        return isUnsigned ? a.udiv(b) : a.sdiv(b);
+      });
 }
 
 OpFoldResult NegOp::fold(FoldAdaptor adaptor) {
@@ -189,7 +196,8 @@ OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
   auto data = dyn_cast_or_null<DenseElementsAttr>(adaptor.getData());
   auto indices = dyn_cast_or_null<DenseIntElementsAttr>(adaptor.getIndices());
   auto type = cast<ShapedType>(getType());
-  if (!data || !indices || data.getType().getRank() != 1 || !isSmallStatic(type))
+  if (!data || !indices || data.getType().getRank() != 1 ||
+      !isSmallStatic(type))
     return {};
   int64_t size = data.getNumElements();
   auto all = data.getValues<Attribute>();
@@ -213,7 +221,8 @@ OpFoldResult ConstantOfShapeOp::fold(FoldAdaptor) {
     return DenseElementsAttr::get(type, value.getValues<Attribute>()[0]);
   if (getValueAttr())
     return {};
-  return DenseElementsAttr::get(type, FloatAttr::get(type.getElementType(), 0.0));
+  return DenseElementsAttr::get(type,
+                                FloatAttr::get(type.getElementType(), 0.0));
 }
 
 OpFoldResult SizeOp::fold(FoldAdaptor) {

@@ -34,7 +34,8 @@ mlir::Type getElementType(mlir::MLIRContext *ctx, int64_t onnxDType);
 std::optional<int64_t> getONNXDType(mlir::Type elementType);
 
 /// The integer values of `value` when it is a small onnx.Constant of integers.
-std::optional<llvm::SmallVector<int64_t>> getConstantIntValues(mlir::Value value);
+std::optional<llvm::SmallVector<int64_t>>
+getConstantIntValues(mlir::Value value);
 
 /// The values of `value`, as doubles, when it is a small onnx.Constant of
 /// floats.

@@ -1,4 +1,4 @@
-//===- ONNXOpsShard0.cpp - Shard 0 of the generated onnx op definitions --===//
+//===- ONNXOpsShard0.cpp - Shard 0 of the generated onnx op definitions ---===//
 
 #include "dialects/ONNX/IR/ONNXOps.h"
 

@@ -1,4 +1,4 @@
-//===- ONNXOpsShard1.cpp - Shard 1 of the generated onnx op definitions --===//
+//===- ONNXOpsShard1.cpp - Shard 1 of the generated onnx op definitions ---===//
 
 #include "dialects/ONNX/IR/ONNXOps.h"
 

@@ -1,4 +1,4 @@
-//===- ONNXOpsShard2.cpp - Shard 2 of the generated onnx op definitions --===//
+//===- ONNXOpsShard2.cpp - Shard 2 of the generated onnx op definitions ---===//
 
 #include "dialects/ONNX/IR/ONNXOps.h"
 

@@ -10,16 +10,15 @@ static LogicalResult verifyYield(Operation *op, Region &region, StringRef what,
                                  TypeRange types) {
   auto yield = cast<YieldOp>(region.front().getTerminator());
   if (yield.getOutputs().size() != types.size())
-    return op->emitOpError() << what << " yields " << yield.getOutputs().size()
-                             << " values but " << types.size()
-                             << " are expected";
+    return op->emitOpError()
+           << what << " yields " << yield.getOutputs().size() << " values but "
+           << types.size() << " are expected";
   for (auto [index, pair] :
        llvm::enumerate(llvm::zip(yield.getOutputs().getTypes(), types))) {
     auto [yielded, expected] = pair;
     if (!areCompatibleTypes(yielded, expected))
-      return op->emitOpError()
-             << what << " output " << index << " has type " << yielded
-             << ", incompatible with " << expected;
+      return op->emitOpError() << what << " output " << index << " has type "
+                               << yielded << ", incompatible with " << expected;
   }
   return success();
 }
@@ -29,9 +28,9 @@ static LogicalResult verifyArguments(Operation *op, Region &region,
                                      TypeRange types) {
   Block &block = region.front();
   if (block.getNumArguments() != types.size())
-    return op->emitOpError() << "body takes " << block.getNumArguments()
-                             << " arguments but " << types.size()
-                             << " are expected";
+    return op->emitOpError()
+           << "body takes " << block.getNumArguments() << " arguments but "
+           << types.size() << " are expected";
   for (auto [index, pair] :
        llvm::enumerate(llvm::zip(block.getArgumentTypes(), types))) {
     auto [actual, expected] = pair;
@@ -44,8 +43,8 @@ static LogicalResult verifyArguments(Operation *op, Region &region,
 
 LogicalResult IfOp::verify() {
   // if_c1
-  if (failed(verifyYield(*this, getThenBranch(), "then_branch",
-                         getResultTypes())))
+  if (failed(
+          verifyYield(*this, getThenBranch(), "then_branch", getResultTypes())))
     return failure();
   // if_c2
   return verifyYield(*this, getElseBranch(), "else_branch", getResultTypes());
@@ -56,17 +55,18 @@ LogicalResult LoopOp::verify() {
   size_t numCarried = getVInitial().size();
   // loop_c1
   if (getNumResults() < numCarried)
-    return emitOpError() << "has " << getNumResults()
-                         << " results but carries " << numCarried
-                         << " values";
-  SmallVector<Type> argTypes{RankedTensorType::get({}, IntegerType::get(ctx, 64)),
-                             RankedTensorType::get({}, IntegerType::get(ctx, 1))};
+    return emitOpError() << "has " << getNumResults() << " results but carries "
+                         << numCarried << " values";
+  SmallVector<Type> argTypes{
+      RankedTensorType::get({}, IntegerType::get(ctx, 64)),
+      RankedTensorType::get({}, IntegerType::get(ctx, 1))};
   llvm::append_range(argTypes, getVInitial().getTypes());
   // loop_c2
   if (failed(verifyArguments(*this, getBody(), argTypes)))
     return failure();
   SmallVector<Type> yieldTypes{argTypes[1]};
-  llvm::append_range(yieldTypes, TypeRange(getResultTypes()).take_front(numCarried));
+  llvm::append_range(yieldTypes,
+                     TypeRange(getResultTypes()).take_front(numCarried));
   for (Type type : TypeRange(getResultTypes()).drop_front(numCarried)) {
     auto ranked = dyn_cast<RankedTensorType>(type);
     // loop_c3
@@ -91,8 +91,8 @@ LogicalResult ScanOp::verify() {
   int64_t numStates = numOperands - numScanInputs;
   // scan_c2
   if (static_cast<int64_t>(getNumResults()) < numStates)
-    return emitOpError() << "has " << getNumResults()
-                         << " results but carries " << numStates << " states";
+    return emitOpError() << "has " << getNumResults() << " results but carries "
+                         << numStates << " states";
   int64_t numScanOutputs = getNumResults() - numStates;
   auto checkAxes = [&](std::optional<ArrayRef<int64_t>> attr, StringRef name,
                        int64_t expected, bool isAxes) -> LogicalResult {
@@ -103,8 +103,8 @@ LogicalResult ScanOp::verify() {
                            << "' (got " << attr->size() << ")";
     for (int64_t v : *attr)
       if (!isAxes && v != 0 && v != 1)
-        return emitOpError() << "expects 0 or 1 in '" << name << "' (got "
-                             << v << ")";
+        return emitOpError()
+               << "expects 0 or 1 in '" << name << "' (got " << v << ")";
     return success();
   };
   // scan_c3
@@ -112,15 +112,16 @@ LogicalResult ScanOp::verify() {
                        true)) ||
       failed(checkAxes(getScanInputDirections(), "scan_input_directions",
                        numScanInputs, false)) ||
-      failed(checkAxes(getScanOutputAxes(), "scan_output_axes",
-                       numScanOutputs, true)) ||
+      failed(checkAxes(getScanOutputAxes(), "scan_output_axes", numScanOutputs,
+                       true)) ||
       failed(checkAxes(getScanOutputDirections(), "scan_output_directions",
                        numScanOutputs, false)))
     return failure();
   SmallVector<Type> argTypes(
-      TypeRange(getInitialStateAndScanInputs().getTypes()).take_front(numStates));
-  for (auto [index, value] : llvm::enumerate(
-           getInitialStateAndScanInputs().drop_front(numStates))) {
+      TypeRange(getInitialStateAndScanInputs().getTypes())
+          .take_front(numStates));
+  for (auto [index, value] :
+       llvm::enumerate(getInitialStateAndScanInputs().drop_front(numStates))) {
     auto ranked = dyn_cast<RankedTensorType>(value.getType());
     if (!ranked) {
       argTypes.push_back(value.getType());
@@ -140,7 +141,8 @@ LogicalResult ScanOp::verify() {
   // scan_c5
   if (failed(verifyArguments(*this, getBody(), argTypes)))
     return failure();
-  SmallVector<Type> yieldTypes(TypeRange(getResultTypes()).take_front(numStates));
+  SmallVector<Type> yieldTypes(
+      TypeRange(getResultTypes()).take_front(numStates));
   for (auto [index, type] :
        llvm::enumerate(TypeRange(getResultTypes()).drop_front(numStates))) {
     auto ranked = dyn_cast<RankedTensorType>(type);

@@ -1,4 +1,4 @@
-//===- ShapeHelpers.h - Shared pieces of onnx result type inference -*- C++ -*-===//
+//===- ShapeHelpers.h - Shared pieces of onnx result type inference -------===//
 
 #ifndef ONNXC_DIALECTS_ONNX_IR_SHAPEHELPERS_H
 #define ONNXC_DIALECTS_ONNX_IR_SHAPEHELPERS_H
@@ -65,11 +65,10 @@ inline int64_t productOfDims(llvm::ArrayRef<int64_t> dims) {
 
 /// The numpy broadcast of the shapes of `types` with `elementType`, an
 /// unranked tensor if any is unranked; fails on incompatible static dims.
-mlir::LogicalResult inferBroadcastType(std::optional<mlir::Location> loc,
-                                       llvm::StringRef opName,
-                                       mlir::TypeRange types,
-                                       mlir::Type elementType,
-                                       llvm::SmallVectorImpl<mlir::Type> &result);
+mlir::LogicalResult
+inferBroadcastType(std::optional<mlir::Location> loc, llvm::StringRef opName,
+                   mlir::TypeRange types, mlir::Type elementType,
+                   llvm::SmallVectorImpl<mlir::Type> &result);
 
 } // namespace onnxc::onnx::detail
 
@@ -83,11 +82,9 @@ struct TfIdfGram {
 
 /// The n-grams of a TfIdfVectorizer pool in pool order; fails with a
 /// diagnostic when `ngramCounts` or `ngramIndexes` do not fit the pool.
-mlir::FailureOr<llvm::SmallVector<TfIdfGram>>
-resolveTfIdfPool(std::optional<mlir::Location> loc,
-                 llvm::ArrayRef<int64_t> ngramCounts,
-                 llvm::ArrayRef<int64_t> ngramIndexes,
-                 llvm::ArrayRef<int64_t> pool);
+mlir::FailureOr<llvm::SmallVector<TfIdfGram>> resolveTfIdfPool(
+    std::optional<mlir::Location> loc, llvm::ArrayRef<int64_t> ngramCounts,
+    llvm::ArrayRef<int64_t> ngramIndexes, llvm::ArrayRef<int64_t> pool);
 
 } // namespace onnxc::onnx
 
@@ -107,12 +104,12 @@ struct WindowGeometry {
 /// the output `?`). Fails with a diagnostic on malformed attributes.
 mlir::LogicalResult
 resolveWindow(std::optional<mlir::Location> loc, llvm::StringRef opName,
-              llvm::ArrayRef<int64_t> inputSpatial, llvm::ArrayRef<int64_t> kernel,
+              llvm::ArrayRef<int64_t> inputSpatial,
+              llvm::ArrayRef<int64_t> kernel,
               std::optional<llvm::ArrayRef<int64_t>> strides,
               std::optional<llvm::ArrayRef<int64_t>> dilations,
               std::optional<llvm::ArrayRef<int64_t>> pads,
               llvm::StringRef autoPad, bool ceilMode, WindowGeometry &geometry);
-
 
 /// The resolved geometry of a transposed convolution over the spatial dims.
 /// The full output of each dim (`stride * (in - 1) + output_padding +
@@ -127,15 +124,16 @@ struct TransposedWindow {
 
 /// Resolves the attributes of ConvTranspose over `inputSpatial` (dims may be
 /// `?`). Fails with a diagnostic on malformed attributes.
-mlir::LogicalResult resolveTransposedWindow(
-    std::optional<mlir::Location> loc, llvm::ArrayRef<int64_t> inputSpatial,
-    llvm::ArrayRef<int64_t> kernel,
-    std::optional<llvm::ArrayRef<int64_t>> strides,
-    std::optional<llvm::ArrayRef<int64_t>> dilations,
-    std::optional<llvm::ArrayRef<int64_t>> pads,
-    std::optional<llvm::ArrayRef<int64_t>> outputPadding,
-    std::optional<llvm::ArrayRef<int64_t>> outputShape, llvm::StringRef autoPad,
-    TransposedWindow &window);
+mlir::LogicalResult
+resolveTransposedWindow(std::optional<mlir::Location> loc,
+                        llvm::ArrayRef<int64_t> inputSpatial,
+                        llvm::ArrayRef<int64_t> kernel,
+                        std::optional<llvm::ArrayRef<int64_t>> strides,
+                        std::optional<llvm::ArrayRef<int64_t>> dilations,
+                        std::optional<llvm::ArrayRef<int64_t>> pads,
+                        std::optional<llvm::ArrayRef<int64_t>> outputPadding,
+                        std::optional<llvm::ArrayRef<int64_t>> outputShape,
+                        llvm::StringRef autoPad, TransposedWindow &window);
 } // namespace onnxc::onnx
 
 namespace onnxc::onnx {
@@ -150,11 +148,9 @@ std::pair<int64_t, int64_t> resolveSlice(int64_t dim, int64_t start,
 struct SliceParams {
   llvm::SmallVector<int64_t> starts, ends, axes, steps;
 };
-std::optional<SliceParams> getConstantSliceParams(mlir::Value starts,
-                                                  mlir::Value ends,
-                                                  mlir::Value axes,
-                                                  mlir::Value steps,
-                                                  int64_t rank);
+std::optional<SliceParams>
+getConstantSliceParams(mlir::Value starts, mlir::Value ends, mlir::Value axes,
+                       mlir::Value steps, int64_t rank);
 
 /// The sorted, normalized, constant axes of a reduction or Squeeze/Unsqueeze
 /// (`rank` is the rank they index); nullopt if not constant or invalid.

@@ -8,10 +8,9 @@ using namespace mlir;
 using namespace onnxc::onnx;
 using namespace onnxc::onnx::detail;
 
-LogicalResult onnxc::onnx::detail::inferBroadcastType(std::optional<Location> loc,
-                                         StringRef opName, TypeRange types,
-                                         Type elementType,
-                                         SmallVectorImpl<Type> &result) {
+LogicalResult onnxc::onnx::detail::inferBroadcastType(
+    std::optional<Location> loc, StringRef opName, TypeRange types,
+    Type elementType, SmallVectorImpl<Type> &result) {
   SmallVector<int64_t> shape;
   for (auto [i, type] : llvm::enumerate(types)) {
     auto ranked = dyn_cast<RankedTensorType>(type);
@@ -71,8 +70,9 @@ ONNX_SAME_ELEMENT_BROADCAST(PowOp)
       SmallVectorImpl<Type> &result) {                                         \
     StringRef name = getOperationName().drop_front(5);                         \
     /* compare_c1 */                                                           \
-    if (getElementTypeOrSelf(operands[0]) != getElementTypeOrSelf(operands[1]))\
-      return opError(loc, name, "expects operands of one element type (got ", \
+    if (getElementTypeOrSelf(operands[0]) !=                                   \
+        getElementTypeOrSelf(operands[1]))                                     \
+      return opError(loc, name, "expects operands of one element type (got ",  \
                      getElementTypeOrSelf(operands[0]), " and ",               \
                      getElementTypeOrSelf(operands[1]), ")");                  \
     return inferBroadcastType(loc, name, operands.getTypes(),                  \
@@ -85,7 +85,8 @@ ONNX_COMPARE(GreaterOrEqualOp)
 ONNX_COMPARE(LessOrEqualOp)
 #undef ONNX_COMPARE
 
-LogicalResult WhereOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult WhereOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> loc,
                                         ValueRange operands, DictionaryAttr,
                                         OpaqueProperties, RegionRange,
                                         SmallVectorImpl<Type> &result) {
@@ -99,7 +100,8 @@ LogicalResult WhereOp::inferReturnTypes(MLIRContext *, std::optional<Location> l
 
 // The unary ops get inferReturnTypes from SameOperandsAndResultType.
 
-LogicalResult ClipOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult ClipOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> loc,
                                        ValueRange operands, DictionaryAttr,
                                        OpaqueProperties, RegionRange,
                                        SmallVectorImpl<Type> &result) {
@@ -110,11 +112,13 @@ LogicalResult ClipOp::inferReturnTypes(MLIRContext *, std::optional<Location> lo
     auto type = cast<TensorType>(bound.getType());
     // clip_c1
     if (type.getElementType() != element)
-      return opError(loc, "Clip", "expects min and max of the input's element type (got ",
+      return opError(loc, "Clip",
+                     "expects min and max of the input's element type (got ",
                      type.getElementType(), " and ", element, ")");
     // clip_c2
     if (type.hasRank() && type.getNumElements() != 1)
-      return opError(loc, "Clip", "expects min and max to be scalars (got ", type, ")");
+      return opError(loc, "Clip", "expects min and max to be scalars (got ",
+                     type, ")");
   }
   result.push_back(operands[0].getType());
   return success();

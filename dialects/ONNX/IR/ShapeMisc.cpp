@@ -25,8 +25,8 @@ NonZeroOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location>,
   auto x = dyn_cast<RankedTensorType>(op.getX().getType());
   // A scalar has one coordinate row of its own in onnxruntime but none in
   // the spec's numpy reference; both give `[rank, n]`.
-  result.push_back(RankedTensorType::get(
-      {x ? x.getRank() : kDyn, kDyn}, IntegerType::get(ctx, 64)));
+  result.push_back(RankedTensorType::get({x ? x.getRank() : kDyn, kDyn},
+                                         IntegerType::get(ctx, 64)));
   return success();
 }
 
@@ -60,8 +60,8 @@ CompressOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
   // compress_c3
   if (cond && dimsDiffer(cond.getDimSize(0), input.getDimSize(*axis)) &&
       cond.getDimSize(0) > input.getDimSize(*axis))
-    return opError(loc, "Compress", "has a 'condition' longer than dim ",
-                   *axis, " of the input (", cond.getDimSize(0), " > ",
+    return opError(loc, "Compress", "has a 'condition' longer than dim ", *axis,
+                   " of the input (", cond.getDimSize(0), " > ",
                    input.getDimSize(*axis), ")");
   SmallVector<int64_t> shape(input.getShape());
   shape[*axis] = kDyn;
@@ -124,8 +124,7 @@ UniqueOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
   if (!op.getAxis()) {
     result.push_back(RankedTensorType::get({kDyn}, element));
     result.push_back(vector(kDyn));
-    result.push_back(
-        vector(x ? productOfDims(x.getShape()) : kDyn));
+    result.push_back(vector(x ? productOfDims(x.getShape()) : kDyn));
     result.push_back(vector(kDyn));
     return success();
   }
@@ -153,8 +152,8 @@ static LogicalResult inferWindow(MLIRContext *ctx, std::optional<Location> loc,
                                  SmallVectorImpl<Type> &result) {
   // window_c1
   if (isNotOneElement(size.getType()))
-    return opError(loc, opName, "expects a scalar 'size' (got ",
-                   size.getType(), ")");
+    return opError(loc, opName, "expects a scalar 'size' (got ", size.getType(),
+                   ")");
   Type element = getElementType(ctx, dtype);
   // window_c2
   if (!element || element.isInteger(1))
@@ -190,11 +189,12 @@ static std::optional<int64_t> getConstantScalarInt(Value value) {
   return (*values)[0];
 }
 
-LogicalResult
-DFTOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                        ValueRange operands, DictionaryAttr attrs,
-                        OpaqueProperties props, RegionRange regions,
-                        SmallVectorImpl<Type> &result) {
+LogicalResult DFTOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> loc,
+                                      ValueRange operands, DictionaryAttr attrs,
+                                      OpaqueProperties props,
+                                      RegionRange regions,
+                                      SmallVectorImpl<Type> &result) {
   Adaptor op(operands, attrs, props, regions);
   // dft_c1
   if (!isNoValue(op.getDftLength()) &&
@@ -210,9 +210,11 @@ DFTOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
   int64_t rank = x.getRank();
   // dft_c2
   if (rank < 2 || (dimsDiffer(x.getDimSize(rank - 1), 1) &&
-                    dimsDiffer(x.getDimSize(rank - 1), 2)))
-    return opError(loc, "DFT", "expects an input whose last dim is 1 (real) "
-                   "or 2 (complex) (got ", x, ")");
+                   dimsDiffer(x.getDimSize(rank - 1), 2)))
+    return opError(loc, "DFT",
+                   "expects an input whose last dim is 1 (real) "
+                   "or 2 (complex) (got ",
+                   x, ")");
   int64_t rawAxis = static_cast<int64_t>(op.getAxis());
   std::optional<int64_t> axis = normalizeAxis(rawAxis, rank);
   // dft_c3
@@ -221,7 +223,8 @@ DFTOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                    rawAxis, " for rank ", rank, ")");
   // dft_c4
   if (op.getOnesided() != 0 && op.getInverse() != 0)
-    return opError(loc, "DFT", "supports 'onesided' only for the forward "
+    return opError(loc, "DFT",
+                   "supports 'onesided' only for the forward "
                    "transform");
   int64_t length = x.getDimSize(*axis);
   if (!isNoValue(op.getDftLength()))
@@ -248,15 +251,18 @@ STFTOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
   auto x = dyn_cast<RankedTensorType>(op.getSignal().getType());
   Type element = getElementTypeOrSelf(op.getSignal().getType());
   // stft_c1
-  if (x && (x.getRank() != 3 || (dimsDiffer(x.getDimSize(2), 1) &&
-                                 dimsDiffer(x.getDimSize(2), 2))))
-    return opError(loc, "STFT", "expects a signal [batch, length, 1 or 2] "
-                   "(got ", x, ")");
+  if (x && (x.getRank() != 3 ||
+            (dimsDiffer(x.getDimSize(2), 1) && dimsDiffer(x.getDimSize(2), 2))))
+    return opError(loc, "STFT",
+                   "expects a signal [batch, length, 1 or 2] "
+                   "(got ",
+                   x, ")");
   // stft_c2
   if (isNotOneElement(op.getFrameStep().getType()) ||
       (!isNoValue(op.getFrameLength()) &&
        isNotOneElement(op.getFrameLength().getType())))
-    return opError(loc, "STFT", "expects scalar 'frame_step' and "
+    return opError(loc, "STFT",
+                   "expects scalar 'frame_step' and "
                    "'frame_length'");
   auto window = dyn_cast<RankedTensorType>(op.getWindow().getType());
   // stft_c3
@@ -329,12 +335,10 @@ RandomNormalOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
 
 /// Result type of the *Like random ops and Bernoulli: `input`'s shape with
 /// the element type of `dtype`, else `input`'s.
-static LogicalResult inferRandomLike(MLIRContext *ctx,
-                                     std::optional<Location> loc,
-                                     StringRef opName, Value input,
-                                     std::optional<uint64_t> dtype,
-                                     bool floatOnly,
-                                     SmallVectorImpl<Type> &result) {
+static LogicalResult
+inferRandomLike(MLIRContext *ctx, std::optional<Location> loc, StringRef opName,
+                Value input, std::optional<uint64_t> dtype, bool floatOnly,
+                SmallVectorImpl<Type> &result) {
   auto type = cast<TensorType>(input.getType());
   Type element = type.getElementType();
   if (dtype) {
@@ -380,11 +384,12 @@ BernoulliOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
                          /*floatOnly=*/false, result);
 }
 
-LogicalResult
-LRNOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                        ValueRange operands, DictionaryAttr attrs,
-                        OpaqueProperties props, RegionRange regions,
-                        SmallVectorImpl<Type> &result) {
+LogicalResult LRNOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> loc,
+                                      ValueRange operands, DictionaryAttr attrs,
+                                      OpaqueProperties props,
+                                      RegionRange regions,
+                                      SmallVectorImpl<Type> &result) {
   Adaptor op(operands, attrs, props, regions);
   auto x = dyn_cast<RankedTensorType>(op.getX().getType());
   // lrn_c1
@@ -399,11 +404,12 @@ LRNOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
   return success();
 }
 
-LogicalResult
-DetOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                        ValueRange operands, DictionaryAttr attrs,
-                        OpaqueProperties props, RegionRange regions,
-                        SmallVectorImpl<Type> &result) {
+LogicalResult DetOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> loc,
+                                      ValueRange operands, DictionaryAttr attrs,
+                                      OpaqueProperties props,
+                                      RegionRange regions,
+                                      SmallVectorImpl<Type> &result) {
   Adaptor op(operands, attrs, props, regions);
   auto x = dyn_cast<RankedTensorType>(op.getX().getType());
   if (!x) {
@@ -413,17 +419,20 @@ DetOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
   int64_t rank = x.getRank();
   // det_c1
   if (rank < 2 || dimsDiffer(x.getDimSize(rank - 1), x.getDimSize(rank - 2)))
-    return opError(loc, "Det", "expects square matrices in the last two dims "
-                   "(got ", x, ")");
+    return opError(loc, "Det",
+                   "expects square matrices in the last two dims "
+                   "(got ",
+                   x, ")");
   result.push_back(
       RankedTensorType::get(x.getShape().drop_back(2), x.getElementType()));
   return success();
 }
 
-LogicalResult ReverseSequenceOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> loc, ValueRange operands,
-    DictionaryAttr attrs, OpaqueProperties props, RegionRange regions,
-    SmallVectorImpl<Type> &result) {
+LogicalResult
+ReverseSequenceOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                    ValueRange operands, DictionaryAttr attrs,
+                                    OpaqueProperties props, RegionRange regions,
+                                    SmallVectorImpl<Type> &result) {
   Adaptor op(operands, attrs, props, regions);
   int64_t batchAxis = static_cast<int64_t>(op.getBatchAxis());
   int64_t timeAxis = static_cast<int64_t>(op.getTimeAxis());
@@ -431,7 +440,8 @@ LogicalResult ReverseSequenceOp::inferReturnTypes(
   if (!((batchAxis == 0 && timeAxis == 1) || (batchAxis == 1 && timeAxis == 0)))
     return opError(loc, "ReverseSequence",
                    "expects 'batch_axis' and 'time_axis' 0 and 1 in either "
-                   "order (got ", batchAxis, " and ", timeAxis, ")");
+                   "order (got ",
+                   batchAxis, " and ", timeAxis, ")");
   auto x = dyn_cast<RankedTensorType>(op.getInput().getType());
   auto lens = dyn_cast<RankedTensorType>(op.getSequenceLens().getType());
   // reversesequence_c2
@@ -448,11 +458,9 @@ LogicalResult ReverseSequenceOp::inferReturnTypes(
   return success();
 }
 
-FailureOr<SmallVector<TfIdfGram>>
-onnxc::onnx::resolveTfIdfPool(std::optional<Location> loc,
-                              ArrayRef<int64_t> ngramCounts,
-                              ArrayRef<int64_t> ngramIndexes,
-                              ArrayRef<int64_t> pool) {
+FailureOr<SmallVector<TfIdfGram>> onnxc::onnx::resolveTfIdfPool(
+    std::optional<Location> loc, ArrayRef<int64_t> ngramCounts,
+    ArrayRef<int64_t> ngramIndexes, ArrayRef<int64_t> pool) {
   SmallVector<TfIdfGram> grams;
   int64_t poolSize = static_cast<int64_t>(pool.size());
   for (auto [i, start] : llvm::enumerate(ngramCounts)) {
@@ -463,8 +471,9 @@ onnxc::onnx::resolveTfIdfPool(std::optional<Location> loc,
         (end - start) % length != 0)
       return opError(loc, "TfIdfVectorizer",
                      "has 'ngram_counts' that do not split the pool into "
-                     "n-grams (the ", length, "-grams at [", start, ", ", end,
-                     ") of ", poolSize, ")");
+                     "n-grams (the ",
+                     length, "-grams at [", start, ", ", end, ") of ", poolSize,
+                     ")");
     for (int64_t at = start; at < end; at += length)
       grams.push_back({at, length, 0});
   }
@@ -475,8 +484,8 @@ onnxc::onnx::resolveTfIdfPool(std::optional<Location> loc,
   for (auto [gram, index] : llvm::zip(grams, ngramIndexes)) {
     // tfidfvectorizer_c5
     if (index < 0)
-      return opError(loc, "TfIdfVectorizer",
-                     "has a negative n-gram index ", index);
+      return opError(loc, "TfIdfVectorizer", "has a negative n-gram index ",
+                     index);
     gram.output = index;
   }
   return grams;
@@ -508,9 +517,8 @@ LogicalResult TfIdfVectorizerOp::inferReturnTypes(
   // tfidfvectorizer_c7
   if (!op.getPoolInt64s())
     return opError(loc, "TfIdfVectorizer", "needs 'pool_int64s'");
-  FailureOr<SmallVector<TfIdfGram>> grams =
-      resolveTfIdfPool(loc, op.getNgramCounts(), op.getNgramIndexes(),
-                       *op.getPoolInt64s());
+  FailureOr<SmallVector<TfIdfGram>> grams = resolveTfIdfPool(
+      loc, op.getNgramCounts(), op.getNgramIndexes(), *op.getPoolInt64s());
   if (failed(grams))
     return failure();
   // tfidfvectorizer_c8

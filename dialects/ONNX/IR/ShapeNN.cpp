@@ -29,8 +29,9 @@ static LogicalResult readWindowAttr(std::optional<Location> loc,
 }
 
 LogicalResult onnxc::onnx::resolveWindow(
-    std::optional<Location> loc, StringRef opName, ArrayRef<int64_t> inputSpatial,
-    ArrayRef<int64_t> kernel, std::optional<ArrayRef<int64_t>> strides,
+    std::optional<Location> loc, StringRef opName,
+    ArrayRef<int64_t> inputSpatial, ArrayRef<int64_t> kernel,
+    std::optional<ArrayRef<int64_t>> strides,
     std::optional<ArrayRef<int64_t>> dilations,
     std::optional<ArrayRef<int64_t>> pads, StringRef autoPad, bool ceilMode,
     WindowGeometry &g) {
@@ -78,7 +79,8 @@ LogicalResult onnxc::onnx::resolveWindow(
     }
     if (same) {
       int64_t out = ceilDiv(in, g.strides[i]);
-      int64_t total = std::max<int64_t>((out - 1) * g.strides[i] + extent - in, 0);
+      int64_t total =
+          std::max<int64_t>((out - 1) * g.strides[i] + extent - in, 0);
       int64_t small = total / 2;
       g.padsBegin[i] = autoPad == "SAME_UPPER" ? small : total - small;
       g.padsEnd[i] = total - g.padsBegin[i];
@@ -90,7 +92,8 @@ LogicalResult onnxc::onnx::resolveWindow(
     if (span < 0)
       return opError(loc, opName, "has a window larger than the padded input (",
                      extent, " > ", in + g.padsBegin[i] + g.padsEnd[i], ")");
-    int64_t out = (ceilMode ? ceilDiv(span, g.strides[i]) : span / g.strides[i]) + 1;
+    int64_t out =
+        (ceilMode ? ceilDiv(span, g.strides[i]) : span / g.strides[i]) + 1;
     // The last window must start inside the input or its begin padding.
     if (ceilMode && (out - 1) * g.strides[i] >= in + g.padsBegin[i])
       --out;
@@ -112,7 +115,8 @@ static FailureOr<RankedTensorType> rankedOperand(std::optional<Location> loc,
   return type;
 }
 
-LogicalResult MatMulOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult MatMulOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
                                          ValueRange operands, DictionaryAttr,
                                          OpaqueProperties, RegionRange,
                                          SmallVectorImpl<Type> &result) {
@@ -153,10 +157,11 @@ LogicalResult MatMulOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   return success();
 }
 
-LogicalResult GemmOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                       ValueRange operands, DictionaryAttr attrs,
-                                       OpaqueProperties props, RegionRange regions,
-                                       SmallVectorImpl<Type> &result) {
+LogicalResult
+GemmOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                         ValueRange operands, DictionaryAttr attrs,
+                         OpaqueProperties props, RegionRange regions,
+                         SmallVectorImpl<Type> &result) {
   Adaptor op(operands, attrs, props, regions);
   Type element = getElementTypeOrSelf(operands[0]);
   // gemm_c1
@@ -197,10 +202,11 @@ LogicalResult GemmOp::inferReturnTypes(MLIRContext *, std::optional<Location> lo
   return success();
 }
 
-LogicalResult ConvOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                       ValueRange operands, DictionaryAttr attrs,
-                                       OpaqueProperties props, RegionRange regions,
-                                       SmallVectorImpl<Type> &result) {
+LogicalResult
+ConvOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                         ValueRange operands, DictionaryAttr attrs,
+                         OpaqueProperties props, RegionRange regions,
+                         SmallVectorImpl<Type> &result) {
   Adaptor op(operands, attrs, props, regions);
   Type element = getElementTypeOrSelf(operands[0]);
   auto x = dyn_cast<RankedTensorType>(op.getX().getType());
@@ -219,10 +225,13 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *, std::optional<Location> lo
   if (group <= 0 ||
       (!ShapedType::isDynamic(channels) && channels % group != 0) ||
       (!ShapedType::isDynamic(filters) && filters % group != 0))
-    return opError(loc, "Conv", "expects 'group' to divide input channels and "
-                   "filters (got ", group, ", ", channels, " and ", filters, ")");
+    return opError(loc, "Conv",
+                   "expects 'group' to divide input channels and "
+                   "filters (got ",
+                   group, ", ", channels, " and ", filters, ")");
   // conv_c3
-  if (!ShapedType::isDynamic(channels) && dimsDiffer(channels / group, w.getDimSize(1)))
+  if (!ShapedType::isDynamic(channels) &&
+      dimsDiffer(channels / group, w.getDimSize(1)))
     return opError(loc, "Conv", "expects W dim 1 to be channels / group (got ",
                    w.getDimSize(1), ", expected ", channels / group, ")");
   SmallVector<int64_t> kernel(w.getShape().drop_front(2));
@@ -232,7 +241,8 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *, std::optional<Location> lo
         llvm::any_of(llvm::zip(*ks, kernel), [](auto p) {
           return dimsDiffer(std::get<0>(p), std::get<1>(p));
         }))
-      return opError(loc, "Conv", "expects 'kernel_shape' to match W's spatial dims");
+      return opError(loc, "Conv",
+                     "expects 'kernel_shape' to match W's spatial dims");
     kernel.assign(ks->begin(), ks->end());
   }
   // conv_c5
@@ -242,7 +252,8 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *, std::optional<Location> lo
     auto b = dyn_cast<RankedTensorType>(op.getB().getType());
     // conv_c6
     if (b && (b.getRank() != 1 || dimsDiffer(b.getDimSize(0), filters)))
-      return opError(loc, "Conv", "expects B of shape [", filters, "] (got ", b, ")");
+      return opError(loc, "Conv", "expects B of shape [", filters, "] (got ", b,
+                     ")");
   }
   WindowGeometry g;
   if (failed(resolveWindow(loc, "Conv", x.getShape().drop_front(2), kernel,
@@ -280,13 +291,13 @@ LogicalResult onnxc::onnx::resolveTransposedWindow(
   if (failed(orDefault(strides, 1, n, "strides", w.strides)) ||
       failed(orDefault(dilations, 1, n, "dilations", w.dilations)) ||
       failed(orDefault(pads, 0, 2 * n, "pads", allPads)) ||
-      failed(orDefault(outputPadding, 0, n, "output_padding",
-                       w.outputPadding)))
+      failed(orDefault(outputPadding, 0, n, "output_padding", w.outputPadding)))
     return failure();
   // The spatial sizes; a full [N, C, ...] shape is accepted too.
   if (outputShape && outputShape->size() == n + 2)
     outputShape = outputShape->drop_front(2);
-  if (outputShape && failed(orDefault(outputShape, 0, n, "output_shape", shape)))
+  if (outputShape &&
+      failed(orDefault(outputShape, 0, n, "output_shape", shape)))
     return failure();
   for (size_t i = 0; i < n; ++i) {
     // convtranspose_c2
@@ -358,10 +369,11 @@ LogicalResult onnxc::onnx::resolveTransposedWindow(
   return success();
 }
 
-LogicalResult ConvTransposeOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> loc, ValueRange operands,
-    DictionaryAttr attrs, OpaqueProperties props, RegionRange regions,
-    SmallVectorImpl<Type> &result) {
+LogicalResult
+ConvTransposeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                  ValueRange operands, DictionaryAttr attrs,
+                                  OpaqueProperties props, RegionRange regions,
+                                  SmallVectorImpl<Type> &result) {
   Adaptor op(operands, attrs, props, regions);
   Type element = getElementTypeOrSelf(operands[0]);
   auto x = dyn_cast<RankedTensorType>(op.getX().getType());
@@ -381,9 +393,10 @@ LogicalResult ConvTransposeOp::inferReturnTypes(
   if (group <= 0 ||
       (!ShapedType::isDynamic(channels) && channels % group != 0) ||
       dimsDiffer(channels, w.getDimSize(0)))
-    return opError(loc, name, "expects W dim 0 to be the input channels and "
-                   "'group' to divide them (got ", w.getDimSize(0), ", ",
-                   channels, " and group ", group, ")");
+    return opError(loc, name,
+                   "expects W dim 0 to be the input channels and "
+                   "'group' to divide them (got ",
+                   w.getDimSize(0), ", ", channels, " and group ", group, ")");
   SmallVector<int64_t> kernel(w.getShape().drop_front(2));
   if (auto ks = op.getKernelShape()) {
     // convtranspose_c8
@@ -391,7 +404,8 @@ LogicalResult ConvTransposeOp::inferReturnTypes(
         llvm::any_of(llvm::zip(*ks, kernel), [](auto p) {
           return dimsDiffer(std::get<0>(p), std::get<1>(p));
         }))
-      return opError(loc, name, "expects 'kernel_shape' to match W's spatial dims");
+      return opError(loc, name,
+                     "expects 'kernel_shape' to match W's spatial dims");
     kernel.assign(ks->begin(), ks->end());
   }
   int64_t filters = ShapedType::isDynamic(w.getDimSize(1))
@@ -440,10 +454,11 @@ static LogicalResult inferPool(std::optional<Location> loc, StringRef opName,
   return success();
 }
 
-LogicalResult MaxPoolOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                          ValueRange operands, DictionaryAttr attrs,
-                                          OpaqueProperties props, RegionRange regions,
-                                          SmallVectorImpl<Type> &result) {
+LogicalResult
+MaxPoolOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                            ValueRange operands, DictionaryAttr attrs,
+                            OpaqueProperties props, RegionRange regions,
+                            SmallVectorImpl<Type> &result) {
   Adaptor op(operands, attrs, props, regions);
   // maxpool_c1
   if (op.getStorageOrder() > 1)
@@ -457,10 +472,11 @@ LogicalResult MaxPoolOp::inferReturnTypes(MLIRContext *, std::optional<Location>
   return success();
 }
 
-LogicalResult AveragePoolOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> loc, ValueRange operands,
-    DictionaryAttr attrs, OpaqueProperties props, RegionRange regions,
-    SmallVectorImpl<Type> &result) {
+LogicalResult
+AveragePoolOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                ValueRange operands, DictionaryAttr attrs,
+                                OpaqueProperties props, RegionRange regions,
+                                SmallVectorImpl<Type> &result) {
   return inferPool(loc, "AveragePool", Adaptor(operands, attrs, props, regions),
                    result);
 }
@@ -542,7 +558,8 @@ LogicalResult BatchNormalizationOp::inferReturnTypes(
   for (Value param : operands.drop_front()) {
     auto p = dyn_cast<RankedTensorType>(param.getType());
     // batchnorm_c3
-    if (p && (p.getRank() != 1 || (x && dimsDiffer(p.getDimSize(0), x.getDimSize(1)))))
+    if (p && (p.getRank() != 1 ||
+              (x && dimsDiffer(p.getDimSize(0), x.getDimSize(1)))))
       return opError(loc, "BatchNormalization",
                      "expects 1-D parameters of size C (got ", p, ")");
   }
@@ -554,16 +571,18 @@ LogicalResult BatchNormalizationOp::inferReturnTypes(
   return success();
 }
 
-LogicalResult SoftmaxOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                          ValueRange operands, DictionaryAttr attrs,
-                                          OpaqueProperties props, RegionRange regions,
-                                          SmallVectorImpl<Type> &result) {
+LogicalResult
+SoftmaxOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                            ValueRange operands, DictionaryAttr attrs,
+                            OpaqueProperties props, RegionRange regions,
+                            SmallVectorImpl<Type> &result) {
   Adaptor op(operands, attrs, props, regions);
   auto x = dyn_cast<RankedTensorType>(operands[0].getType());
   // softmax_c1
   if (x && !normalizeAxis(op.getAxis(), x.getRank()))
     return opError(loc, "Softmax", "expects 'axis' in [", -x.getRank(), ", ",
-                   x.getRank(), ") (got ", static_cast<int64_t>(op.getAxis()), ")");
+                   x.getRank(), ") (got ", static_cast<int64_t>(op.getAxis()),
+                   ")");
   result.push_back(operands[0].getType());
   return success();
 }
@@ -576,8 +595,9 @@ LogicalResult LayerNormalizationOp::inferReturnTypes(
   auto x = dyn_cast<RankedTensorType>(operands[0].getType());
   // layernorm_c1
   if (x && !normalizeAxis(op.getAxis(), x.getRank()))
-    return opError(loc, "LayerNormalization", "expects 'axis' in [", -x.getRank(),
-                   ", ", x.getRank(), ") (got ", static_cast<int64_t>(op.getAxis()), ")");
+    return opError(loc, "LayerNormalization", "expects 'axis' in [",
+                   -x.getRank(), ", ", x.getRank(), ") (got ",
+                   static_cast<int64_t>(op.getAxis()), ")");
   Type stash = getElementType(ctx, op.getStashType());
   // layernorm_c2
   if (!isa_and_nonnull<FloatType>(stash))
@@ -916,7 +936,8 @@ EinsumOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
   return success();
 }
 
-LogicalResult DropoutOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location>,
+LogicalResult DropoutOp::inferReturnTypes(MLIRContext *ctx,
+                                          std::optional<Location>,
                                           ValueRange operands, DictionaryAttr,
                                           OpaqueProperties, RegionRange,
                                           SmallVectorImpl<Type> &result) {
@@ -926,13 +947,11 @@ LogicalResult DropoutOp::inferReturnTypes(MLIRContext *ctx, std::optional<Locati
   return success();
 }
 
-LogicalResult ResizeOp::inferReturnTypes(MLIRContext *,
-                                         std::optional<Location> loc,
-                                         ValueRange operands,
-                                         DictionaryAttr attrs,
-                                         OpaqueProperties props,
-                                         RegionRange regions,
-                                         SmallVectorImpl<Type> &result) {
+LogicalResult
+ResizeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                           ValueRange operands, DictionaryAttr attrs,
+                           OpaqueProperties props, RegionRange regions,
+                           SmallVectorImpl<Type> &result) {
   Adaptor op(operands, attrs, props, regions);
   Type element = getElementTypeOrSelf(op.getX());
   StringRef mode = op.getMode();
@@ -944,13 +963,14 @@ LogicalResult ResizeOp::inferReturnTypes(MLIRContext *,
   if (!llvm::is_contained({"half_pixel", "pytorch_half_pixel", "align_corners",
                            "asymmetric", "tf_crop_and_resize"},
                           coordinates))
-    return opError(loc, "Resize", "has unknown coordinate_transformation_mode '",
-                   coordinates, "'");
+    return opError(loc, "Resize",
+                   "has unknown coordinate_transformation_mode '", coordinates,
+                   "'");
   StringRef nearest = op.getNearestMode();
   // resize_c3
-  if (!llvm::is_contained({"round_prefer_floor", "round_prefer_ceil", "floor",
-                           "ceil"},
-                          nearest))
+  if (!llvm::is_contained(
+          {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"},
+          nearest))
     return opError(loc, "Resize", "has unknown nearest_mode '", nearest, "'");
   bool hasScales = !isNoValue(op.getScales());
   bool hasSizes = !isNoValue(op.getSizes());
@@ -982,8 +1002,8 @@ LogicalResult ResizeOp::inferReturnTypes(MLIRContext *,
   if (!isNoValue(op.getRoi()) && coordinates == "tf_crop_and_resize") {
     auto roiType = dyn_cast<RankedTensorType>(op.getRoi().getType());
     // resize_c8
-    if (roiType && (roiType.getRank() != 1 ||
-                    dimsDiffer(roiType.getDimSize(0), 2 * rank)))
+    if (roiType &&
+        (roiType.getRank() != 1 || dimsDiffer(roiType.getDimSize(0), 2 * rank)))
       return opError(loc, "Resize", "expects roi to hold ", 2 * rank,
                      " values (got ", roiType, ")");
   }
@@ -1011,13 +1031,11 @@ LogicalResult ResizeOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
-LogicalResult GridSampleOp::inferReturnTypes(MLIRContext *,
-                                             std::optional<Location> loc,
-                                             ValueRange operands,
-                                             DictionaryAttr attrs,
-                                             OpaqueProperties props,
-                                             RegionRange regions,
-                                             SmallVectorImpl<Type> &result) {
+LogicalResult
+GridSampleOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                               ValueRange operands, DictionaryAttr attrs,
+                               OpaqueProperties props, RegionRange regions,
+                               SmallVectorImpl<Type> &result) {
   Adaptor op(operands, attrs, props, regions);
   StringRef name = "GridSample";
   Type element = getElementTypeOrSelf(op.getX());
@@ -1027,8 +1045,8 @@ LogicalResult GridSampleOp::inferReturnTypes(MLIRContext *,
   // gridsample_c2
   if (!llvm::is_contained({"zeros", "border", "reflection"},
                           op.getPaddingMode()))
-    return opError(loc, name, "has unknown padding_mode '",
-                   op.getPaddingMode(), "'");
+    return opError(loc, name, "has unknown padding_mode '", op.getPaddingMode(),
+                   "'");
   auto x = dyn_cast<RankedTensorType>(op.getX().getType());
   auto grid = dyn_cast<RankedTensorType>(op.getGrid().getType());
   // gridsample_c3

@@ -11,18 +11,18 @@ using namespace onnxc::onnx::detail;
 /// along `axis` (per axis, when `axis` is given).
 static LogicalResult checkQuantParams(std::optional<Location> loc,
                                       StringRef opName, Value x, Value scale,
-                                      Value zeroPoint, std::optional<int64_t> axis,
+                                      Value zeroPoint,
+                                      std::optional<int64_t> axis,
                                       StringRef what) {
   auto scaleType = dyn_cast<RankedTensorType>(scale.getType());
   auto xType = dyn_cast<RankedTensorType>(x.getType());
   if (scaleType) {
     // quant_c1
-    if (scaleType.getRank() > 1 ||
-        (!axis && scaleType.getRank() == 1 &&
-         dimsDiffer(scaleType.getDimSize(0), 1)))
+    if (scaleType.getRank() > 1 || (!axis && scaleType.getRank() == 1 &&
+                                    dimsDiffer(scaleType.getDimSize(0), 1)))
       return opError(loc, opName, "expects ", what, "'s scale to be ",
-                     axis ? "a scalar or 1-D" : "a scalar", " (got ",
-                     scaleType, ")");
+                     axis ? "a scalar or 1-D" : "a scalar", " (got ", scaleType,
+                     ")");
     if (axis && xType && scaleType.getRank() == 1 &&
         scaleType.getDimSize(0) != 1) {
       std::optional<int64_t> dim = normalizeAxis(*axis, xType.getRank());
@@ -74,7 +74,8 @@ LogicalResult DequantizeLinearOp::inferReturnTypes(
   Adaptor op(operands, attrs, props, regions);
   // dequant_c1
   if (!isNoValue(op.getXZeroPoint()) &&
-      getElementTypeOrSelf(op.getXZeroPoint()) != getElementTypeOrSelf(op.getX()))
+      getElementTypeOrSelf(op.getXZeroPoint()) !=
+          getElementTypeOrSelf(op.getX()))
     return opError(loc, "DequantizeLinear",
                    "expects x and x_zero_point of one element type");
   if (failed(checkQuantParams(loc, "DequantizeLinear", op.getX(),
@@ -148,16 +149,18 @@ static LogicalResult checkMatMulZeroPoint(std::optional<Location> loc,
                      ? type.getDimSize(type.getRank() + dim)
                      : ShapedType::kDynamic;
   // qmatmul_c5
-  if (zp.getRank() != 1 || (zp.getDimSize(0) != 1 && dimsDiffer(zp.getDimSize(0), size)))
+  if (zp.getRank() != 1 ||
+      (zp.getDimSize(0) != 1 && dimsDiffer(zp.getDimSize(0), size)))
     return opError(loc, opName, "expects ", what, " to be a scalar or 1-D of ",
                    size, " elements (got ", zp, ")");
   return success();
 }
 
-LogicalResult MatMulIntegerOp::inferReturnTypes(
-    MLIRContext *ctx, std::optional<Location> loc, ValueRange operands,
-    DictionaryAttr attrs, OpaqueProperties props, RegionRange regions,
-    SmallVectorImpl<Type> &result) {
+LogicalResult
+MatMulIntegerOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
+                                  ValueRange operands, DictionaryAttr attrs,
+                                  OpaqueProperties props, RegionRange regions,
+                                  SmallVectorImpl<Type> &result) {
   Adaptor op(operands, attrs, props, regions);
   if (failed(checkMatMulZeroPoint(loc, "MatMulInteger", op.getAZeroPoint(),
                                   op.getA(), -2, "a_zero_point")) ||
@@ -168,10 +171,11 @@ LogicalResult MatMulIntegerOp::inferReturnTypes(
                           IntegerType::get(ctx, 32), result);
 }
 
-LogicalResult QLinearMatMulOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> loc, ValueRange operands,
-    DictionaryAttr attrs, OpaqueProperties props, RegionRange regions,
-    SmallVectorImpl<Type> &result) {
+LogicalResult
+QLinearMatMulOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                  ValueRange operands, DictionaryAttr attrs,
+                                  OpaqueProperties props, RegionRange regions,
+                                  SmallVectorImpl<Type> &result) {
   Adaptor op(operands, attrs, props, regions);
   StringRef name = "QLinearMatMul";
   if (failed(checkMatMulZeroPoint(loc, name, op.getAZeroPoint(), op.getA(), -2,
@@ -214,9 +218,10 @@ static LogicalResult inferIntegerConv(std::optional<Location> loc,
       (!ShapedType::isDynamic(filters) && filters % group != 0) ||
       (!ShapedType::isDynamic(channels) &&
        dimsDiffer(channels / group, w.getDimSize(1))))
-    return opError(loc, opName, "expects 'group' to divide input channels and "
-                   "filters into W's dim 1 (got ", group, ", ", x, " and ", w,
-                   ")");
+    return opError(loc, opName,
+                   "expects 'group' to divide input channels and "
+                   "filters into W's dim 1 (got ",
+                   group, ", ", x, " and ", w, ")");
   SmallVector<int64_t> kernel(w.getShape().drop_front(2));
   if (auto ks = op.getKernelShape()) {
     // qconv_c3
@@ -262,26 +267,28 @@ static LogicalResult inferIntegerConv(std::optional<Location> loc,
   return success();
 }
 
-LogicalResult ConvIntegerOp::inferReturnTypes(
-    MLIRContext *ctx, std::optional<Location> loc, ValueRange operands,
-    DictionaryAttr attrs, OpaqueProperties props, RegionRange regions,
-    SmallVectorImpl<Type> &result) {
+LogicalResult
+ConvIntegerOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
+                                ValueRange operands, DictionaryAttr attrs,
+                                OpaqueProperties props, RegionRange regions,
+                                SmallVectorImpl<Type> &result) {
   Adaptor op(operands, attrs, props, regions);
   if (!isNoValue(op.getXZeroPoint())) {
     auto zp = dyn_cast<RankedTensorType>(op.getXZeroPoint().getType());
     // convinteger_c1
     if (zp && zp.getNumElements() != 1)
-      return opError(loc, "ConvInteger",
-                     "expects a scalar x_zero_point (got ", zp, ")");
+      return opError(loc, "ConvInteger", "expects a scalar x_zero_point (got ",
+                     zp, ")");
   }
   return inferIntegerConv(loc, "ConvInteger", op, op.getWZeroPoint(),
                           IntegerType::get(ctx, 32), result);
 }
 
-LogicalResult QLinearConvOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> loc, ValueRange operands,
-    DictionaryAttr attrs, OpaqueProperties props, RegionRange regions,
-    SmallVectorImpl<Type> &result) {
+LogicalResult
+QLinearConvOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                ValueRange operands, DictionaryAttr attrs,
+                                OpaqueProperties props, RegionRange regions,
+                                SmallVectorImpl<Type> &result) {
   Adaptor op(operands, attrs, props, regions);
   for (Value v : {op.getXScale(), op.getXZeroPoint(), op.getYScale(),
                   op.getYZeroPoint()}) {

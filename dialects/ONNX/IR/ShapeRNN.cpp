@@ -10,14 +10,16 @@ using namespace onnxc::onnx::detail;
 
 bool onnxc::onnx::isRecurrentActivation(StringRef name) {
   static const char *const names[] = {
-      "Relu",  "Tanh",        "Sigmoid", "Affine",   "LeakyRelu", "ThresholdedRelu",
-      "ScaledTanh", "HardSigmoid", "Elu", "Softsign", "Softplus"};
-  return llvm::any_of(names, [&](const char *known) {
-    return name.equals_insensitive(known);
-  });
+      "Relu",       "Tanh",        "Sigmoid",
+      "Affine",     "LeakyRelu",   "ThresholdedRelu",
+      "ScaledTanh", "HardSigmoid", "Elu",
+      "Softsign",   "Softplus"};
+  return llvm::any_of(
+      names, [&](const char *known) { return name.equals_insensitive(known); });
 }
 
-std::optional<int64_t> onnxc::onnx::getRecurrentDirections(StringRef direction) {
+std::optional<int64_t>
+onnxc::onnx::getRecurrentDirections(StringRef direction) {
   if (direction == "forward" || direction == "reverse")
     return 1;
   if (direction == "bidirectional")
@@ -140,53 +142,65 @@ static LogicalResult inferRecurrent(std::optional<Location> loc,
   else
     result.push_back(
         RankedTensorType::get({seq, *dirs, batch, hidden}, element));
-  SmallVector<int64_t> state =
-      op.layout ? SmallVector<int64_t>{batch, *dirs, hidden}
-                : SmallVector<int64_t>{*dirs, batch, hidden};
+  SmallVector<int64_t> state = op.layout
+                                   ? SmallVector<int64_t>{batch, *dirs, hidden}
+                                   : SmallVector<int64_t>{*dirs, batch, hidden};
   result.append(numStates, RankedTensorType::get(state, element));
   return success();
 }
 
 template <typename AdaptorT>
 static RecurrentOperands getRecurrentOperands(AdaptorT op) {
-  return {op.getX(),         op.getW(),           op.getR(),
-          op.getB(),         op.getSequenceLens(), op.getInitialH(),
-          op.getActivations(), op.getDirection(),  op.getHiddenSize(),
+  return {op.getX(),
+          op.getW(),
+          op.getR(),
+          op.getB(),
+          op.getSequenceLens(),
+          op.getInitialH(),
+          op.getActivations(),
+          op.getDirection(),
+          op.getHiddenSize(),
           static_cast<int64_t>(op.getLayout())};
 }
 
-LogicalResult LSTMOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                       ValueRange operands, DictionaryAttr attrs,
-                                       OpaqueProperties props, RegionRange regions,
-                                       SmallVectorImpl<Type> &result) {
+LogicalResult
+LSTMOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                         ValueRange operands, DictionaryAttr attrs,
+                         OpaqueProperties props, RegionRange regions,
+                         SmallVectorImpl<Type> &result) {
   Adaptor op(operands, attrs, props, regions);
   if (!isNoValue(op.getP())) {
     auto p = dyn_cast<RankedTensorType>(op.getP().getType());
     std::optional<int64_t> dirs = getRecurrentDirections(op.getDirection());
     std::optional<uint64_t> hidden = op.getHiddenSize();
     // lstm_c1
-    if (p && (p.getRank() != 2 ||
-              (dirs && dimsDiffer(p.getDimSize(0), *dirs)) ||
-              (hidden && dimsDiffer(p.getDimSize(1),
-                                    3 * static_cast<int64_t>(*hidden)))))
+    if (p &&
+        (p.getRank() != 2 || (dirs && dimsDiffer(p.getDimSize(0), *dirs)) ||
+         (hidden &&
+          dimsDiffer(p.getDimSize(1), 3 * static_cast<int64_t>(*hidden)))))
       return opError(loc, "LSTM",
                      "expects P of shape [num_directions, 3 * hidden_size] "
-                     "(got ", p, ")");
+                     "(got ",
+                     p, ")");
   }
   return inferRecurrent(loc, "LSTM", getRecurrentOperands(op), 4, 3, 2, result);
 }
 
-LogicalResult GRUOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult GRUOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> loc,
                                       ValueRange operands, DictionaryAttr attrs,
-                                      OpaqueProperties props, RegionRange regions,
+                                      OpaqueProperties props,
+                                      RegionRange regions,
                                       SmallVectorImpl<Type> &result) {
   Adaptor op(operands, attrs, props, regions);
   return inferRecurrent(loc, "GRU", getRecurrentOperands(op), 3, 2, 1, result);
 }
 
-LogicalResult RNNOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult RNNOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> loc,
                                       ValueRange operands, DictionaryAttr attrs,
-                                      OpaqueProperties props, RegionRange regions,
+                                      OpaqueProperties props,
+                                      RegionRange regions,
                                       SmallVectorImpl<Type> &result) {
   Adaptor op(operands, attrs, props, regions);
   return inferRecurrent(loc, "RNN", getRecurrentOperands(op), 1, 1, 1, result);

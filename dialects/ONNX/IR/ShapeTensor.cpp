@@ -10,8 +10,10 @@ using namespace onnxc::onnx::detail;
 
 static constexpr int64_t kDyn = ShapedType::kDynamic;
 
-std::pair<int64_t, int64_t> onnxc::onnx::resolveSlice(int64_t dim, int64_t start,
-                                                      int64_t end, int64_t step) {
+std::pair<int64_t, int64_t> onnxc::onnx::resolveSlice(int64_t dim,
+                                                      int64_t start,
+                                                      int64_t end,
+                                                      int64_t step) {
   auto clamp = [](int64_t v, int64_t lo, int64_t hi) {
     return std::max(lo, std::min(v, hi));
   };
@@ -66,8 +68,8 @@ onnxc::onnx::getConstantSliceParams(Value starts, Value ends, Value axes,
   return p;
 }
 
-std::optional<SmallVector<int64_t>> onnxc::onnx::getNormalizedAxes(Value axes,
-                                                                   int64_t rank) {
+std::optional<SmallVector<int64_t>>
+onnxc::onnx::getNormalizedAxes(Value axes, int64_t rank) {
   auto values = getConstantIntValues(axes);
   if (!values)
     return std::nullopt;
@@ -102,9 +104,11 @@ static std::optional<int64_t> staticLength(Value value) {
   return type.getDimSize(0);
 }
 
-LogicalResult ConstantOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+LogicalResult ConstantOp::inferReturnTypes(MLIRContext *,
+                                           std::optional<Location> loc,
                                            ValueRange, DictionaryAttr attrs,
-                                           OpaqueProperties props, RegionRange regions,
+                                           OpaqueProperties props,
+                                           RegionRange regions,
                                            SmallVectorImpl<Type> &result) {
   Adaptor op({}, attrs, props, regions);
   // constant_c1
@@ -114,15 +118,17 @@ LogicalResult ConstantOp::inferReturnTypes(MLIRContext *, std::optional<Location
   return success();
 }
 
-LogicalResult CastOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
-                                       ValueRange operands, DictionaryAttr attrs,
-                                       OpaqueProperties props, RegionRange regions,
-                                       SmallVectorImpl<Type> &result) {
+LogicalResult
+CastOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
+                         ValueRange operands, DictionaryAttr attrs,
+                         OpaqueProperties props, RegionRange regions,
+                         SmallVectorImpl<Type> &result) {
   Adaptor op(operands, attrs, props, regions);
   Type element = getElementType(ctx, op.getTo());
   // cast_c1
   if (!element)
-    return opError(loc, "Cast", "has unsupported target data type ", op.getTo());
+    return opError(loc, "Cast", "has unsupported target data type ",
+                   op.getTo());
   result.push_back(cast<TensorType>(operands[0].getType()).clone(element));
   return success();
 }
@@ -137,10 +143,11 @@ LogicalResult CastLikeOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
-LogicalResult ShapeOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location>,
-                                        ValueRange operands, DictionaryAttr attrs,
-                                        OpaqueProperties props, RegionRange regions,
-                                        SmallVectorImpl<Type> &result) {
+LogicalResult
+ShapeOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location>,
+                          ValueRange operands, DictionaryAttr attrs,
+                          OpaqueProperties props, RegionRange regions,
+                          SmallVectorImpl<Type> &result) {
   Adaptor op(operands, attrs, props, regions);
   Type i64 = IntegerType::get(ctx, 64);
   auto x = dyn_cast<RankedTensorType>(op.getData().getType());
@@ -155,14 +162,16 @@ LogicalResult ShapeOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location
   };
   int64_t start = clampIndex(op.getStart());
   int64_t end = clampIndex(op.getEnd().value_or(x.getRank()));
-  result.push_back(RankedTensorType::get({std::max<int64_t>(0, end - start)}, i64));
+  result.push_back(
+      RankedTensorType::get({std::max<int64_t>(0, end - start)}, i64));
   return success();
 }
 
-LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                          ValueRange operands, DictionaryAttr attrs,
-                                          OpaqueProperties props, RegionRange regions,
-                                          SmallVectorImpl<Type> &result) {
+LogicalResult
+ReshapeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                            ValueRange operands, DictionaryAttr attrs,
+                            OpaqueProperties props, RegionRange regions,
+                            SmallVectorImpl<Type> &result) {
   Adaptor op(operands, attrs, props, regions);
   auto data = cast<TensorType>(op.getData().getType());
   Type element = data.getElementType();
@@ -183,8 +192,10 @@ LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *, std::optional<Location>
     } else if (s == 0 && op.getAllowzero() == 0) {
       // reshape_c2
       if (data.hasRank() && static_cast<int64_t>(i) >= data.getRank())
-        return opError(loc, "Reshape", "copies dim ", i, " (a 0 in 'shape') "
-                       "that the input of rank ", data.getRank(), " lacks");
+        return opError(loc, "Reshape", "copies dim ", i,
+                       " (a 0 in 'shape') "
+                       "that the input of rank ",
+                       data.getRank(), " lacks");
       dims.push_back(data.hasRank() ? data.getDimSize(i) : kDyn);
     } else if (s < 0) {
       // reshape_c3
@@ -216,10 +227,11 @@ LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *, std::optional<Location>
   return success();
 }
 
-LogicalResult FlattenOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                          ValueRange operands, DictionaryAttr attrs,
-                                          OpaqueProperties props, RegionRange regions,
-                                          SmallVectorImpl<Type> &result) {
+LogicalResult
+FlattenOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                            ValueRange operands, DictionaryAttr attrs,
+                            OpaqueProperties props, RegionRange regions,
+                            SmallVectorImpl<Type> &result) {
   Adaptor op(operands, attrs, props, regions);
   auto x = dyn_cast<RankedTensorType>(op.getInput().getType());
   Type element = getElementTypeOrSelf(operands[0]);
@@ -234,18 +246,18 @@ LogicalResult FlattenOp::inferReturnTypes(MLIRContext *, std::optional<Location>
                    x.getRank(), "] (got ", axis, ")");
   if (axis < 0)
     axis += x.getRank();
-  result.push_back(RankedTensorType::get(
-      {productOfDims(x.getShape().take_front(axis)),
-       productOfDims(x.getShape().drop_front(axis))},
-      element));
+  result.push_back(
+      RankedTensorType::get({productOfDims(x.getShape().take_front(axis)),
+                             productOfDims(x.getShape().drop_front(axis))},
+                            element));
   return success();
 }
 
-LogicalResult TransposeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                            ValueRange operands, DictionaryAttr attrs,
-                                            OpaqueProperties props,
-                                            RegionRange regions,
-                                            SmallVectorImpl<Type> &result) {
+LogicalResult
+TransposeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                              ValueRange operands, DictionaryAttr attrs,
+                              OpaqueProperties props, RegionRange regions,
+                              SmallVectorImpl<Type> &result) {
   Adaptor op(operands, attrs, props, regions);
   auto x = dyn_cast<RankedTensorType>(op.getData().getType());
   if (!x) {
@@ -264,8 +276,9 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *, std::optional<Locatio
   if (static_cast<int64_t>(perm.size()) != x.getRank() ||
       llvm::any_of(llvm::enumerate(sorted),
                    [](auto it) { return it.value() != (int64_t)it.index(); }))
-    return opError(loc, "Transpose", "expects 'perm' to be a permutation of [0, ",
-                   x.getRank(), ")");
+    return opError(loc, "Transpose",
+                   "expects 'perm' to be a permutation of [0, ", x.getRank(),
+                   ")");
   SmallVector<int64_t> shape;
   for (int64_t p : perm)
     shape.push_back(x.getDimSize(p));
@@ -273,10 +286,11 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *, std::optional<Locatio
   return success();
 }
 
-LogicalResult ConcatOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                         ValueRange operands, DictionaryAttr attrs,
-                                         OpaqueProperties props, RegionRange regions,
-                                         SmallVectorImpl<Type> &result) {
+LogicalResult
+ConcatOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                           ValueRange operands, DictionaryAttr attrs,
+                           OpaqueProperties props, RegionRange regions,
+                           SmallVectorImpl<Type> &result) {
   Adaptor op(operands, attrs, props, regions);
   // concat_c1
   if (operands.empty())
@@ -298,7 +312,8 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
       // concat_c3
       if (!norm)
         return opError(loc, "Concat", "expects 'axis' in [", -t.getRank(), ", ",
-                       t.getRank(), ") (got ", static_cast<int64_t>(op.getAxis()), ")");
+                       t.getRank(), ") (got ",
+                       static_cast<int64_t>(op.getAxis()), ")");
       axis = *norm;
       shape.emplace(t.getShape());
       continue;
@@ -309,7 +324,8 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
     for (int64_t i = 0; i < t.getRank(); ++i) {
       int64_t &d = (*shape)[i];
       if (i == axis) {
-        d = ShapedType::isDynamic(d) || t.isDynamicDim(i) ? kDyn : d + t.getDimSize(i);
+        d = ShapedType::isDynamic(d) || t.isDynamicDim(i) ? kDyn
+                                                          : d + t.getDimSize(i);
         continue;
       }
       // concat_c5
@@ -324,18 +340,19 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   return success();
 }
 
-LogicalResult SliceOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                        ValueRange operands, DictionaryAttr attrs,
-                                        OpaqueProperties props, RegionRange regions,
-                                        SmallVectorImpl<Type> &result) {
+LogicalResult
+SliceOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                          ValueRange operands, DictionaryAttr attrs,
+                          OpaqueProperties props, RegionRange regions,
+                          SmallVectorImpl<Type> &result) {
   Adaptor op(operands, attrs, props, regions);
   auto x = dyn_cast<RankedTensorType>(op.getData().getType());
   if (!x) {
     result.push_back(op.getData().getType());
     return success();
   }
-  auto params = getConstantSliceParams(op.getStarts(), op.getEnds(), op.getAxes(),
-                                       op.getSteps(), x.getRank());
+  auto params = getConstantSliceParams(
+      op.getStarts(), op.getEnds(), op.getAxes(), op.getSteps(), x.getRank());
   SmallVector<int64_t> shape(x.getShape());
   if (!params) {
     // Without constant axes any dim may change.
@@ -365,10 +382,11 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *, std::optional<Location> l
   return success();
 }
 
-LogicalResult GatherOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                         ValueRange operands, DictionaryAttr attrs,
-                                         OpaqueProperties props, RegionRange regions,
-                                         SmallVectorImpl<Type> &result) {
+LogicalResult
+GatherOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                           ValueRange operands, DictionaryAttr attrs,
+                           OpaqueProperties props, RegionRange regions,
+                           SmallVectorImpl<Type> &result) {
   Adaptor op(operands, attrs, props, regions);
   auto x = dyn_cast<RankedTensorType>(op.getData().getType());
   auto idx = dyn_cast<RankedTensorType>(op.getIndices().getType());
@@ -381,7 +399,8 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   // gather_c1
   if (!axis)
     return opError(loc, "Gather", "expects 'axis' in [", -x.getRank(), ", ",
-                   x.getRank(), ") (got ", static_cast<int64_t>(op.getAxis()), ")");
+                   x.getRank(), ") (got ", static_cast<int64_t>(op.getAxis()),
+                   ")");
   SmallVector<int64_t> shape(x.getShape().take_front(*axis));
   shape.append(idx.getShape().begin(), idx.getShape().end());
   shape.append(x.getShape().begin() + *axis + 1, x.getShape().end());
@@ -389,10 +408,11 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   return success();
 }
 
-LogicalResult SqueezeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                          ValueRange operands, DictionaryAttr attrs,
-                                          OpaqueProperties props, RegionRange regions,
-                                          SmallVectorImpl<Type> &result) {
+LogicalResult
+SqueezeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                            ValueRange operands, DictionaryAttr attrs,
+                            OpaqueProperties props, RegionRange regions,
+                            SmallVectorImpl<Type> &result) {
   Adaptor op(operands, attrs, props, regions);
   auto x = dyn_cast<RankedTensorType>(op.getData().getType());
   if (!x) {
@@ -417,7 +437,8 @@ LogicalResult SqueezeOp::inferReturnTypes(MLIRContext *, std::optional<Location>
   if (!axes) {
     // squeeze_c1
     if (getConstantIntValues(op.getAxes()))
-      return opError(loc, "Squeeze", "has invalid 'axes' for rank ", x.getRank());
+      return opError(loc, "Squeeze", "has invalid 'axes' for rank ",
+                     x.getRank());
     result.push_back(UnrankedTensorType::get(x.getElementType()));
     return success();
   }
@@ -435,16 +456,17 @@ LogicalResult SqueezeOp::inferReturnTypes(MLIRContext *, std::optional<Location>
   return success();
 }
 
-LogicalResult UnsqueezeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                            ValueRange operands, DictionaryAttr attrs,
-                                            OpaqueProperties props,
-                                            RegionRange regions,
-                                            SmallVectorImpl<Type> &result) {
+LogicalResult
+UnsqueezeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                              ValueRange operands, DictionaryAttr attrs,
+                              OpaqueProperties props, RegionRange regions,
+                              SmallVectorImpl<Type> &result) {
   Adaptor op(operands, attrs, props, regions);
   auto x = dyn_cast<RankedTensorType>(op.getData().getType());
   auto length = staticLength(op.getAxes());
   if (!x || !length) {
-    result.push_back(UnrankedTensorType::get(getElementTypeOrSelf(operands[0])));
+    result.push_back(
+        UnrankedTensorType::get(getElementTypeOrSelf(operands[0])));
     return success();
   }
   int64_t rank = x.getRank() + *length;
@@ -452,7 +474,8 @@ LogicalResult UnsqueezeOp::inferReturnTypes(MLIRContext *, std::optional<Locatio
   if (!axes) {
     // unsqueeze_c1
     if (getConstantIntValues(op.getAxes()))
-      return opError(loc, "Unsqueeze", "has invalid 'axes' for output rank ", rank);
+      return opError(loc, "Unsqueeze", "has invalid 'axes' for output rank ",
+                     rank);
     result.push_back(dynamicTensor(rank, x.getElementType()));
     return success();
   }
@@ -464,19 +487,20 @@ LogicalResult UnsqueezeOp::inferReturnTypes(MLIRContext *, std::optional<Locatio
   return success();
 }
 
-LogicalResult ExpandOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                         ValueRange operands, DictionaryAttr attrs,
-                                         OpaqueProperties props, RegionRange regions,
-                                         SmallVectorImpl<Type> &result) {
+LogicalResult
+ExpandOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                           ValueRange operands, DictionaryAttr attrs,
+                           OpaqueProperties props, RegionRange regions,
+                           SmallVectorImpl<Type> &result) {
   Adaptor op(operands, attrs, props, regions);
   auto x = dyn_cast<RankedTensorType>(op.getInput().getType());
   Type element = getElementTypeOrSelf(operands[0]);
   auto shape = getConstantIntValues(op.getShape());
   if (!x || !shape) {
     auto length = staticLength(op.getShape());
-    result.push_back(x && length
-                         ? dynamicTensor(std::max(*length, x.getRank()), element)
-                         : UnrankedTensorType::get(element));
+    result.push_back(
+        x && length ? dynamicTensor(std::max(*length, x.getRank()), element)
+                    : UnrankedTensorType::get(element));
     return success();
   }
   SmallVector<int64_t> out;
@@ -522,8 +546,7 @@ static LogicalResult inferReduce(std::optional<Location> loc, StringRef opName,
     return success();
   }
   std::optional<SmallVector<int64_t>> axes;
-  if (isNoValue(op.getAxes()) ||
-      (staticLength(op.getAxes()) == 0)) {
+  if (isNoValue(op.getAxes()) || (staticLength(op.getAxes()) == 0)) {
     axes.emplace();
     if (op.getNoopWithEmptyAxes() == 0)
       for (int64_t i = 0; i < x.getRank(); ++i)

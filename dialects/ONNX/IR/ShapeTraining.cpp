@@ -21,8 +21,8 @@ static LogicalResult inferOptimizer(std::optional<Location> loc,
                               std::pair<StringRef, Value>{"T", count}}) {
     auto ranked = dyn_cast<RankedTensorType>(scalar.getType());
     if (ranked && ranked.getRank() != 0)
-      return opError(loc, opName, "expects a scalar '", name, "' (got ",
-                     ranked, ")");
+      return opError(loc, opName, "expects a scalar '", name, "' (got ", ranked,
+                     ")");
   }
   int64_t numInputs = static_cast<int64_t>(inputs.size());
   // optimizer_c2
@@ -38,8 +38,8 @@ static LogicalResult inferOptimizer(std::optional<Location> loc,
       if (getElementTypeOrSelf(other) != getElementTypeOrSelf(x) ||
           failed(verifyCompatibleShape(x, other)))
         return opError(loc, opName, "expects input ", 2 + group * n + i,
-                       " to match input ", 2 + i, " (got ", other, " and ",
-                       x, ")");
+                       " to match input ", 2 + i, " (got ", other, " and ", x,
+                       ")");
     }
   }
   for (int64_t group : resultGroups)
@@ -55,8 +55,8 @@ AdagradOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                             SmallVectorImpl<Type> &result) {
   Adaptor op(operands, attrs, props, regions);
   // X, G, H -> X_new, H_new.
-  return inferOptimizer(loc, "Adagrad", op.getR(), op.getT(), op.getInputs(),
-                        3, {0, 2}, result);
+  return inferOptimizer(loc, "Adagrad", op.getR(), op.getT(), op.getInputs(), 3,
+                        {0, 2}, result);
 }
 
 LogicalResult

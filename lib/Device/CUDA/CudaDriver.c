@@ -1,4 +1,4 @@
-/*===- CudaDriver.c - The CUDA device backend (the nvptx target) ---------===*
+/*===- CudaDriver.c - The CUDA device backend (the nvptx target) -----------===*
  *
  * What a model compiled with --target nvptx calls: the mgpu* entry points
  * that MLIR's gpu-to-llvm lowering emits (module loading, kernel launches,
@@ -357,8 +357,8 @@ void *onnxc_gpu_constant(const void *host, int64_t bytes) {
       copy = constants[i].copy;
   if (!copy) {
     CUdeviceptr ptr = 0;
-    CUresult result =
-        cuda.memAllocManaged(&ptr, bytes > 0 ? (size_t)bytes : 1, CU_MEM_ATTACH_GLOBAL);
+    CUresult result = cuda.memAllocManaged(&ptr, bytes > 0 ? (size_t)bytes : 1,
+                                           CU_MEM_ATTACH_GLOBAL);
     if (result != 0) {
       pthread_mutex_unlock(&constantsLock);
       gpuFail("cuMemAllocManaged (constants)", result);
@@ -429,7 +429,8 @@ static CUmodule loadModule(const void *data, int optLevel) {
       module = loadedModules[i].module;
   if (!module) {
     char log[4096] = "";
-    int options[3] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+    int options[3] = {CU_JIT_ERROR_LOG_BUFFER,
+                      CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
                       CU_JIT_OPTIMIZATION_LEVEL};
     void *values[3] = {log, (void *)(uintptr_t)sizeof(log),
                        (void *)(uintptr_t)(optLevel < 0 ? 4 : optLevel)};
@@ -444,7 +445,8 @@ static CUmodule loadModule(const void *data, int optLevel) {
         size_t used = strlen(runError);
         snprintf(runError + used, sizeof(runError) - used, ": %s", log);
       }
-    } else if (numLoadedModules < sizeof(loadedModules) / sizeof(loadedModules[0])) {
+    } else if (numLoadedModules <
+               sizeof(loadedModules) / sizeof(loadedModules[0])) {
       loadedModules[numLoadedModules++] = (LoadedModule){data, module};
     }
   }
@@ -520,9 +522,9 @@ void *mgpuMemAlloc(uint64_t bytes, void *stream, bool isHostShared) {
   if (gpuFailed())
     return NULL;
   CUdeviceptr ptr = 0;
-  CUresult result = isHostShared
-                        ? cuda.memAllocManaged(&ptr, bytes, CU_MEM_ATTACH_GLOBAL)
-                        : cuda.memAlloc(&ptr, bytes);
+  CUresult result =
+      isHostShared ? cuda.memAllocManaged(&ptr, bytes, CU_MEM_ATTACH_GLOBAL)
+                   : cuda.memAlloc(&ptr, bytes);
   if (result != 0) {
     gpuFail("cuMemAlloc", result);
     return NULL;
@@ -540,8 +542,8 @@ void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream) {
   (void)stream;
   if (gpuFailed())
     return;
-  CUresult result =
-      cuda.memcpy((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src, bytes);
+  CUresult result = cuda.memcpy((CUdeviceptr)(uintptr_t)dst,
+                                (CUdeviceptr)(uintptr_t)src, bytes);
   if (result != 0)
     gpuFail("cuMemcpy", result);
 }
@@ -592,7 +594,8 @@ static void gatherStrided(char *dst, const int64_t *desc, int32_t rank,
     int64_t at = offset;
     for (int32_t d = 0; d < rank; ++d)
       at += index[d] * strides[d];
-    memcpy(dst + i * (int64_t)elemSize, aligned + at * (int64_t)elemSize, elemSize);
+    memcpy(dst + i * (int64_t)elemSize, aligned + at * (int64_t)elemSize,
+           elemSize);
     for (int32_t d = rank - 1; d >= 0; --d) {
       if (++index[d] < sizes[d])
         break;
@@ -605,7 +608,8 @@ void onnxc_gpu_run(const onnxc_model_desc *model, onnxc_entry_fn body,
                    void *const *inputs, void *outputs) {
   runError[0] = 0;
   if (!gpuReady()) {
-    onnxcSetError(ONNXC_ERROR_DEVICE, "%s", initError[0] ? initError : runError);
+    onnxcSetError(ONNXC_ERROR_DEVICE, "%s",
+                  initError[0] ? initError : runError);
     return;
   }
   int32_t numInputs = model->num_inputs;

@@ -102,14 +102,13 @@ static ConvTables *convTables[ConvTableBuckets];
 static int cachedConvGemm(ConvGemm *out, int64_t filters, int64_t channels,
                           int64_t kh, int64_t kw, int64_t oh, int64_t ow,
                           const int64_t xs[3], const int64_t ws[4],
-                          const int64_t ys[3], int64_t strideH,
-                          int64_t strideW, int64_t dilationH,
-                          int64_t dilationW, int64_t flags, float lo,
-                          float hi) {
-  int64_t key[20] = {filters, channels, kh,    kw,    oh,      ow,
-                     xs[0],   xs[1],    xs[2], ws[0], ws[1],   ws[2],
-                     ws[3],   ys[0],    ys[1], ys[2], strideH, strideW,
-                     dilationH, dilationW};
+                          const int64_t ys[3], int64_t strideH, int64_t strideW,
+                          int64_t dilationH, int64_t dilationW, int64_t flags,
+                          float lo, float hi) {
+  int64_t key[20] = {filters, channels, kh,      kw,        oh,
+                     ow,      xs[0],    xs[1],   xs[2],     ws[0],
+                     ws[1],   ws[2],    ws[3],   ys[0],     ys[1],
+                     ys[2],   strideH,  strideW, dilationH, dilationW};
   uint64_t hash = 1469598103934665603ull; // FNV-1a over the key's values
   for (int i = 0; i < 20; ++i)
     hash = (hash ^ (uint64_t)key[i]) * 1099511628211ull;
@@ -169,11 +168,11 @@ static void runConvGemm(const ConvGemm *cg, const float *w, const float *x,
 /// 0 when it did nothing.
 static int convOnGrid(const float *x, const float *w, float *y,
                       const float *bias, const float *res, int64_t images,
-                      int64_t filters, int64_t channels, int64_t kh,
-                      int64_t kw, int64_t oh, int64_t ow, const int64_t xs[4],
-                      const int64_t ws[4], const int64_t ys[4],
-                      int64_t strideH, int64_t strideW, int64_t dilationH,
-                      int64_t dilationW, int64_t flags, float lo, float hi) {
+                      int64_t filters, int64_t channels, int64_t kh, int64_t kw,
+                      int64_t oh, int64_t ow, const int64_t xs[4],
+                      const int64_t ws[4], const int64_t ys[4], int64_t strideH,
+                      int64_t strideW, int64_t dilationH, int64_t dilationW,
+                      int64_t flags, float lo, float hi) {
   // What each form computes for nothing: the grid's columns past the
   // output's width (stride 1 only), or the lanes that pad each output row's
   // last sliver of 14 (row slivers, stride 1 or 2); the lesser is taken.
@@ -268,27 +267,26 @@ void onnxc_kernel_conv2d_nchw_fchw_f32(ONNXC_MEMREF4(x), ONNXC_MEMREF4(w),
   if (kh == 3 && kw == 3 && strideH == 1 && strideW == 1 && dilationH == 1 &&
       dilationW == 1 && xStride3 == 1 && yStride3 == 1 &&
       (flags & FlagConstSecond)) {
-    OnnxcWinograd wc = {
-        .images = ySize0,
-        .filters = filters,
-        .channels = channels,
-        .oh = ySize2,
-        .ow = ySize3,
-        .x = x + xOff,
-        .xs = {xStride0, xStride1, xStride2},
-        .xh = xSize2,
-        .xw = xSize3,
-        .w = w + wOff,
-        .ws = {wStride0, wStride1, wStride2, wStride3},
-        .y = y + yOff,
-        .ys = {yStride0, yStride1, yStride2},
-        .bias = flags & FlagBias ? bias + biasOff : NULL,
-        .res = flags & FlagResidual ? res + resOff : NULL,
-        .resImageStride = resStride0,
-        .clamp = (flags & FlagRelu) != 0,
-        .hardSwish = (flags & FlagHardSwish) != 0,
-        .lo = lo,
-        .hi = hi};
+    OnnxcWinograd wc = {.images = ySize0,
+                        .filters = filters,
+                        .channels = channels,
+                        .oh = ySize2,
+                        .ow = ySize3,
+                        .x = x + xOff,
+                        .xs = {xStride0, xStride1, xStride2},
+                        .xh = xSize2,
+                        .xw = xSize3,
+                        .w = w + wOff,
+                        .ws = {wStride0, wStride1, wStride2, wStride3},
+                        .y = y + yOff,
+                        .ys = {yStride0, yStride1, yStride2},
+                        .bias = flags & FlagBias ? bias + biasOff : NULL,
+                        .res = flags & FlagResidual ? res + resOff : NULL,
+                        .resImageStride = resStride0,
+                        .clamp = (flags & FlagRelu) != 0,
+                        .hardSwish = (flags & FlagHardSwish) != 0,
+                        .lo = lo,
+                        .hi = hi};
     if (onnxcConvWinograd(&wc))
       return;
   }
@@ -298,8 +296,8 @@ void onnxc_kernel_conv2d_nchw_fchw_f32(ONNXC_MEMREF4(x), ONNXC_MEMREF4(w),
                  channels, kh, kw, ySize2, ySize3,
                  (int64_t[4]){xStride0, xStride1, xStride2, xStride3},
                  (int64_t[4]){wStride0, wStride1, wStride2, wStride3},
-                 (int64_t[4]){yStride0, yStride1, yStride2, yStride3},
-                 strideH, strideW, dilationH, dilationW, flags, lo, hi))
+                 (int64_t[4]){yStride0, yStride1, yStride2, yStride3}, strideH,
+                 strideW, dilationH, dilationW, flags, lo, hi))
     return;
   // One group: each task an image.
   GroupedConv c = {.x = x + xOff,

@@ -62,8 +62,8 @@ ONNXC_INTERNAL void onnxcDepthwisePlanes(const Depthwise *d, int64_t begin,
   .xStride = {xStride0, xStride1, xStride2, xStride3},                         \
   .yStride = {yStride0, yStride1, yStride2, yStride3}, .strideH = strideH,     \
   .strideW = strideW, .dilationH = dilationH, .dilationW = dilationW,          \
-  .clamp = (flags & FlagRelu) != 0,                                            \
-  .hardSwish = (flags & FlagHardSwish) != 0, .lo = lo, .hi = hi
+  .clamp = (flags & FlagRelu) != 0, .hardSwish = (flags & FlagHardSwish) != 0, \
+  .lo = lo, .hi = hi
 
 #if defined(__x86_64__)
 #define ONNXC_AVX512_DW __attribute__((target("avx512f,fma")))
@@ -82,11 +82,9 @@ typedef struct {
 /// The epilogue of one vector of sums `acc` of the output at `out` (the
 /// lanes `store`): + the residual at `res` (when not NULL), the clamp, then
 /// HardSwish.
-ONNXC_AVX512_DW static inline void finishDepthwiseAvx512(const Depthwise *d,
-                                                         __m512 acc,
-                                                         const float *res,
-                                                         float *out,
-                                                         __mmask16 store) {
+ONNXC_AVX512_DW static inline void
+finishDepthwiseAvx512(const Depthwise *d, __m512 acc, const float *res,
+                      float *out, __mmask16 store) {
   if (res)
     acc = _mm512_add_ps(acc, _mm512_maskz_loadu_ps(store, res));
   if (d->clamp)

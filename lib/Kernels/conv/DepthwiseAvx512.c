@@ -67,7 +67,7 @@ startDepthwisePlane(const Depthwise *d, int64_t plane, const float **x,
         }                                                                      \
       }                                                                        \
     for (int q = 0; q < R; ++q)                                                \
-      finishDepthwiseAvx512(d, acc[q], res ? res + q * outStep : NULL,         \
+      finishDepthwiseAvx512(d, acc[q], res ? res + q *outStep : NULL,          \
                             out + q * outStep, store);                         \
   }
 
@@ -156,11 +156,10 @@ const DepthwiseFlat *onnxcDepthwiseFlat(const Depthwise *d) {
                        2 * d->ow >= d->width
                    ? 4
                    : 1;
-  if ((phases == 1 && (d->strideH != 1 || d->strideW != 1 ||
-                       d->ow != d->width)) ||
-      d->xStride[3] != 1 || d->yStride[3] != 1 ||
-      d->xStride[2] != d->width || d->yStride[2] != d->ow ||
-      d->kh * d->kw > DepthwiseMaxTaps)
+  if ((phases == 1 &&
+       (d->strideH != 1 || d->strideW != 1 || d->ow != d->width)) ||
+      d->xStride[3] != 1 || d->yStride[3] != 1 || d->xStride[2] != d->width ||
+      d->yStride[2] != d->ow || d->kh * d->kw > DepthwiseMaxTaps)
     return NULL;
   int64_t key[12] = {d->oh,        d->ow,        d->height,  d->width,
                      d->kh,        d->kw,        d->top,     d->left,
@@ -220,16 +219,14 @@ const DepthwiseFlat *onnxcDepthwiseFlat(const Depthwise *d) {
       __m512 init, __mmask16 last) {                                           \
     __m512 acc[V];                                                             \
     _Pragma("GCC unroll 8") for (int q = 0; q < V; ++q) acc[q] =               \
-        d->bias ? init                                                         \
-                : _mm512_maskz_loadu_ps(q == V - 1 ? last : 0xffff,            \
-                                        out + 16 * q);                         \
+        d->bias                                                                \
+            ? init                                                             \
+            : _mm512_maskz_loadu_ps(q == V - 1 ? last : 0xffff, out + 16 * q); \
     for (int64_t t = 0; t < f->taps; ++t) {                                    \
       const float *at = in + f->offset[t];                                     \
       const __mmask16 *m = mask + t * f->vectors;                              \
       _Pragma("GCC unroll 8") for (int q = 0; q < V; ++q) acc[q] =             \
-          _mm512_fmadd_ps(weight[t],                                           \
-                          _mm512_maskz_loadu_ps(m[q],                           \
-                                                at + 16 * q),                  \
+          _mm512_fmadd_ps(weight[t], _mm512_maskz_loadu_ps(m[q], at + 16 * q), \
                           acc[q]);                                             \
     }                                                                          \
     _Pragma("GCC unroll 8") for (int q = 0; q < V; ++q)                        \
@@ -530,7 +527,8 @@ ONNXC_AVX512_DW static void depthwiseSweepPlanes(const Depthwise *d,
     __m512 weight[DepthwiseMaxTaps], init;
     startDepthwisePlane(d, plane, &x, &yAt, weight, &init);
     for (int64_t chunk = 0; chunk < chunks; chunk += most) {
-      int64_t n = chunks - chunk < most ? chunks - chunk : most, j0 = 16 * chunk;
+      int64_t n = chunks - chunk < most ? chunks - chunk : most,
+              j0 = 16 * chunk;
       group[n - 1](d, weight, init, x, d->y + yAt + j0,
                    d->res ? d->res + yAt + j0 : NULL, j0);
     }

@@ -13,8 +13,8 @@
 /// The sums at the output's (row, column) `oy`, `ox` of filter `f`, image
 /// `b` of `s`, read through the implicit padding, from `sum` (the bias or
 /// the output).
-static float smallConvSum(const SmallConv *s, int64_t b, int64_t f,
-                          int64_t oy, int64_t ox, float sum) {
+static float smallConvSum(const SmallConv *s, int64_t b, int64_t f, int64_t oy,
+                          int64_t ox, float sum) {
   const Depthwise *d = &s->d;
   for (int64_t c = 0; c < d->channels; ++c)
     for (int64_t u = 0; u < d->kh; ++u) {
@@ -25,8 +25,8 @@ static float smallConvSum(const SmallConv *s, int64_t b, int64_t f,
         int64_t ix = ox * d->strideW - d->left + v * d->dilationW;
         if (ix < 0 || ix >= d->width)
           continue;
-        sum += d->x[b * d->xStride[0] + c * d->xStride[1] +
-                    iy * d->xStride[2] + ix * d->xStride[3]] *
+        sum += d->x[b * d->xStride[0] + c * d->xStride[1] + iy * d->xStride[2] +
+                    ix * d->xStride[3]] *
                d->w[f * s->wStride[0] + c * s->wStride[1] + u * s->wStride[2] +
                     v * s->wStride[3]];
       }
@@ -44,8 +44,8 @@ static void smallConvImages(void *ctx, int64_t begin, int64_t end) {
         for (int64_t ox = 0; ox < d->ow; ++ox) {
           int64_t at = b * d->yStride[0] + f * d->yStride[1] +
                        oy * d->yStride[2] + ox * d->yStride[3];
-          float v = smallConvSum(s, b, f, oy, ox,
-                                 d->bias ? d->bias[f] : d->y[at]);
+          float v =
+              smallConvSum(s, b, f, oy, ox, d->bias ? d->bias[f] : d->y[at]);
           if (d->res)
             v += d->res[at];
           if (d->clamp)
@@ -65,11 +65,8 @@ void onnxc_kernel_conv2d_small_nchw_fchw_f32(
       (void)resSize3, (void)resStride0, (void)resStride1, (void)resStride2,
       (void)resStride3;
   // The residual shares the output's strides (as for the other kernels).
-  SmallConv s = {.d = {ONNXC_PADDED_CONV_FIELDS,
-                       .channels = xSize1,
-                       .kh = wSize2,
-                       .kw = wSize3,
-                       .alpha = 1.0f / 6.0f,
+  SmallConv s = {.d = {ONNXC_PADDED_CONV_FIELDS, .channels = xSize1,
+                       .kh = wSize2, .kw = wSize3, .alpha = 1.0f / 6.0f,
                        .beta = 0.5f},
                  .filters = wSize0,
                  .wStride = {wStride0, wStride1, wStride2, wStride3}};

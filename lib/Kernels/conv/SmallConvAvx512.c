@@ -26,9 +26,9 @@ smallConvFilters(const SmallConv *s, int64_t b, int64_t f0, int V, int G) {
   _Pragma("GCC unroll 16") for (int g = 0; g < G; ++g) {
     const float *out = d->y + b * d->yStride[0] + (f0 + g) * d->yStride[1];
     _Pragma("GCC unroll 4") for (int q = 0; q < V; ++q) acc[g][q] =
-        d->bias ? _mm512_set1_ps(d->bias[f0 + g])
-                : _mm512_maskz_loadu_ps(q == V - 1 ? last : 0xffff,
-                                        out + 16 * q);
+        d->bias
+            ? _mm512_set1_ps(d->bias[f0 + g])
+            : _mm512_maskz_loadu_ps(q == V - 1 ? last : 0xffff, out + 16 * q);
   }
   for (int64_t c = 0; c < d->channels; ++c) {
     const float *xc = x + c * d->xStride[1];
@@ -49,10 +49,9 @@ smallConvFilters(const SmallConv *s, int64_t b, int64_t f0, int V, int G) {
   }
   _Pragma("GCC unroll 16") for (int g = 0; g < G; ++g) {
     int64_t at = b * d->yStride[0] + (f0 + g) * d->yStride[1];
-    _Pragma("GCC unroll 4") for (int q = 0; q < V; ++q)
-        finishDepthwiseAvx512(d, acc[g][q],
-                              d->res ? d->res + at + 16 * q : NULL,
-                              d->y + at + 16 * q, q == V - 1 ? last : 0xffff);
+    _Pragma("GCC unroll 4") for (int q = 0; q < V; ++q) finishDepthwiseAvx512(
+        d, acc[g][q], d->res ? d->res + at + 16 * q : NULL, d->y + at + 16 * q,
+        q == V - 1 ? last : 0xffff);
   }
 }
 

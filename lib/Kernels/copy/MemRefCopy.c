@@ -1,4 +1,4 @@
-/*===- MemRefCopy.c - memrefCopy, called by lowered memref.copy ----------===*
+/*===- MemRefCopy.c - memrefCopy, called by lowered memref.copy ------------===*
  *
  * MLIR lowers a memref.copy whose operands are not both contiguous to a call
  * of `memrefCopy(elemSize, src, dst)` on unranked descriptors (rank and a
@@ -12,7 +12,8 @@
 
 typedef struct onnxc_unranked_memref {
   int64_t rank;
-  int64_t *descriptor; /* allocated, aligned, offset, sizes[rank], strides[rank] */
+  int64_t
+      *descriptor; /* allocated, aligned, offset, sizes[rank], strides[rank] */
 } onnxc_unranked_memref;
 
 void memrefCopy(int64_t elemSize, onnxc_unranked_memref *src,

@@ -76,4 +76,3 @@ void onnxc_kernel_pad_f32(ONNXC_MEMREF4(src), ONNXC_MEMREF4(dst), int64_t top,
   int64_t planes = dstSize0 * dstSize1;
   runPlanes(runPad, &p, planes, (double)planes * (double)(dstSize2 * dstSize3));
 }
-

@@ -222,4 +222,3 @@ const char *onnxcGemmKernelName(void) {
 #endif
   return "generic";
 }
-

@@ -25,8 +25,8 @@ ONNXC_AVX2 static inline __m256 finishAvx2(const TileEpilogue *e, __m256 v,
     v = _mm256_min_ps(_mm256_max_ps(v, _mm256_set1_ps(e->lo)),
                       _mm256_set1_ps(e->hi));
   if (e->hardSwish) {
-    __m256 gate = _mm256_fmadd_ps(v, _mm256_set1_ps(1.0f / 6.0f),
-                                  _mm256_set1_ps(0.5f));
+    __m256 gate =
+        _mm256_fmadd_ps(v, _mm256_set1_ps(1.0f / 6.0f), _mm256_set1_ps(0.5f));
     gate = _mm256_min_ps(_mm256_max_ps(gate, _mm256_setzero_ps()),
                          _mm256_set1_ps(1.0f));
     v = _mm256_mul_ps(v, gate);
@@ -61,7 +61,7 @@ ONNXC_AVX2 void onnxcGemmKernelAvx2(int64_t kc, const float *a, const float *b,
   }
 #define ONNXC_STORE(I, C0, C1)                                                 \
   {                                                                            \
-    int64_t at = (I)*ldc;                                                      \
+    int64_t at = (I) * ldc;                                                    \
     _mm256_storeu_ps(c + at, finishAvx2(e, C0, I, c, at));                     \
     _mm256_storeu_ps(c + at + 8, finishAvx2(e, C1, I, c, at + 8));             \
   }

@@ -1,4 +1,4 @@
-/*===- GemmAvx512.c - The GEMM's AVX-512 micro-kernels and packing -------===*
+/*===- GemmAvx512.c - The GEMM's AVX-512 micro-kernels and packing ---------===*
  *
  * The AVX-512 variant of the fp32 GEMM (x86-64; Gemm.c picks it where the
  * CPU has AVX-512F): the 14 x 32 micro-kernel with its edge, transposed and
@@ -79,7 +79,7 @@ ONNXC_AVX512 void onnxcGemmKernelAvx512(int64_t kc, const float *a,
   }
 #define ONNXC_STORE(I, C0, C1)                                                 \
   {                                                                            \
-    int64_t at = (I)*ldc;                                                      \
+    int64_t at = (I) * ldc;                                                    \
     _mm512_storeu_ps(c + at, finishAvx512(e, C0, I, c, at));                   \
     _mm512_storeu_ps(c + at + 16, finishAvx512(e, C1, I, c, at + 16));         \
   }
@@ -105,30 +105,30 @@ ONNXC_AVX512 void onnxcGemmKernelAvx512(int64_t kc, const float *a,
 /// packed (LDB 16 * NV, aligned loads, fetched ahead) or read in place
 /// (DirectBKernel).
 #define ONNXC_AVX512_KERNEL_BODY(MR, NV, LDB, LOAD)                            \
-    __m512 acc[MR][NV];                                                        \
-    _Pragma("GCC unroll 16") for (int i = 0; i < MR; ++i)                      \
-        _Pragma("GCC unroll 4") for (int v = 0; v < NV; ++v) acc[i][v] =       \
-            _mm512_setzero_ps();                                               \
-    for (int64_t p = 0; p < kc; ++p, a += MR, b += (LDB)) {                    \
-      __m512 bv[NV];                                                           \
-      ONNXC_PREFETCH(a, MR * PrefetchSteps);                                   \
-      if ((LDB) == 16 * NV)                                                    \
-        _Pragma("GCC unroll 4") for (int v = 0; v < NV; ++v)                   \
-            ONNXC_PREFETCH(b, (LDB) * PrefetchWideBSteps + 16 * v);           \
-      _Pragma("GCC unroll 4") for (int v = 0; v < NV; ++v) bv[v] =             \
-          LOAD(b + 16 * v);                                                    \
-      _Pragma("GCC unroll 16") for (int i = 0; i < MR; ++i) {                  \
-        __m512 x = _mm512_set1_ps(a[i]);                                       \
-        _Pragma("GCC unroll 4") for (int v = 0; v < NV; ++v) acc[i][v] =       \
-            _mm512_fmadd_ps(x, bv[v], acc[i][v]);                              \
-      }                                                                        \
-    }                                                                          \
+  __m512 acc[MR][NV];                                                          \
+  _Pragma("GCC unroll 16") for (int i = 0; i < MR; ++i)                        \
+      _Pragma("GCC unroll 4") for (int v = 0; v < NV; ++v) acc[i][v] =         \
+          _mm512_setzero_ps();                                                 \
+  for (int64_t p = 0; p < kc; ++p, a += MR, b += (LDB)) {                      \
+    __m512 bv[NV];                                                             \
+    ONNXC_PREFETCH(a, MR *PrefetchSteps);                                      \
+    if ((LDB) == 16 * NV)                                                      \
+      _Pragma("GCC unroll 4") for (int v = 0; v < NV; ++v)                     \
+          ONNXC_PREFETCH(b, (LDB) * PrefetchWideBSteps + 16 * v);              \
+    _Pragma("GCC unroll 4") for (int v = 0; v < NV; ++v) bv[v] =               \
+        LOAD(b + 16 * v);                                                      \
     _Pragma("GCC unroll 16") for (int i = 0; i < MR; ++i) {                    \
-      _Pragma("GCC unroll 4") for (int v = 0; v < NV; ++v) {                   \
-        int64_t at = i * ldc + 16 * v;                                         \
-        _mm512_storeu_ps(c + at, finishAvx512(e, acc[i][v], i, c, at));        \
-      }                                                                        \
-    }
+      __m512 x = _mm512_set1_ps(a[i]);                                         \
+      _Pragma("GCC unroll 4") for (int v = 0; v < NV; ++v) acc[i][v] =         \
+          _mm512_fmadd_ps(x, bv[v], acc[i][v]);                                \
+    }                                                                          \
+  }                                                                            \
+  _Pragma("GCC unroll 16") for (int i = 0; i < MR; ++i) {                      \
+    _Pragma("GCC unroll 4") for (int v = 0; v < NV; ++v) {                     \
+      int64_t at = i * ldc + 16 * v;                                           \
+      _mm512_storeu_ps(c + at, finishAvx512(e, acc[i][v], i, c, at));          \
+    }                                                                          \
+  }
 
 #define ONNXC_AVX512_KERNEL(NAME, MR, NV)                                      \
   ONNXC_AVX512 void NAME(int64_t kc, const float *a, const float *b, float *c, \
@@ -241,10 +241,10 @@ ONNXC_AVX512 void onnxcGemmKernelAvx512T(int64_t kc, const float *a,
 /// The 28 x 16 sums `acc` of two slivers of rows stored transposed (as
 /// storeTransposedAvx512 each half): of the 28 rows, the lanes `keep` are
 /// stored, those of the second half following those of the first in C.
-ONNXC_AVX512 void
-onnxcGemmStorePairTransposedAvx512(const __m512 acc[28], float *c, int64_t ldc,
-                                   uint32_t keep, int cols,
-                                   const TileEpilogue *e) {
+ONNXC_AVX512 void onnxcGemmStorePairTransposedAvx512(const __m512 acc[28],
+                                                     float *c, int64_t ldc,
+                                                     uint32_t keep, int cols,
+                                                     const TileEpilogue *e) {
   __mmask16 keep0 = (__mmask16)(keep & 0x3fff), keep1 = (__mmask16)(keep >> 14);
   __m512 half[14][2];
   _Pragma("GCC unroll 14") for (int i = 0; i < 14; ++i) {

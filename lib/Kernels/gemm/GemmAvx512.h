@@ -1,4 +1,4 @@
-/*===- GemmAvx512.h - AVX-512 helpers of the GEMM's tiles -----------------===*
+/*===- GemmAvx512.h - AVX-512 helpers of the GEMM's tiles ------------------===*
  *
  * Internal to gemm/, x86-64 only: what the AVX-512 micro-kernels
  * (GemmAvx512.c) and those of the convolutions on their input's grid

@@ -165,8 +165,7 @@ static void prefetchLines(const float *p, int64_t lines, int64_t stride,
 /// ahead (see onnxcGemmPackWhole); the per-call buffers are used otherwise.
 static void gemmBlock(const GemmArch *arch, const OnnxcGemm *g, int64_t m0,
                       int64_t m1, int64_t n0, int64_t n1, float *bufA,
-                      float *bufB, const float *packedA,
-                      const float *packedB) {
+                      float *bufB, const float *packedA, const float *packedB) {
   int mr = arch->mr, nr = arch->nr;
   int64_t mPad = (g->m + mr - 1) / mr * mr, nPad = (g->n + nr - 1) / nr * nr;
   _Alignas(64) float tile[MaxTile];
@@ -188,14 +187,9 @@ static void gemmBlock(const GemmArch *arch, const OnnxcGemm *g, int64_t m0,
       // The first block starts from the bias (or C), the last one applies
       // the residual and the clamp.
       int first = pc == 0, last = pc + kc == g->k;
-      TileEpilogue epilogue = {!(first && g->bias),
-                               last && g->clamp,
-                               NULL,
-                               NULL,
-                               g->lo,
-                               g->hi,
-                               g->biasColumns,
-                               last && g->hardSwish};
+      TileEpilogue epilogue = {
+          !(first && g->bias), last && g->clamp,    NULL, NULL, g->lo, g->hi,
+          g->biasColumns,      last && g->hardSwish};
       int plain =
           epilogue.load && !(last && (g->res || g->clamp || g->hardSwish));
       // B read where it lies (kernelB) when its steps are evenly spaced
@@ -207,9 +201,8 @@ static void gemmBlock(const GemmArch *arch, const OnnxcGemm *g, int64_t m0,
       // with 128 filters rather than 64, its 64 -> 256 slower with 256); a
       // sliver is packed only when a tile other than a full one needs it.
       int64_t ldb = kc > 1 ? g->bRow[pc + 1] - g->bRow[pc] : 0;
-      int directB = !packedB && arch->kernelB && kc > 1 &&
-                    kc <= DirectBSteps && m1 - m0 <= DirectBRows &&
-                    ldb >= nr &&
+      int directB = !packedB && arch->kernelB && kc > 1 && kc <= DirectBSteps &&
+                    m1 - m0 <= DirectBRows && ldb >= nr &&
                     evenStep(g->bRow + pc, kc, 0) == ldb &&
                     onnxcUnitRunOf(g, g->bCol, jc, nc);
       const float *panelB = bufB;
@@ -247,8 +240,7 @@ static void gemmBlock(const GemmArch *arch, const OnnxcGemm *g, int64_t m0,
           int64_t cols = min64(nr, nc - jr), j = jc + jr;
           const float *b = panelB + jr * kc;
           // Likewise C's columns of this sliver.
-          int colsUnit =
-              colsConsecutive || onnxcIsUnitRun(g->cCol + j, cols);
+          int colsUnit = colsConsecutive || onnxcIsUnitRun(g->cCol + j, cols);
           int64_t colStep = colsConsecutive ? (cols == 1 ? mr : 1)
                                             : evenStep(g->cCol + j, cols, mr);
           int slivPacked = !directB;
@@ -259,11 +251,10 @@ static void gemmBlock(const GemmArch *arch, const OnnxcGemm *g, int64_t m0,
             int full = rows == mr && cols == nr;
             // A plain block with unit column stride (its row stride), or
             // one stored transposed for arch->kernelT (its column stride).
-            int64_t ldc = (full || arch->kernelEdge) && !g->biasColumns &&
-                                  colsUnit
-                              ? blockOf(rows == 1 ? cols : rowStep[ir / mr],
-                                        cols)
-                              : 0;
+            int64_t ldc =
+                (full || arch->kernelEdge) && !g->biasColumns && colsUnit
+                    ? blockOf(rows == 1 ? cols : rowStep[ir / mr], cols)
+                    : 0;
             epilogue.bias =
                 first && g->bias ? g->bias + (g->biasColumns ? j : i) : NULL;
             int64_t ldcT = !ldc && arch->kernelT &&
@@ -345,7 +336,7 @@ static void gemmBlock(const GemmArch *arch, const OnnxcGemm *g, int64_t m0,
     }
   }
   if (g->k == 0) {
-    TileEpilogue epilogue = {!g->bias, g->clamp, g->bias,         g->res,
+    TileEpilogue epilogue = {!g->bias, g->clamp, g->bias,        g->res,
                              g->lo,    g->hi,    g->biasColumns, g->hardSwish};
     for (int64_t i = m0; i < m1; ++i)
       for (int64_t j = n0; j < n1; ++j) {
@@ -357,9 +348,9 @@ static void gemmBlock(const GemmArch *arch, const OnnxcGemm *g, int64_t m0,
 
 /// C[m0, m1) x [n0, n1) += A B without packing buffers (when they cannot
 /// be allocated).
-static void gemmUnpacked(const OnnxcGemm *g, int64_t m0, int64_t m1,
-                         int64_t n0, int64_t n1) {
-  TileEpilogue epilogue = {!g->bias, g->clamp, g->bias,         g->res,
+static void gemmUnpacked(const OnnxcGemm *g, int64_t m0, int64_t m1, int64_t n0,
+                         int64_t n1) {
+  TileEpilogue epilogue = {!g->bias, g->clamp, g->bias,        g->res,
                            g->lo,    g->hi,    g->biasColumns, g->hardSwish};
   for (int64_t i = m0; i < m1; ++i) {
     const float *a = g->a + g->aRow[i];
@@ -448,8 +439,8 @@ const float *onnxcGemmPackWhole(const GemmArch *arch, const OnnxcGemm *g,
       else
         packA(g, arch->mr, 0, g->m, pc, kc, packed + pc * mPad);
     }
-    *e = (PackedEntry){packedEntries, base,     rows,     cols,
-                       rowStep,       colStep,  which,    arch->mr,
+    *e = (PackedEntry){packedEntries, base,     rows,  cols,
+                       rowStep,       colStep,  which, arch->mr,
                        arch->nr,      arch->kc, packed};
     packedEntries = e;
   }
@@ -496,8 +487,8 @@ float *onnxcThreadBuffer(int which, int64_t floats) {
 }
 
 /// Rows [m0, m1) x columns [n0, n1) of the GEMM of `t`.
-static void runGemmRange(const GemmTasks *t, int64_t m0, int64_t m1,
-                         int64_t n0, int64_t n1) {
+static void runGemmRange(const GemmTasks *t, int64_t m0, int64_t m1, int64_t n0,
+                         int64_t n1) {
   const GemmArch *arch = t->arch;
   const OnnxcGemm *g = t->g;
   int64_t kc = blockK(arch, g->k > 0 ? g->k : 1);
@@ -532,8 +523,8 @@ static int64_t elementsBefore(const GemmTasks *t, int64_t u) {
 /// elements before it reach the task's share.
 static int64_t balancedStart(const GemmTasks *t, int64_t task) {
   int64_t tiles = t->mBlocks * t->nBlocks;
-  double share = (double)t->g->m * (double)t->g->n * (double)task /
-                 (double)t->balanced;
+  double share =
+      (double)t->g->m * (double)t->g->n * (double)task / (double)t->balanced;
   int64_t lo = 0, hi = tiles; // first u with elementsBefore(u) >= share
   while (lo < hi) {
     int64_t mid = lo + (hi - lo) / 2;
@@ -581,8 +572,8 @@ static void runGemmTasks(void *ctx, int64_t begin, int64_t end) {
       continue;
     }
     int64_t r[4];
-    if (onnxcGemmTaskRange(task, t->mTasks, t->nTasks, t->mBlocks,
-                           t->nBlocks, arch->mr, arch->nr, g->m, g->n, r))
+    if (onnxcGemmTaskRange(task, t->mTasks, t->nTasks, t->mBlocks, t->nBlocks,
+                           arch->mr, arch->nr, g->m, g->n, r))
       runGemmRange(t, r[0], r[1], r[2], r[3]);
   }
 }
@@ -604,8 +595,8 @@ void onnxcSplitGemmTasks(int64_t threads, int64_t mBlocks, int64_t nBlocks,
 }
 
 int onnxcGemmTaskRange(int64_t task, int64_t mTasks, int64_t nTasks,
-                       int64_t mBlocks, int64_t nBlocks, int64_t mr,
-                       int64_t nr, int64_t m, int64_t n, int64_t range[4]) {
+                       int64_t mBlocks, int64_t nBlocks, int64_t mr, int64_t nr,
+                       int64_t m, int64_t n, int64_t range[4]) {
   int64_t mt = task / nTasks, nt = task % nTasks;
   range[0] = min64(m, mBlocks * mt / mTasks * mr);
   range[1] = min64(m, mBlocks * (mt + 1) / mTasks * mr);

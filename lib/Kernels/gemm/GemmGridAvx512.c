@@ -1,4 +1,4 @@
-/*===- GemmGridAvx512.c - Convolutions on their input's grid (AVX-512) ---===*
+/*===- GemmGridAvx512.c - Convolutions on their input's grid (AVX-512) -----===*
  *
  * onnxcConvGrid: a stride-1 convolution computed on its input's grid, grid
  * row i's implicit im2col row read in place at i + a tap offset (or, in row
@@ -28,8 +28,8 @@ gridAvx512(int64_t kc, const float *a, const int64_t *off, const float *b,
            float *c, int64_t ldc, __mmask16 keep, int cols,
            const TileEpilogue *e, int step) {
   __m512 acc[14][2];
-  _Pragma("GCC unroll 16") for (int i = 0; i < 14; ++i) acc[i][0] =
-      acc[i][1] = _mm512_setzero_ps();
+  _Pragma("GCC unroll 16") for (int i = 0; i < 14; ++i) acc[i][0] = acc[i][1] =
+      _mm512_setzero_ps();
   for (int64_t p = 0; p < kc; ++p, b += 32) {
     const float *at = a + off[p];
     __m512 b0 = _mm512_load_ps(b), b1 = _mm512_load_ps(b + 16);
@@ -47,9 +47,9 @@ gridAvx512(int64_t kc, const float *a, const int64_t *off, const float *b,
 /// gridAvx512 with its `step`, 1 or 2, made a constant.
 ONNXC_AVX512 static void kernelAvx512Grid(int64_t kc, const float *a,
                                           const int64_t *off, const float *b,
-                                          float *c, int64_t ldc,
-                                          __mmask16 keep, int cols,
-                                          const TileEpilogue *e, int step) {
+                                          float *c, int64_t ldc, __mmask16 keep,
+                                          int cols, const TileEpilogue *e,
+                                          int step) {
   if (step == 2)
     gridAvx512(kc, a, off, b, c, ldc, keep, cols, e, 2);
   else
@@ -80,11 +80,10 @@ grid16Avx512(int64_t kc, const float *a, const int64_t *off, const float *b,
 
 /// grid16Avx512 with its `step`, 1 or 2, made a constant.
 ONNXC_AVX512 static void kernelAvx512Grid16(int64_t kc, const float *a,
-                                            const int64_t *off,
-                                            const float *b, float *c,
-                                            int64_t ldc, uint32_t keep,
-                                            int cols, const TileEpilogue *e,
-                                            int step) {
+                                            const int64_t *off, const float *b,
+                                            float *c, int64_t ldc,
+                                            uint32_t keep, int cols,
+                                            const TileEpilogue *e, int step) {
   if (step == 2)
     grid16Avx512(kc, a, off, b, c, ldc, keep, cols, e, 2);
   else
@@ -107,8 +106,8 @@ typedef struct {
 /// Grid rows [m0, m1) x filters [n0, n1) of image `image` of `t` on one
 /// thread, in the blocking of gemmBlock: reduction blocks, mc rows, nr
 /// filters, mr rows.
-static void gridBlock(const GridTasks *t, int64_t image, int64_t m0,
-                      int64_t m1, int64_t n0, int64_t n1) {
+static void gridBlock(const GridTasks *t, int64_t image, int64_t m0, int64_t m1,
+                      int64_t n0, int64_t n1) {
   const OnnxcConvGrid *g = t->g;
   const float *x = g->x + image * g->xImageStride;
   float *c = g->c + image * g->cImageStride;
@@ -125,8 +124,13 @@ static void gridBlock(const GridTasks *t, int64_t image, int64_t m0,
     int64_t kc = min64(kcBlock, g->k - pc);
     int first = pc == 0, lastBlock = pc + kc == g->k;
     const int64_t *off = g->aCol + pc;
-    TileEpilogue epilogue = {!(first && g->bias), lastBlock && g->clamp, NULL,
-                             NULL, g->lo, g->hi, 1,
+    TileEpilogue epilogue = {!(first && g->bias),
+                             lastBlock && g->clamp,
+                             NULL,
+                             NULL,
+                             g->lo,
+                             g->hi,
+                             1,
                              lastBlock && g->hardSwish};
     int plain =
         epilogue.load && !(lastBlock && (res || g->clamp || g->hardSwish));
@@ -197,11 +201,11 @@ static void gridBlock(const GridTasks *t, int64_t image, int64_t m0,
           const float *a = x + from[s];
           const TileEpilogue *e = plain ? NULL : &epilogue;
           if (s == copied)
-            kernelAvx512Grid(kc, sliver, packedSteps, b, out,
-                             g->cFilterStride, (__mmask16)kept, cols, e, 1);
+            kernelAvx512Grid(kc, sliver, packedSteps, b, out, g->cFilterStride,
+                             (__mmask16)kept, cols, e, 1);
           else if (pair)
-            kernelAvx512Grid16(kc, a, off, b, out, g->cFilterStride, kept,
-                               cols, e, (int)step);
+            kernelAvx512Grid16(kc, a, off, b, out, g->cFilterStride, kept, cols,
+                               e, (int)step);
           else
             kernelAvx512Grid(kc, a, off, b, out, g->cFilterStride,
                              (__mmask16)kept, cols, e, (int)step);
@@ -258,8 +262,8 @@ int onnxcConvGrid(const OnnxcConvGrid *g) {
   }
   if (!packedB)
     return 0;
-  GridTasks t = {g,    arch, packedB, rows, 1, 1, (rows + 13) / 14,
-                 (g->n + 31) / 32};
+  GridTasks t = {g, arch, packedB,          rows,
+                 1, 1,    (rows + 13) / 14, (g->n + 31) / 32};
   onnxc_threadpool *pool = onnxc_current_threadpool();
   int64_t threads = onnxc_threadpool_size(pool);
   // Where the filters outweigh the image (3x3 over 14x14 planes), threads

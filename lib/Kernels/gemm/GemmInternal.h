@@ -1,4 +1,4 @@
-/*===- GemmInternal.h - What the files of the fp32 GEMM share -------------===*
+/*===- GemmInternal.h - What the files of the fp32 GEMM share --------------===*
  *
  * Internal to gemm/: the tile epilogue and the micro-kernel signatures, the
  * kernel set of one ISA (GemmArch), the packing of panels, and the functions

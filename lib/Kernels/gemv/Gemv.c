@@ -109,9 +109,9 @@ static PackedB *packedList;
 /// not regular or memory runs out.
 static const float *packB(const OnnxcGemm *g, int width) {
   int64_t rowStep = g->strided ? (g->k > 1 ? g->bRow[1] : 0)
-                                : onnxcRegularStep(g->bRow, g->k);
+                               : onnxcRegularStep(g->bRow, g->k);
   int64_t colStep = g->strided ? (g->n > 1 ? g->bCol[1] : 0)
-                                : onnxcRegularStep(g->bCol, g->n);
+                               : onnxcRegularStep(g->bCol, g->n);
   if (rowStep < 0 || colStep < 0)
     return NULL;
   pthread_mutex_lock(&packedMutex);
@@ -283,4 +283,3 @@ int onnxcGemv(const OnnxcGemm *g) {
     free(gathered);
   return 1;
 }
-

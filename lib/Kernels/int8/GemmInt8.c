@@ -413,8 +413,8 @@ static void runQTasks(void *ctx, int64_t begin, int64_t end) {
   const OnnxcQGemm *g = t->g;
   for (int64_t task = begin; task < end; ++task) {
     int64_t r[4];
-    if (!onnxcGemmTaskRange(task, t->mTasks, t->nTasks, t->mBlocks,
-                            t->nBlocks, arch->mr, arch->nr, g->m, g->n, r))
+    if (!onnxcGemmTaskRange(task, t->mTasks, t->nTasks, t->mBlocks, t->nBlocks,
+                            arch->mr, arch->nr, g->m, g->n, r))
       continue;
     int64_t m0 = r[0], m1 = r[1], n0 = r[2], n1 = r[3];
     int64_t rowsA = (m1 - m0 + arch->mr - 1) / arch->mr * arch->mr;
@@ -530,4 +530,3 @@ void onnxcQGemm(const OnnxcQGemm *g) {
   free(biasF32);
   free(scratch);
 }
-

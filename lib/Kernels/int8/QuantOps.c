@@ -223,4 +223,3 @@ void onnxc_kernel_qconv2d(ONNXC_QMEMREF4(x), ONNXC_QMEMREF4(w), ONNXC_QPARAMS,
   ONNXC_QALIAS(NAME, f32, f32)
 ONNXC_QALIASES(onnxc_kernel_qmatmul)
 ONNXC_QALIASES(onnxc_kernel_qconv2d)
-

@@ -97,8 +97,8 @@ static void runPool(void *ctx, int64_t begin, int64_t end) {
   int wide = 0;
   if (__builtin_cpu_supports("avx512f")) {
     rowsFn = poolRowsAvx512;
-    wide = p->xStride[3] == 1 && p->yStride[3] == 1 &&
-           (p->sw == 1 || p->sw == 2);
+    wide =
+        p->xStride[3] == 1 && p->yStride[3] == 1 && (p->sw == 1 || p->sw == 2);
   } else if (__builtin_cpu_supports("avx2")) {
     rowsFn = poolRowsAvx2;
   }
@@ -130,10 +130,10 @@ static void runPool(void *ctx, int64_t begin, int64_t end) {
         if (at >= 0 && at < p->h)
           rows[n++] = x + at * p->xStride[2];
       }
-      float invRow =
-          p->average ? 1.0f / (float)countTaps(start, p->kh, p->dh,
-                                               p->countLoH, p->countHiH)
-                     : 1.0f;
+      float invRow = p->average
+                         ? 1.0f / (float)countTaps(start, p->kh, p->dh,
+                                                   p->countLoH, p->countHiH)
+                         : 1.0f;
       float *out = y + i * p->yStride[2];
 #if defined(__x86_64__)
       if (wide) {
@@ -213,4 +213,3 @@ void onnxc_kernel_pool2d_f32(ONNXC_MEMREF4(x), ONNXC_MEMREF4(y), int64_t kh,
     onnxc_parallel_for(onnxc_current_threadpool(), planes, runPool, &p);
   free(invCol);
 }
-

@@ -32,8 +32,7 @@ poolColumnsAvx512Body(const Pool *p, const float *const *rows, int64_t n,
     // Stride 2: the lanes of two loads that the even (odd) columns need.
     __mmask16 e0 =
         (__mmask16)(2 * m - 1 >= 16 ? 0xffff : (1u << (2 * m - 1)) - 1);
-    __mmask16 e1 =
-        (__mmask16)(2 * m - 1 <= 16 ? 0 : (1u << (2 * m - 17)) - 1);
+    __mmask16 e1 = (__mmask16)(2 * m - 1 <= 16 ? 0 : (1u << (2 * m - 17)) - 1);
     __mmask16 o1 = (__mmask16)(2 * m <= 16 ? 0 : (1u << (2 * m - 16)) - 1);
     int64_t start = j * sw - p->left;
     __m512 acc = _mm512_set1_ps(average ? 0.0f : -INFINITY);

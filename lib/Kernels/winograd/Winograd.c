@@ -1,4 +1,4 @@
-/*===- Winograd.c - 3x3 convolutions by Winograd's F(4x4, 3x3) -----------===*
+/*===- Winograd.c - 3x3 convolutions by Winograd's F(4x4, 3x3) -------------===*
  *
  * A stride-1 3x3 convolution computed as Lavin and Gray's F(4x4, 3x3)
  * ("Fast Algorithms for Convolutional Neural Networks", 2016): each 4x4
@@ -33,8 +33,8 @@
 #define ONNXC_WINO __attribute__((target("avx512f,fma")))
 
 enum {
-  WinoPoints = 36,   // the 6x6 transformed patch
-  WinoFilters = 8,   // filters of one micro-tile (broadcast)
+  WinoPoints = 36,    // the 6x6 transformed patch
+  WinoFilters = 8,    // filters of one micro-tile (broadcast)
   WinoMaxVectors = 3, // vectors of 16 tiles of one micro-tile
   WinoMaxFilterBytesPerVector = 4 << 20
 };
@@ -86,8 +86,7 @@ static const float *transformedFilters(const OnnxcWinograd *c) {
                 memcmp(e->ws, c->ws, sizeof(e->ws)) == 0))
     e = e->next;
   if (!e) {
-    size_t floats =
-        (size_t)(blocks * WinoPoints * c->channels * WinoFilters);
+    size_t floats = (size_t)(blocks * WinoPoints * c->channels * WinoFilters);
     e = malloc(sizeof(*e));
     float *u = e ? onnxcPersistentAlloc(floats * sizeof(float)) : NULL;
     if (!u) {
@@ -99,16 +98,21 @@ static const float *transformedFilters(const OnnxcWinograd *c) {
     for (int64_t f = 0; f < c->filters; ++f)
       for (int64_t ch = 0; ch < c->channels; ++ch) {
         double t[WinoPoints];
-        transformWindow(c->w + f * c->ws[0] + ch * c->ws[1], c->ws[2],
-                        c->ws[3], t);
-        float *at = u + ((f / WinoFilters) * WinoPoints * c->channels + ch) *
-                            WinoFilters +
-                    f % WinoFilters;
+        transformWindow(c->w + f * c->ws[0] + ch * c->ws[1], c->ws[2], c->ws[3],
+                        t);
+        float *at =
+            u +
+            ((f / WinoFilters) * WinoPoints * c->channels + ch) * WinoFilters +
+            f % WinoFilters;
         for (int p = 0; p < WinoPoints; ++p)
           at[p * c->channels * WinoFilters] = (float)t[p];
       }
-    *e = (WinoEntry){winoEntries, c->w, c->filters, c->channels,
-                     {c->ws[0], c->ws[1], c->ws[2], c->ws[3]}, u};
+    *e = (WinoEntry){winoEntries,
+                     c->w,
+                     c->filters,
+                     c->channels,
+                     {c->ws[0], c->ws[1], c->ws[2], c->ws[3]},
+                     u};
     winoEntries = e;
   }
   pthread_mutex_unlock(&winoMutex);
@@ -232,11 +236,11 @@ ONNXC_WINO static void outputTransform(const float *m, int64_t pointStride,
                                        const OnnxcWinograd *c,
                                        const float *bias, float *y,
                                        const float *res) {
-  const __m512i low = _mm512_set_epi32(23, 7, 22, 6, 21, 5, 20, 4, 19, 3, 18,
-                                       2, 17, 1, 16, 0);
+  const __m512i low =
+      _mm512_set_epi32(23, 7, 22, 6, 21, 5, 20, 4, 19, 3, 18, 2, 17, 1, 16, 0);
   const __m512i high = _mm512_add_epi32(low, _mm512_set1_epi32(8));
-  const __m512i quad0 = _mm512_set_epi32(23, 22, 7, 6, 21, 20, 5, 4, 19, 18,
-                                         3, 2, 17, 16, 1, 0);
+  const __m512i quad0 =
+      _mm512_set_epi32(23, 22, 7, 6, 21, 20, 5, 4, 19, 18, 3, 2, 17, 16, 1, 0);
   const __m512i quad1 = _mm512_add_epi32(quad0, _mm512_set1_epi32(8));
   __m512 t[4][6];
   for (int j = 0; j < 6; ++j) {
@@ -290,8 +294,8 @@ ONNXC_WINO static void outputTransform(const float *m, int64_t pointStride,
     for (int f = 0; f < WinoFilters; ++f)                                      \
       for (int j = 0; j < NV; ++j)                                             \
         acc[f][j] = _mm512_setzero_ps();                                       \
-    for (int64_t ch = 0; ch < channels; ++ch, u += WinoFilters,                \
-                 v += 16 * NV) {                                               \
+    for (int64_t ch = 0; ch < channels;                                        \
+         ++ch, u += WinoFilters, v += 16 * NV) {                               \
       __m512 b[NV];                                                            \
       for (int j = 0; j < NV; ++j)                                             \
         b[j] = _mm512_load_ps(v + 16 * j);                                     \
@@ -332,8 +336,8 @@ enum {
 };
 
 /// Task `task` of `run`.
-ONNXC_WINO static void runBlock(const WinoRun *run, int64_t task,
-                                float *vBuf, float *mBuf) {
+ONNXC_WINO static void runBlock(const WinoRun *run, int64_t task, float *vBuf,
+                                float *mBuf) {
   const OnnxcWinograd *c = run->c;
   int64_t slice = task % run->slices, block = task / run->slices % run->blocks,
           image = task / (run->slices * run->blocks);
@@ -343,7 +347,7 @@ ONNXC_WINO static void runBlock(const WinoRun *run, int64_t task,
   int64_t fb0 = slice * filterBlocks / run->slices,
           fb1 = (slice + 1) * filterBlocks / run->slices;
   static const WinoProducts products[WinoMaxVectors] = {products1, products2,
-                                                         products3};
+                                                        products3};
   WinoVector q[WinoMaxVectors];
   for (int64_t j = 0; j < nv; ++j)
     locateVector(c, run->quads, run->quadsPerRow, v0 + j, &q[j]);
@@ -408,8 +412,8 @@ int onnxcConvWinograd(const OnnxcWinograd *c) {
   // transformed filters, 4x the filters, streamed once per vector (from
   // memory, in a model) must not cost more than the products save: ResNet's
   // 256 -> 256 on 14 x 14 (9 MiB for one vector) lost 0.1 ms a layer.
-  double filterBytes = (double)c->filters * (double)c->channels *
-                       WinoPoints * sizeof(float);
+  double filterBytes =
+      (double)c->filters * (double)c->channels * WinoPoints * sizeof(float);
   if (c->oh * c->ow * 2 < run.vectors * 256 ||
       filterBytes > WinoMaxFilterBytesPerVector * (double)run.vectors)
     return 0;
@@ -433,9 +437,9 @@ int onnxcConvWinograd(const OnnxcWinograd *c) {
   run.parts = threads < run.tasks ? threads : run.tasks;
   // The scratch of every part, from the calling thread (the workers'
   // buffers may not have been made yet, and making them can fail).
-  run.scratch = onnxcThreadBuffer(
-      0, run.parts * (WinoVFloatsPerChannel * c->channels + WinoVPad +
-                      WinoMFloats));
+  run.scratch =
+      onnxcThreadBuffer(0, run.parts * (WinoVFloatsPerChannel * c->channels +
+                                        WinoVPad + WinoMFloats));
   if (!run.scratch)
     return 0;
   if (run.parts > 1)

@@ -142,9 +142,8 @@ struct F32Builder {
   /// asin(x) for |x| <= 1/2: Cephes' asinf polynomial, x + x^3 P(x^2).
   Value asinNearZero(Value x) const {
     Value z = mul(x, x);
-    Value p =
-        polynomial(z, {4.2163199048e-2, 2.4181311049e-2, 4.5470025998e-2,
-                       7.4953002686e-2, 1.6666752422e-1});
+    Value p = polynomial(z, {4.2163199048e-2, 2.4181311049e-2, 4.5470025998e-2,
+                             7.4953002686e-2, 1.6666752422e-1});
     return fma(mul(p, z), x, x);
   }
 
@@ -161,10 +160,10 @@ struct F32Builder {
   Value asin(Value x) const {
     Value a = b.create<math::AbsFOp>(loc, x);
     Value twice = mul(constant(2.0), halfAngle(a));
-    Value large = b.create<arith::SubFOp>(loc, constant(llvm::numbers::pi / 2), twice);
-    Value result =
-        select(cmp(arith::CmpFPredicate::OGT, a, constant(0.5)), large,
-               asinNearZero(a));
+    Value large =
+        b.create<arith::SubFOp>(loc, constant(llvm::numbers::pi / 2), twice);
+    Value result = select(cmp(arith::CmpFPredicate::OGT, a, constant(0.5)),
+                          large, asinNearZero(a));
     return b.create<math::CopySignOp>(loc, result, x);
   }
 
@@ -174,11 +173,12 @@ struct F32Builder {
     using P = arith::CmpFPredicate;
     Value a = b.create<math::AbsFOp>(loc, x);
     Value twice = mul(constant(2.0), halfAngle(a));
-    Value large = select(cmp(P::OLT, x, constant(0.0)),
-                         b.create<arith::SubFOp>(loc, constant(llvm::numbers::pi), twice),
-                         twice);
-    Value small =
-        b.create<arith::SubFOp>(loc, constant(llvm::numbers::pi / 2), asinNearZero(x));
+    Value large =
+        select(cmp(P::OLT, x, constant(0.0)),
+               b.create<arith::SubFOp>(loc, constant(llvm::numbers::pi), twice),
+               twice);
+    Value small = b.create<arith::SubFOp>(loc, constant(llvm::numbers::pi / 2),
+                                          asinNearZero(x));
     return select(cmp(P::OGT, a, constant(0.5)), large, small);
   }
 };

@@ -67,8 +67,7 @@ static void dropBroadcastUnitDims(linalg::GenericOp op,
       continue;
     auto isDropped = [&](int64_t i) {
       auto constant = dyn_cast<AffineConstantExpr>(map.getResult(i));
-      return constant && constant.getValue() == 0 &&
-             type.getDimSize(i) == 1;
+      return constant && constant.getValue() == 0 && type.getDimSize(i) == 1;
     };
     if (llvm::none_of(llvm::seq<int64_t>(0, type.getRank()), isDropped))
       continue;

@@ -1,4 +1,4 @@
-//===- FuseElementwise.cpp - Elementwise fusion that computes nothing twice ===//
+//===- FuseElementwise.cpp - Elementwise fusion computing nothing twice ---===//
 //
 // The patterns of MLIR's linalg-fuse-elementwise-ops under a control that
 // keeps named ops named and never fuses a producer into a consumer that
@@ -23,8 +23,7 @@ using namespace mlir;
 /// True for a linalg.generic whose loops are all parallel.
 static bool isParallelGeneric(Operation *op) {
   auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
-  return generic &&
-         generic.getNumLoops() == generic.getNumParallelLoops();
+  return generic && generic.getNumLoops() == generic.getNumParallelLoops();
 }
 
 /// Fuse a single-use producer where the consumer reads each of its elements

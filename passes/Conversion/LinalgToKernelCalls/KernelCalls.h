@@ -1,5 +1,4 @@
-//===- KernelCalls.h - Helpers of the passes that call runtime kernels -*- C++
-//-*-===//
+//===- KernelCalls.h - Helpers of the passes that call runtime kernels ----===//
 //
 // Shared by convert-linalg-to-kernel-calls (f32) and
 // convert-fused-to-kernel-calls (int8); defined in LinalgToKernelCalls.cpp

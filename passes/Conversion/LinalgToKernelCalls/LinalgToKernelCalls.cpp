@@ -235,8 +235,8 @@ bool onnxc::isConstantBuffer(Value value) {
       if (!subview.getOffsets().empty())
         return false;
     } else if (!isa<memref::CastOp, memref::CollapseShapeOp,
-                    memref::ExpandShapeOp, memref::TransposeOp,
-                    memref::ViewOp>(def)) {
+                    memref::ExpandShapeOp, memref::TransposeOp, memref::ViewOp>(
+                   def)) {
       return false;
     }
     value = def->getOperand(0);
@@ -641,11 +641,10 @@ static std::optional<bool> smallPlaneConv(linalg::Conv2DNchwFchwOp conv) {
 /// that kernel instead, which takes the zeros too (but no alpha or beta),
 /// unless its padded copy cannot be read implicitly.
 template <typename ConvOp>
-static void replaceConvByCall(ModuleOp module, SymbolTable &symbols,
-                              ConvOp conv, StringRef name,
-                              bool depthwise = false,
-                              bool onnxHardSwish = false,
-                              StringRef smallName = {}) {
+static void
+replaceConvByCall(ModuleOp module, SymbolTable &symbols, ConvOp conv,
+                  StringRef name, bool depthwise = false,
+                  bool onnxHardSwish = false, StringRef smallName = {}) {
   bool padArgs = depthwise;
   std::optional<ImplicitPad> pad;
   Value padded = conv.getDpsInputs()[0];
@@ -817,8 +816,8 @@ static bool replaceByPackedCall(ModuleOp module, SymbolTable &symbols,
           ? onnxcGemmWideTile()
           : onnxcGemmDefaultTile(isa);
   int64_t kcBlock = onnxcGemmBlockK(tile.kc, k);
-  memref::GlobalOp packed = getPackedMatrix(module, symbols, *matrix, k, n,
-                                            transposed, tile.nr, kcBlock, cache);
+  memref::GlobalOp packed = getPackedMatrix(
+      module, symbols, *matrix, k, n, transposed, tile.nr, kcBlock, cache);
   OpBuilder b(op);
   Location loc = op.getLoc();
   Value raw =
@@ -880,15 +879,13 @@ struct ConvertLinalgToKernelCallsPass
       llvm::TypeSwitch<Operation *>(op.getOperation())
           .Case([&](linalg::MatmulOp) {
             if (!gemmIsa || !replaceByPackedCall(module, symbols, op, false,
-                                                 *gemmIsa,
-                                             packed))
-              replaceByCall(module, symbols, op, "onnxc_kernel_matmul_f32",
-                            {}, nullptr);
+                                                 *gemmIsa, packed))
+              replaceByCall(module, symbols, op, "onnxc_kernel_matmul_f32", {},
+                            nullptr);
           })
           .Case([&](linalg::MatmulTransposeBOp) {
             if (!gemmIsa || !replaceByPackedCall(module, symbols, op, true,
-                                                 *gemmIsa,
-                                             packed))
+                                                 *gemmIsa, packed))
               replaceByCall(module, symbols, op, "onnxc_kernel_matmul_f32",
                             {1, 0}, nullptr);
           })
@@ -903,12 +900,12 @@ struct ConvertLinalgToKernelCallsPass
           .Case([&](linalg::Conv2DNchwFchwOp conv) {
             // (The small-plane kernel is AVX-512 only; elsewhere it would
             // run its plain loop.)
-            replaceConvByCall(
-                module, symbols, conv, "onnxc_kernel_conv2d_nchw_fchw_f32",
-                /*depthwise=*/false, /*onnxHardSwish=*/true,
-                gemmIsa == ONNXC_GEMM_ISA_AVX512
-                    ? "onnxc_kernel_conv2d_small_nchw_fchw_f32"
-                    : "");
+            replaceConvByCall(module, symbols, conv,
+                              "onnxc_kernel_conv2d_nchw_fchw_f32",
+                              /*depthwise=*/false, /*onnxHardSwish=*/true,
+                              gemmIsa == ONNXC_GEMM_ISA_AVX512
+                                  ? "onnxc_kernel_conv2d_small_nchw_fchw_f32"
+                                  : "");
           })
           .Case([&](linalg::Conv2DNgchwGfchwOp conv) {
             replaceConvByCall(module, symbols, conv,

@@ -59,9 +59,8 @@ std::optional<ConstantMatrix> onnxc::matchConstantMatrix(Value value) {
       !type.getElementType().isF32() ||
       failed(getStridesAndOffset(type, strides, offset)) ||
       ShapedType::isDynamic(offset) || offset < 0 ||
-      llvm::any_of(strides, [](int64_t s) {
-        return ShapedType::isDynamic(s) || s < 0;
-      }))
+      llvm::any_of(
+          strides, [](int64_t s) { return ShapedType::isDynamic(s) || s < 0; }))
     return std::nullopt;
   ConstantMatrix matrix;
   for (Value v = value;;) {
@@ -120,13 +119,11 @@ std::optional<OnnxcGemmIsa> onnxc::parseGemmIsa(StringRef name) {
 /// The i8 global (64-byte aligned) holding B (k x n, element (p, j) at
 /// floats[p * rowStride + j * colStride]) packed in the layout (nr,
 /// kcBlock); named after `source`.
-static memref::GlobalOp createPackedGlobal(ModuleOp module,
-                                           SymbolTable &symbols,
-                                           memref::GlobalOp source,
-                                           const float *floats,
-                                           int64_t rowStride, int64_t colStride,
-                                           int64_t k, int64_t n, int nr,
-                                           int64_t kcBlock) {
+static memref::GlobalOp
+createPackedGlobal(ModuleOp module, SymbolTable &symbols,
+                   memref::GlobalOp source, const float *floats,
+                   int64_t rowStride, int64_t colStride, int64_t k, int64_t n,
+                   int nr, int64_t kcBlock) {
   int64_t bytes =
       onnxcGemmPackedBSize(k, n, nr) * static_cast<int64_t>(sizeof(float));
   AsmResourceBlob blob =
@@ -148,15 +145,20 @@ static memref::GlobalOp createPackedGlobal(ModuleOp module,
 }
 
 memref::GlobalOp onnxc::getPackedMatrix(ModuleOp module, SymbolTable &symbols,
-                                        const ConstantMatrix &matrix,
-                                        int64_t k, int64_t n, bool transposed,
-                                        int nr, int64_t kcBlock,
-                                        PackedGlobals &cache) {
+                                        const ConstantMatrix &matrix, int64_t k,
+                                        int64_t n, bool transposed, int nr,
+                                        int64_t kcBlock, PackedGlobals &cache) {
   int64_t rowStride = matrix.strides[transposed ? 1 : 0];
   int64_t colStride = matrix.strides[transposed ? 0 : 1];
   memref::GlobalOp global = matrix.global;
-  PackedKey key{global.getSymName(), matrix.offset, rowStride,
-                colStride, k, n, nr, kcBlock};
+  PackedKey key{global.getSymName(),
+                matrix.offset,
+                rowStride,
+                colStride,
+                k,
+                n,
+                nr,
+                kcBlock};
   if (auto it = cache.find(key); it != cache.end())
     return it->second;
   // The blob's bytes are read as floats: copied first where they are not
@@ -170,8 +172,8 @@ memref::GlobalOp onnxc::getPackedMatrix(ModuleOp module, SymbolTable &symbols,
   }
   memref::GlobalOp source = matrix.global;
   memref::GlobalOp packed = createPackedGlobal(
-      module, symbols, source, reinterpret_cast<const float *>(data),
-      rowStride, colStride, k, n, nr, kcBlock);
+      module, symbols, source, reinterpret_cast<const float *>(data), rowStride,
+      colStride, k, n, nr, kcBlock);
   cache[key] = packed;
   return packed;
 }

@@ -59,8 +59,8 @@ static std::optional<int64_t> arenaBytes(memref::AllocOp alloc) {
   for (int64_t dim : type.getShape())
     if (!ShapedType::isDynamic(dim))
       bytes *= dim;
-  return (std::max<int64_t>(bytes, 1) + kArenaAlignment - 1) /
-         kArenaAlignment * kArenaAlignment;
+  return (std::max<int64_t>(bytes, 1) + kArenaAlignment - 1) / kArenaAlignment *
+         kArenaAlignment;
 }
 
 /// The position (in `position`, of the ops of `block`) of the last op of
@@ -119,8 +119,8 @@ static SmallVector<Temporary> findTemporaries(Block &block) {
       }
     if (deallocs != 1 || dealloc->getBlock() != &block)
       continue;
-    int64_t last = lastUse(alloc, dealloc, block, position)
-                       .value_or(position[dealloc]);
+    int64_t last =
+        lastUse(alloc, dealloc, block, position).value_or(position[dealloc]);
     temporaries.push_back({alloc, dealloc, *bytes, position[alloc], last});
   }
   return temporaries;
@@ -194,8 +194,8 @@ struct PlanBuffersPass
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
     MLIRContext *context = module.getContext();
-    auto arenaType = MemRefType::get({ShapedType::kDynamic},
-                                     IntegerType::get(context, 8));
+    auto arenaType =
+        MemRefType::get({ShapedType::kDynamic}, IntegerType::get(context, 8));
     auto indexType = IndexType::get(context);
     bool declared = false;
     for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
@@ -249,8 +249,7 @@ struct PlanBuffersPass
         bytes = b.create<arith::AddIOp>(
             loc, fixedBytes,
             b.create<arith::MulIOp>(
-                loc, scale,
-                b.create<arith::ConstantIndexOp>(loc, scaledSize)));
+                loc, scale, b.create<arith::ConstantIndexOp>(loc, scaledSize)));
       Value arena =
           b.create<func::CallOp>(loc, "onnxc_arena_acquire", arenaType, bytes)
               .getResult(0);

@@ -80,9 +80,8 @@ static void rewriteReduction(linalg::GenericOp op, RewriterBase &rewriter) {
   Value one = rewriter.create<arith::ConstantIndexOp>(loc, 1);
   SmallVector<Value> upper;
   for (Range range : cast<linalg::LinalgOp>(op.getOperation())
-                          .createLoopRanges(rewriter, loc))
-    upper.push_back(
-        getValueOrCreateConstantIndexOp(rewriter, loc, range.size));
+                         .createLoopRanges(rewriter, loc))
+    upper.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, range.size));
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   Value out = op.getDpsInits()[0];
   Operation *combine = combiner(op);
@@ -119,17 +118,15 @@ static void rewriteReduction(linalg::GenericOp op, RewriterBase &rewriter) {
                 // The running value may be combined in any order: LLVM then
                 // vectorizes the loop with partial sums.
                 if (&inner == combine)
-                  if (auto fast =
-                          dyn_cast<arith::ArithFastMathInterface>(copy))
-                    copy->setAttr(
-                        fast.getFastMathAttrName(),
-                        arith::FastMathFlagsAttr::get(
-                            copy->getContext(),
-                            fast.getFastMathFlagsAttr().getValue() |
-                                arith::FastMathFlags::reassoc));
+                  if (auto fast = dyn_cast<arith::ArithFastMathInterface>(copy))
+                    copy->setAttr(fast.getFastMathAttrName(),
+                                  arith::FastMathFlagsAttr::get(
+                                      copy->getContext(),
+                                      fast.getFastMathFlagsAttr().getValue() |
+                                          arith::FastMathFlags::reassoc));
               }
-              next = mapping.lookup(
-                  op.getBlock()->getTerminator()->getOperand(0));
+              next =
+                  mapping.lookup(op.getBlock()->getTerminator()->getOperand(0));
             }
             ivs.pop_back();
             fb.create<scf::YieldOp>(fl, next);

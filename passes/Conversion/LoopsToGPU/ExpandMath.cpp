@@ -60,12 +60,13 @@ struct GPUExpandMathPass
       Type type = op->getResult(0).getType();
       if (!type.isF32() && !type.isF64())
         continue;
-      StringRef base = llvm::TypeSwitch<Operation *, StringRef>(op)
-                           .Case([](math::SqrtOp) { return "llvm.nvvm.sqrt.rn."; })
-                           .Case([](math::AbsFOp) { return "llvm.nvvm.fabs."; })
-                           .Case([](math::FloorOp) { return "llvm.nvvm.floor."; })
-                           .Case([](math::CeilOp) { return "llvm.nvvm.ceil."; })
-                           .Default([](Operation *) { return "llvm.nvvm.round."; });
+      StringRef base =
+          llvm::TypeSwitch<Operation *, StringRef>(op)
+              .Case([](math::SqrtOp) { return "llvm.nvvm.sqrt.rn."; })
+              .Case([](math::AbsFOp) { return "llvm.nvvm.fabs."; })
+              .Case([](math::FloorOp) { return "llvm.nvvm.floor."; })
+              .Case([](math::CeilOp) { return "llvm.nvvm.ceil."; })
+              .Default([](Operation *) { return "llvm.nvvm.round."; });
       std::string name = (base + (type.isF32() ? "f" : "d")).str();
       auto callee = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
       if (!callee) {
@@ -74,7 +75,8 @@ struct GPUExpandMathPass
             module.getLoc(), name, LLVM::LLVMFunctionType::get(type, {type}));
       }
       b.setInsertionPoint(op);
-      auto call = b.create<LLVM::CallOp>(op->getLoc(), callee, op->getOperands());
+      auto call =
+          b.create<LLVM::CallOp>(op->getLoc(), callee, op->getOperands());
       op->replaceAllUsesWith(call);
       op->erase();
     }

@@ -27,8 +27,10 @@ struct GPUHostConstantsPass
     SmallVector<LLVM::AddressOfOp> reads;
     for (auto func : module.getOps<LLVM::LLVMFuncOp>())
       func.walk([&](LLVM::AddressOfOp addr) {
-        auto global = module.lookupSymbol<LLVM::GlobalOp>(addr.getGlobalNameAttr());
-        if (global && global.getConstant() && (global.getValue() || global.getInitializerBlock()))
+        auto global =
+            module.lookupSymbol<LLVM::GlobalOp>(addr.getGlobalNameAttr());
+        if (global && global.getConstant() &&
+            (global.getValue() || global.getInitializerBlock()))
           reads.push_back(addr);
       });
     if (reads.empty())
@@ -46,7 +48,8 @@ struct GPUHostConstantsPass
     }
     DataLayout layout(module);
     for (LLVM::AddressOfOp addr : reads) {
-      auto global = module.lookupSymbol<LLVM::GlobalOp>(addr.getGlobalNameAttr());
+      auto global =
+          module.lookupSymbol<LLVM::GlobalOp>(addr.getGlobalNameAttr());
       uint64_t bytes = layout.getTypeSize(global.getGlobalType());
       b.setInsertionPointAfter(addr);
       Value size = b.create<LLVM::ConstantOp>(addr.getLoc(), i64,

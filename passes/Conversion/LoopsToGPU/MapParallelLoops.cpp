@@ -68,8 +68,9 @@ struct GPUMapParallelLoopsPass
 
     MLIRContext *ctx = &getContext();
     auto dimMap = [&](gpu::Processor processor) {
-      return gpu::ParallelLoopDimMappingAttr::get(
-          ctx, processor, rewriter.getDimIdentityMap(), rewriter.getDimIdentityMap());
+      return gpu::ParallelLoopDimMappingAttr::get(ctx, processor,
+                                                  rewriter.getDimIdentityMap(),
+                                                  rewriter.getDimIdentityMap());
     };
     for (scf::ParallelOp loop : outermostParallelLoops(func)) {
       // Small loops get one block of just enough warps.
@@ -81,8 +82,10 @@ struct GPUMapParallelLoopsPass
       }
       auto [outer, inner] =
           scf::tileParallelLoop(loop, {tile}, /*noMinMaxBounds=*/true);
-      if (failed(gpu::setMappingAttr(outer, {dimMap(gpu::Processor::BlockX)})) ||
-          failed(gpu::setMappingAttr(inner, {dimMap(gpu::Processor::ThreadX)}))) {
+      if (failed(
+              gpu::setMappingAttr(outer, {dimMap(gpu::Processor::BlockX)})) ||
+          failed(
+              gpu::setMappingAttr(inner, {dimMap(gpu::Processor::ThreadX)}))) {
         outer.emitError("cannot map the parallel loop onto the GPU");
         return signalPassFailure();
       }

@@ -18,7 +18,8 @@ using namespace mlir;
 
 namespace {
 struct GPUMergeKernelModulesPass
-    : public onnxc::impl::GPUMergeKernelModulesPassBase<GPUMergeKernelModulesPass> {
+    : public onnxc::impl::GPUMergeKernelModulesPassBase<
+          GPUMergeKernelModulesPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -75,10 +76,12 @@ struct GPUMergeKernelModulesPass
     }
     SymbolTable mergedTable(merged);
     for (gpu::GPUModuleOp other : llvm::drop_begin(gpuModules)) {
-      for (Operation &op : llvm::make_early_inc_range(other.getBody()->getOperations())) {
+      for (Operation &op :
+           llvm::make_early_inc_range(other.getBody()->getOperations())) {
         if (op.hasTrait<OpTrait::IsTerminator>())
           continue;
-        auto name = op.getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
+        auto name =
+            op.getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
         // Outlining clones the globals a kernel reads into its module: keep
         // one copy of each.
         if (name && mergedTable.lookup(name)) {
@@ -100,8 +103,8 @@ struct GPUMergeKernelModulesPass
           {launch.getKernelModuleName(), launch.getKernelName()});
       if (!kernel)
         kernel = launch.getKernelName();
-      launch.setKernelAttr(SymbolRefAttr::get(
-          mergedName, {FlatSymbolRefAttr::get(kernel)}));
+      launch.setKernelAttr(
+          SymbolRefAttr::get(mergedName, {FlatSymbolRefAttr::get(kernel)}));
     });
     for (gpu::GPUModuleOp other : llvm::drop_begin(gpuModules))
       other.erase();

@@ -301,16 +301,15 @@ SmallVector<OpFoldResult> getBroadcastSizes(OpBuilder &b, Location loc,
       Value dim = toValue(b, loc, getDimSize(b, loc, operand, i));
       size = size ? b.create<arith::MaxUIOp>(loc, size, dim).getResult() : dim;
     }
-    sizes.push_back(size ? OpFoldResult(size) : OpFoldResult(b.getIndexAttr(1)));
+    sizes.push_back(size ? OpFoldResult(size)
+                         : OpFoldResult(b.getIndexAttr(1)));
   }
   return sizes;
 }
 
-Value createElementwiseMap(OpBuilder &b, Location loc,
-                                     ValueRange inputs,
-                                     RankedTensorType resultType,
-                                     ArrayRef<OpFoldResult> sizes,
-                                     ScalarBuilder body) {
+Value createElementwiseMap(OpBuilder &b, Location loc, ValueRange inputs,
+                           RankedTensorType resultType,
+                           ArrayRef<OpFoldResult> sizes, ScalarBuilder body) {
   MLIRContext *ctx = b.getContext();
   Value init = createEmpty(b, loc, resultType, sizes);
   SmallVector<AffineMap> maps;
@@ -346,9 +345,9 @@ static Value createRuntimeBroadcastElementwise(OpBuilder &b, Location loc,
     if (gather)
       continue;
     direct.push_back(input);
-    maps.push_back(getBroadcastMap(
-        ctx, cast<RankedTensorType>(input.getType()).getShape(),
-        resultType.getShape()));
+    maps.push_back(
+        getBroadcastMap(ctx, cast<RankedTensorType>(input.getType()).getShape(),
+                        resultType.getShape()));
   }
   maps.push_back(b.getMultiDimIdentityMap(rank));
   // Whether each `?` dim of a gathered input is 1, computed outside the loop.
@@ -360,13 +359,12 @@ static Value createRuntimeBroadcastElementwise(OpBuilder &b, Location loc,
       continue;
     auto type = cast<RankedTensorType>(input.getType());
     for (int64_t i = 0; i < type.getRank(); ++i)
-      isOne[k].push_back(
-          type.isDynamicDim(i)
-              ? b.create<arith::CmpIOp>(
-                     loc, arith::CmpIPredicate::eq,
-                     b.create<tensor::DimOp>(loc, input, i), c1)
-                    .getResult()
-              : Value());
+      isOne[k].push_back(type.isDynamicDim(i)
+                             ? b.create<arith::CmpIOp>(
+                                    loc, arith::CmpIPredicate::eq,
+                                    b.create<tensor::DimOp>(loc, input, i), c1)
+                                   .getResult()
+                             : Value());
   }
   auto generic = b.create<linalg::GenericOp>(
       loc, TypeRange{resultType}, direct, ValueRange{init}, maps,
@@ -426,11 +424,12 @@ Value createElementwise(OpBuilder &b, Location loc, ValueRange inputs,
           isDimOf(sizes[j], input, i))
         continue;
       mayBroadcast = true;
-      Value eq = b.create<arith::CmpIOp>(
-          loc, arith::CmpIPredicate::eq, b.create<tensor::DimOp>(loc, input, i),
-          toValue(b, loc, sizes[j]));
-      allEqual = allEqual ? b.create<arith::AndIOp>(loc, allEqual, eq).getResult()
-                          : eq;
+      Value eq = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
+                                         b.create<tensor::DimOp>(loc, input, i),
+                                         toValue(b, loc, sizes[j]));
+      allEqual = allEqual
+                     ? b.create<arith::AndIOp>(loc, allEqual, eq).getResult()
+                     : eq;
     }
     gathered.push_back(mayBroadcast);
   }
@@ -440,7 +439,7 @@ Value createElementwise(OpBuilder &b, Location loc, ValueRange inputs,
       loc, allEqual,
       [&](OpBuilder &then, Location thenLoc) {
         Value fast = createElementwiseMap(then, thenLoc, inputs, resultType,
-                                             sizes, body);
+                                          sizes, body);
         then.create<scf::YieldOp>(thenLoc, fast);
       },
       [&](OpBuilder &otherwise, Location elseLoc) {
@@ -732,7 +731,8 @@ SameWindow createSameWindow(OpBuilder &b, Location loc, Value inSize,
                             int64_t extent, int64_t stride, bool upper) {
   Value strideValue = createIndex(b, loc, stride);
   Value out = b.create<arith::DivSIOp>(
-      loc, b.create<arith::AddIOp>(loc, inSize, createIndex(b, loc, stride - 1)),
+      loc,
+      b.create<arith::AddIOp>(loc, inSize, createIndex(b, loc, stride - 1)),
       strideValue);
   Value span = b.create<arith::AddIOp>(
       loc,

@@ -1,4 +1,4 @@
-//===- Common.h - Helpers shared by the onnx -> linalg patterns -*- C++ -*-===//
+//===- Common.h - Helpers shared by the onnx -> linalg patterns -----------===//
 //
 // Shape queries (static or tensor.dim sizes), tensor.empty/linalg.fill
 // creation, numpy broadcasting indexing maps, and scalar arith builders that

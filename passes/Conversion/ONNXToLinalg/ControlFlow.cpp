@@ -1,4 +1,4 @@
-//===- ControlFlow.cpp - onnx If, Loop and Scan to scf ---------------------===//
+//===- ControlFlow.cpp - onnx If, Loop and Scan to scf --------------------===//
 //
 // The subgraph regions move into scf ops and their onnx ops are converted in
 // place. If becomes scf.if. Loop becomes an scf.while carrying the
@@ -59,8 +59,8 @@ static Value insertSlice(OpBuilder &b, Location loc, Value buffer, Value slice,
         [&](OpBuilder &tb, Location l) {
           SmallVector<OpFoldResult> sizes(sliceSizes);
           sizes.insert(sizes.begin() + axis, length);
-          Value empty = tb.create<tensor::EmptyOp>(l, sizes,
-                                                   bufferType.getElementType());
+          Value empty =
+              tb.create<tensor::EmptyOp>(l, sizes, bufferType.getElementType());
           tb.create<scf::YieldOp>(l, castTo(tb, l, empty, bufferType));
         },
         [&](OpBuilder &eb, Location l) { eb.create<scf::YieldOp>(l, buffer); });
@@ -82,9 +82,9 @@ static Value insertSlice(OpBuilder &b, Location loc, Value buffer, Value slice,
 static Value extractOneElement(OpBuilder &b, Location loc, Value tensor) {
   if (auto unranked = dyn_cast<UnrankedTensorType>(tensor.getType())) {
     Value noDims = b.create<arith::ConstantOp>(
-        loc, DenseIntElementsAttr::get(
-                 RankedTensorType::get({0}, b.getIndexType()),
-                 ArrayRef<int64_t>{}));
+        loc,
+        DenseIntElementsAttr::get(RankedTensorType::get({0}, b.getIndexType()),
+                                  ArrayRef<int64_t>{}));
     tensor = b.create<tensor::ReshapeOp>(
         loc, RankedTensorType::get({}, unranked.getElementType()), tensor,
         noDims);
@@ -140,7 +140,8 @@ struct LoopLowering : public OpConversionPattern<onnx::LoopOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     size_t numCarried = adaptor.getVInitial().size();
-    TypeRange carriedTypes = TypeRange(op.getResultTypes()).take_front(numCarried);
+    TypeRange carriedTypes =
+        TypeRange(op.getResultTypes()).take_front(numCarried);
     TypeRange scanTypes = TypeRange(op.getResultTypes()).drop_front(numCarried);
     if (!llvm::all_of(scanTypes, llvm::IsaPred<RankedTensorType>))
       return rewriter.notifyMatchFailure(op, "unranked scan output");
@@ -148,11 +149,10 @@ struct LoopLowering : public OpConversionPattern<onnx::LoopOp> {
     if (!scanTypes.empty() && !hasTripCount)
       return op.emitOpError("with scan outputs needs a trip count 'M'");
     Type i64 = rewriter.getI64Type();
-    Value tripCount =
-        hasTripCount
-            ? extractOneElement(rewriter, loc, adaptor.getM())
-            : rewriter.create<arith::ConstantIntOp>(
-                  loc, std::numeric_limits<int64_t>::max(), i64);
+    Value tripCount = hasTripCount
+                          ? extractOneElement(rewriter, loc, adaptor.getM())
+                          : rewriter.create<arith::ConstantIntOp>(
+                                loc, std::numeric_limits<int64_t>::max(), i64);
     Value cond =
         onnx::isNoValue(adaptor.getCond())
             ? rewriter.create<arith::ConstantIntOp>(loc, 1, 1).getResult()
@@ -197,8 +197,8 @@ struct LoopLowering : public OpConversionPattern<onnx::LoopOp> {
 
     rewriter.setInsertionPoint(yield);
     ValueRange outputs = yield.getOutputs();
-    Value index = rewriter.create<arith::IndexCastOp>(
-        loc, rewriter.getIndexType(), iter);
+    Value index =
+        rewriter.create<arith::IndexCastOp>(loc, rewriter.getIndexType(), iter);
     SmallVector<Value> next{
         rewriter.create<arith::AddIOp>(
             loc, iter, rewriter.create<arith::ConstantIntOp>(loc, 1, i64)),
@@ -215,12 +215,11 @@ struct LoopLowering : public OpConversionPattern<onnx::LoopOp> {
     rewriter.eraseOp(yield);
 
     rewriter.setInsertionPointAfter(whileOp);
-    SmallVector<Value> results(
-        whileOp.getResults().slice(2, numCarried));
+    SmallVector<Value> results(whileOp.getResults().slice(2, numCarried));
     Value count = rewriter.create<arith::IndexCastOp>(
         loc, rewriter.getIndexType(), whileOp.getResult(0));
-    for (auto [buffer, type] :
-         llvm::zip(whileOp.getResults().drop_front(2 + numCarried), scanTypes)) {
+    for (auto [buffer, type] : llvm::zip(
+             whileOp.getResults().drop_front(2 + numCarried), scanTypes)) {
       auto bufferType = cast<RankedTensorType>(buffer.getType());
       SmallVector<OpFoldResult> offsets(bufferType.getRank(),
                                         rewriter.getIndexAttr(0));
@@ -267,12 +266,12 @@ struct ScanLowering : public OpConversionPattern<onnx::ScanOp> {
          outDirs = op.getScanOutputDirections();
     int64_t firstAxis = axisOf(
         inAxes, 0, cast<RankedTensorType>(scanInputs[0].getType()).getRank());
-    Value length =
-        toValue(rewriter, loc, getDimSize(rewriter, loc, scanInputs[0], firstAxis));
+    Value length = toValue(rewriter, loc,
+                           getDimSize(rewriter, loc, scanInputs[0], firstAxis));
 
     SmallVector<Value> inits;
-    for (auto [value, type] : llvm::zip(operands.take_front(numStates),
-                                        stateTypes))
+    for (auto [value, type] :
+         llvm::zip(operands.take_front(numStates), stateTypes))
       inits.push_back(castTo(rewriter, loc, value, type));
     for (auto [index, type] : llvm::enumerate(scanTypes)) {
       auto ranked = cast<RankedTensorType>(type);
@@ -301,8 +300,7 @@ struct ScanLowering : public OpConversionPattern<onnx::ScanOp> {
     Value reverseIv = rewriter.create<arith::SubIOp>(loc, last, iv);
 
     Block &body = op.getBody().front();
-    SmallVector<Value> bodyArgs(
-        iterArgs.take_front(numStates));
+    SmallVector<Value> bodyArgs(iterArgs.take_front(numStates));
     for (auto [index, input] : llvm::enumerate(scanInputs)) {
       auto inputType = cast<RankedTensorType>(input.getType());
       int64_t rank = inputType.getRank();
@@ -312,8 +310,8 @@ struct ScanLowering : public OpConversionPattern<onnx::ScanOp> {
       SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
       offsets[axis] = reversed(inDirs, index) ? reverseIv : iv;
       sizes[axis] = rewriter.getIndexAttr(1);
-      auto sliceType = cast<RankedTensorType>(
-          body.getArgument(numStates + index).getType());
+      auto sliceType =
+          cast<RankedTensorType>(body.getArgument(numStates + index).getType());
       bodyArgs.push_back(rewriter.create<tensor::ExtractSliceOp>(
           loc, sliceType, input, offsets, sizes, strides));
     }
@@ -326,22 +324,21 @@ struct ScanLowering : public OpConversionPattern<onnx::ScanOp> {
     for (auto [value, type] :
          llvm::zip(outputs.take_front(numStates), stateTypes))
       next.push_back(castTo(rewriter, loc, value, type));
-    for (auto [index, pair] : llvm::enumerate(
-             llvm::zip(outputs.drop_front(numStates),
-                       iterArgs.drop_front(numStates)))) {
+    for (auto [index, pair] : llvm::enumerate(llvm::zip(
+             outputs.drop_front(numStates), iterArgs.drop_front(numStates)))) {
       auto [slice, buffer] = pair;
       int64_t rank = cast<RankedTensorType>(buffer.getType()).getRank();
-      next.push_back(insertSlice(rewriter, loc, buffer, slice,
-                                 axisOf(outAxes, index, rank),
-                                 reversed(outDirs, index) ? reverseIv : iv, iv));
+      next.push_back(insertSlice(
+          rewriter, loc, buffer, slice, axisOf(outAxes, index, rank),
+          reversed(outDirs, index) ? reverseIv : iv, iv));
     }
     rewriter.create<scf::YieldOp>(loc, next);
     rewriter.eraseOp(yield);
 
     rewriter.setInsertionPointAfter(whileOp);
     SmallVector<Value> results;
-    for (auto [value, type] : llvm::zip(whileOp.getResults().drop_front(),
-                                        op.getResultTypes()))
+    for (auto [value, type] :
+         llvm::zip(whileOp.getResults().drop_front(), op.getResultTypes()))
       results.push_back(castTo(rewriter, loc, value, type));
     rewriter.replaceOp(op, results);
     return success();

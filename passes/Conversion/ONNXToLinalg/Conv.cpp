@@ -57,8 +57,8 @@ static Value createGroupedConvGeneric(OpBuilder &b, Location loc, Value input,
           [](OpBuilder &nested, Location l, ValueRange args) {
             Value product = nested.create<arith::MulFOp>(l, args[0], args[1]);
             nested.create<linalg::YieldOp>(
-                l, nested.create<arith::AddFOp>(l, args[2], product)
-                       .getResult());
+                l,
+                nested.create<arith::AddFOp>(l, args[2], product).getResult());
           })
       .getResult(0);
 }
@@ -69,8 +69,7 @@ static FailureOr<Value> createConv(Operation *op, OpBuilder &b, Location loc,
                                    Value padded, Value w, Value init,
                                    ArrayRef<int64_t> strideValues,
                                    ArrayRef<int64_t> dilationValues,
-                                   int64_t group,
-                                   RankedTensorType resultType) {
+                                   int64_t group, RankedTensorType resultType) {
   auto xType = cast<RankedTensorType>(padded.getType());
   auto wType = cast<RankedTensorType>(w.getType());
   Type element = resultType.getElementType();
@@ -132,8 +131,8 @@ static FailureOr<Value> createConv(Operation *op, OpBuilder &b, Location loc,
                 ValueRange{output}, strides, dilations)
                .getResult(0);
   else
-    conv = createGroupedConvGeneric(b, loc, input, filter, output,
-                                    strideValues, dilationValues);
+    conv = createGroupedConvGeneric(b, loc, input, filter, output, strideValues,
+                                    dilationValues);
   return castTo(b, loc, mergeDims(b, loc, conv, 1), resultType);
 }
 
@@ -188,8 +187,8 @@ struct ConvLowering : public ONNXToLinalgPattern<onnx::ConvOp> {
         // SAME over a `?` dim: pads and output size at run time.
         SameWindow window = createSameWindow(
             rewriter, loc,
-            toValue(rewriter, loc, getDimSize(rewriter, loc, x, i + 2)),
-            extent, g.strides[i], op.getAutoPad() == "SAME_UPPER");
+            toValue(rewriter, loc, getDimSize(rewriter, loc, x, i + 2)), extent,
+            g.strides[i], op.getAutoPad() == "SAME_UPPER");
         low.push_back(window.padBegin);
         high.push_back(window.padEnd);
         sizes.push_back(window.outSize);
@@ -236,18 +235,20 @@ struct IndexMath {
     std::optional<int64_t> r = getConstantIntValue(rhs);
     if (l && r)
       return cst(fold(*l, *r));
-    return b
-        .create<OpT>(loc, toValue(b, loc, lhs), toValue(b, loc, rhs))
+    return b.create<OpT>(loc, toValue(b, loc, lhs), toValue(b, loc, rhs))
         .getResult();
   }
   OpFoldResult add(OpFoldResult l, OpFoldResult r) {
-    return binary<arith::AddIOp>(l, r, [](int64_t a, int64_t c) { return a + c; });
+    return binary<arith::AddIOp>(l, r,
+                                 [](int64_t a, int64_t c) { return a + c; });
   }
   OpFoldResult sub(OpFoldResult l, OpFoldResult r) {
-    return binary<arith::SubIOp>(l, r, [](int64_t a, int64_t c) { return a - c; });
+    return binary<arith::SubIOp>(l, r,
+                                 [](int64_t a, int64_t c) { return a - c; });
   }
   OpFoldResult mul(OpFoldResult l, OpFoldResult r) {
-    return binary<arith::MulIOp>(l, r, [](int64_t a, int64_t c) { return a * c; });
+    return binary<arith::MulIOp>(l, r,
+                                 [](int64_t a, int64_t c) { return a * c; });
   }
   OpFoldResult max(OpFoldResult l, OpFoldResult r) {
     return binary<arith::MaxSIOp>(
@@ -259,7 +260,8 @@ struct IndexMath {
   }
   /// Division of a non-negative value by a positive one.
   OpFoldResult div(OpFoldResult l, OpFoldResult r) {
-    return binary<arith::DivSIOp>(l, r, [](int64_t a, int64_t c) { return a / c; });
+    return binary<arith::DivSIOp>(l, r,
+                                  [](int64_t a, int64_t c) { return a / c; });
   }
   static int64_t staticOr(OpFoldResult v) {
     return getConstantIntValue(v).value_or(ShapedType::kDynamic);
@@ -313,8 +315,8 @@ struct ConvTransposeLowering
                            ? getDimSize(rewriter, loc, w, i + 2)
                            : m.cst(kernel[i]);
       kernelSizes.push_back(k);
-      OpFoldResult extent = m.add(
-          m.mul(m.sub(k, m.cst(1)), m.cst(g.dilations[i])), m.cst(1));
+      OpFoldResult extent =
+          m.add(m.mul(m.sub(k, m.cst(1)), m.cst(g.dilations[i])), m.cst(1));
       extents.push_back(extent);
       OpFoldResult in = getDimSize(rewriter, loc, x, i + 2);
       OpFoldResult spread =
@@ -331,9 +333,9 @@ struct ConvTransposeLowering
           ArrayRef<int64_t> spatialShape = *shape;
           if (static_cast<int64_t>(spatialShape.size()) == numSpatial + 2)
             spatialShape = spatialShape.drop_front(2);
-          OpFoldResult full = m.add(
-              m.add(m.sub(spread, m.cst(1)), m.cst(g.outputPadding[i])),
-              extent);
+          OpFoldResult full =
+              m.add(m.add(m.sub(spread, m.cst(1)), m.cst(g.outputPadding[i])),
+                    extent);
           total = m.sub(full, m.cst(spatialShape[i]));
         } else {
           total = m.sub(m.add(m.cst(g.outputPadding[i]), extent),
@@ -365,8 +367,8 @@ struct ConvTransposeLowering
         shape.push_back(IndexMath::staticOr(size));
       return RankedTensorType::get(shape, element);
     };
-    Value zeros = createFilled(rewriter, loc, shapeOf(spreadSizes), spreadSizes,
-                               zero);
+    Value zeros =
+        createFilled(rewriter, loc, shapeOf(spreadSizes), spreadSizes, zero);
     Value spread = rewriter.create<tensor::InsertSliceOp>(
         loc, x, zeros, offsets, getDimSizes(rewriter, loc, x), strides);
     if (cut) {
@@ -430,15 +432,14 @@ struct ConvTransposeLowering
       if (!resultType.isDynamicDim(i + 2))
         sizes.push_back(m.cst(resultType.getDimSize(i + 2)));
       else
-        sizes.push_back(
-            m.add(m.sub(cutSizes[i + 2], extents[i]), m.cst(1)));
+        sizes.push_back(m.add(m.sub(cutSizes[i + 2], extents[i]), m.cst(1)));
     }
     Value init =
         createConvInit(rewriter, loc, adaptor.getB(), resultType, sizes);
     SmallVector<int64_t> unitStrides(numSpatial, 1);
-    FailureOr<Value> conv = createConv(op, rewriter, loc, spread, flipped, init,
-                                       unitStrides, g.dilations, group,
-                                       resultType);
+    FailureOr<Value> conv =
+        createConv(op, rewriter, loc, spread, flipped, init, unitStrides,
+                   g.dilations, group, resultType);
     if (failed(conv))
       return failure();
     rewriter.replaceOp(op, *conv);

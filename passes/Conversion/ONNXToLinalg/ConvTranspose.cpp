@@ -58,8 +58,8 @@ struct TiledConvTransposeLowering
     auto wType = dyn_cast<RankedTensorType>(op.getW().getType());
     auto resultType = dyn_cast<RankedTensorType>(op.getType());
     if (!xType || !wType || !resultType || xType.getRank() != 4 ||
-        !xType.getElementType().isF32() || !resultType.getElementType().isF32() ||
-        !wType.hasStaticShape() ||
+        !xType.getElementType().isF32() ||
+        !resultType.getElementType().isF32() || !wType.hasStaticShape() ||
         wType.getRank() != 4 || op.getGroup() != 1 ||
         ShapedType::isDynamic(xType.getDimSize(2)) ||
         ShapedType::isDynamic(xType.getDimSize(3)))
@@ -80,7 +80,8 @@ struct TiledConvTransposeLowering
         !llvm::all_of(g.dilations, one) || !llvm::all_of(g.padsBegin, zero) ||
         !llvm::all_of(g.padsEnd, zero) ||
         !llvm::all_of(g.outputPadding, zero) ||
-        resultType.getDimSize(2) != h * kh || resultType.getDimSize(3) != w * kw)
+        resultType.getDimSize(2) != h * kh ||
+        resultType.getDimSize(3) != w * kw)
       return failure();
     std::optional<SmallVector<float>> weights = readF32Constant(op.getW());
     if (!weights)
@@ -102,19 +103,18 @@ struct TiledConvTransposeLowering
               (*weights)[(c * filters + m) * taps + t];
     Location loc = op.getLoc();
     Type f32 = rewriter.getF32Type();
-    auto filterType =
-        RankedTensorType::get({outChannels, channels, 1, 1}, f32);
+    auto filterType = RankedTensorType::get({outChannels, channels, 1, 1}, f32);
     Value filterValue = rewriter.create<arith::ConstantOp>(
         loc, DenseElementsAttr::get(filterType, ArrayRef<float>(filter)));
 
     OpFoldResult batch = getDimSize(rewriter, loc, x, 0);
-    auto convType = RankedTensorType::get(
-        {xType.getDimSize(0), outChannels, h, w}, f32);
-    Value init = createFilled(
-        rewriter, loc, convType,
-        {batch, rewriter.getIndexAttr(outChannels), rewriter.getIndexAttr(h),
-         rewriter.getIndexAttr(w)},
-        createScalar(rewriter, loc, f32, 0));
+    auto convType =
+        RankedTensorType::get({xType.getDimSize(0), outChannels, h, w}, f32);
+    Value init =
+        createFilled(rewriter, loc, convType,
+                     {batch, rewriter.getIndexAttr(outChannels),
+                      rewriter.getIndexAttr(h), rewriter.getIndexAttr(w)},
+                     createScalar(rewriter, loc, f32, 0));
     Value conv = rewriter
                      .create<linalg::Conv2DNchwFchwOp>(
                          loc, TypeRange{convType}, ValueRange{x, filterValue},
@@ -128,17 +128,18 @@ struct TiledConvTransposeLowering
     Value spread = rewriter.create<tensor::ExpandShapeOp>(
         loc, spreadType, conv,
         SmallVector<ReassociationIndices>{{0}, {1, 2, 3}, {4}, {5}},
-        SmallVector<OpFoldResult>{batch, rewriter.getIndexAttr(filters),
-                                  rewriter.getIndexAttr(kh),
-                                  rewriter.getIndexAttr(kw),
-                                  rewriter.getIndexAttr(h),
-                                  rewriter.getIndexAttr(w)});
+        SmallVector<OpFoldResult>{
+            batch, rewriter.getIndexAttr(filters), rewriter.getIndexAttr(kh),
+            rewriter.getIndexAttr(kw), rewriter.getIndexAttr(h),
+            rewriter.getIndexAttr(w)});
     auto blocksType = RankedTensorType::get(
         {xType.getDimSize(0), filters, h, kh, w, kw}, f32);
-    SmallVector<OpFoldResult> blockSizes{
-        batch, rewriter.getIndexAttr(filters), rewriter.getIndexAttr(h),
-        rewriter.getIndexAttr(kh), rewriter.getIndexAttr(w),
-        rewriter.getIndexAttr(kw)};
+    SmallVector<OpFoldResult> blockSizes{batch,
+                                         rewriter.getIndexAttr(filters),
+                                         rewriter.getIndexAttr(h),
+                                         rewriter.getIndexAttr(kh),
+                                         rewriter.getIndexAttr(w),
+                                         rewriter.getIndexAttr(kw)};
     MLIRContext *ctx = rewriter.getContext();
     auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
     SmallVector<Value> inputs{spread};

@@ -51,11 +51,10 @@ struct ConvertONNXToLinalgPass
     MLIRContext *ctx = &getContext();
     ConversionTarget target(*ctx);
     target.addIllegalDialect<onnxc::onnx::ONNXDialect>();
-    target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
-                           math::MathDialect, tensor::TensorDialect,
-                           scf::SCFDialect, func::FuncDialect,
-                           bufferization::BufferizationDialect,
-                           memref::MemRefDialect>();
+    target.addLegalDialect<
+        arith::ArithDialect, linalg::LinalgDialect, math::MathDialect,
+        tensor::TensorDialect, scf::SCFDialect, func::FuncDialect,
+        bufferization::BufferizationDialect, memref::MemRefDialect>();
     target.addIllegalOp<onnxc::fused::AttentionOp>();
     // The casts between unsigned integers and their signless twins.
     target.addLegalOp<UnrealizedConversionCastOp>();

@@ -1,4 +1,4 @@
-//===- Misc.cpp - onnx LRN, Det, ReverseSequence, TfIdfVectorizer to linalg ===//
+//===- Misc.cpp - onnx LRN, Det, ReverseSequence, TfIdfVectorizer ---------===//
 //
 // LRN is a generic over the result that sums the squares of its channel
 // window in an scf.for. ReverseSequence is a gather generic reading each
@@ -53,8 +53,8 @@ struct LRNLowering : public ONNXToLinalgPattern<onnx::LRNOp> {
     Value channels = toValue(rewriter, loc, getDimSize(rewriter, loc, x, 1));
     double alphaOverSize = op.getAlpha().convertToDouble() / size;
     AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
-    Value init = createEmpty(rewriter, loc, resultType,
-                             getDimSizes(rewriter, loc, x));
+    Value init =
+        createEmpty(rewriter, loc, resultType, getDimSizes(rewriter, loc, x));
     auto generic = rewriter.create<linalg::GenericOp>(
         loc, TypeRange{resultType}, ValueRange{x}, ValueRange{init},
         ArrayRef<AffineMap>{identity, identity}, getParallel(rank),
@@ -70,22 +70,22 @@ struct LRNLowering : public ONNXToLinalgPattern<onnx::LRNOp> {
           Value hi = b.create<arith::MinSIOp>(
               b.create<arith::AddIOp>(c, createIndex(b, l, after + 1)),
               channels);
-          Value sum = forLoop(b, lo, hi,
-                              ValueRange{createScalar(b, l, element, 0)},
-                              [&](ImplicitLocOpBuilder &ib, Value k,
-                                  ValueRange iter) {
-                                SmallVector<Value> at(position);
-                                at[1] = k;
-                                Value v = ib.create<tensor::ExtractOp>(x, at);
-                                return SmallVector<Value>{ib.create<arith::AddFOp>(
-                                    iter[0], ib.create<arith::MulFOp>(v, v))};
-                              })[0];
+          Value sum =
+              forLoop(b, lo, hi, ValueRange{createScalar(b, l, element, 0)},
+                      [&](ImplicitLocOpBuilder &ib, Value k, ValueRange iter) {
+                        SmallVector<Value> at(position);
+                        at[1] = k;
+                        Value v = ib.create<tensor::ExtractOp>(x, at);
+                        return SmallVector<Value>{ib.create<arith::AddFOp>(
+                            iter[0], ib.create<arith::MulFOp>(v, v))};
+                      })[0];
           Value base = b.create<arith::AddFOp>(
               createScalar(b, l, element, op.getBias().convertToDouble()),
-              b.create<arith::MulFOp>(createScalar(b, l, element, alphaOverSize),
-                                      sum));
+              b.create<arith::MulFOp>(
+                  createScalar(b, l, element, alphaOverSize), sum));
           Value denom = b.create<math::PowFOp>(
-              base, createScalar(b, l, element, op.getBeta().convertToDouble()));
+              base,
+              createScalar(b, l, element, op.getBeta().convertToDouble()));
           b.create<linalg::YieldOp>(
               b.create<arith::DivFOp>(args[0], denom).getResult());
         });
@@ -121,8 +121,8 @@ struct ReverseSequenceLowering
           Value len = b.create<arith::IndexCastOp>(
               b.getIndexType(),
               b.create<tensor::ExtractOp>(lens, position[batchAxis]));
-          len = b.create<arith::MaxSIOp>(
-              b.create<arith::MinSIOp>(len, steps), createIndex(b, l, 0));
+          len = b.create<arith::MaxSIOp>(b.create<arith::MinSIOp>(len, steps),
+                                         createIndex(b, l, 0));
           Value t = position[timeAxis];
           Value mirrored = b.create<arith::SubIOp>(
               b.create<arith::SubIOp>(len, createIndex(b, l, 1)), t);
@@ -159,32 +159,34 @@ struct DetLowering : public ONNXToLinalgPattern<onnx::DetOp> {
     auto cubeType = RankedTensorType::get(
         {onnx::detail::productOfDims(xType.getShape().drop_back(2)), n, n},
         element);
-    Value cube = reshapeThroughFlat(
-        b, loc, x, cubeType,
-        {getAsOpFoldResult(batch), getAsOpFoldResult(size),
-         getAsOpFoldResult(size)});
+    Value cube =
+        reshapeThroughFlat(b, loc, x, cubeType,
+                           {getAsOpFoldResult(batch), getAsOpFoldResult(size),
+                            getAsOpFoldResult(size)});
     auto flatType = RankedTensorType::get({cubeType.getDimSize(0)}, element);
     Value dets = createEmpty(b, loc, flatType, {getAsOpFoldResult(batch)});
     auto matrixType = RankedTensorType::get({n, n}, element);
     Value zero = createIndex(b, loc, 0);
     Value fzero = createScalar(b, loc, element, 0);
     Value fone = createScalar(b, loc, element, 1);
-    dets = forLoop(b, zero, batch, ValueRange{dets}, [&](ImplicitLocOpBuilder &lb,
-                                                         Value i,
-                                                         ValueRange iter) {
-      Value matrix = lb.create<tensor::ExtractSliceOp>(
-          matrixType, cube, ArrayRef<OpFoldResult>{i, lb.getIndexAttr(0), lb.getIndexAttr(0)},
-          ArrayRef<OpFoldResult>{lb.getIndexAttr(1), getAsOpFoldResult(size),
-                                 getAsOpFoldResult(size)},
-          ArrayRef<OpFoldResult>{lb.getIndexAttr(1), lb.getIndexAttr(1),
-                                 lb.getIndexAttr(1)});
-      matrix = createCopy(lb, loc, matrix);
-      Value det = eliminate(lb, matrix, size, fzero, fone);
-      return SmallVector<Value>{
-          lb.create<tensor::InsertOp>(det, iter[0], ValueRange{i})};
-    })[0];
-    rewriter.replaceOp(op, reshapeThroughFlat(b, loc, dets, resultType,
-                                              batchSizes));
+    dets = forLoop(
+        b, zero, batch, ValueRange{dets},
+        [&](ImplicitLocOpBuilder &lb, Value i, ValueRange iter) {
+          Value matrix = lb.create<tensor::ExtractSliceOp>(
+              matrixType, cube,
+              ArrayRef<OpFoldResult>{i, lb.getIndexAttr(0), lb.getIndexAttr(0)},
+              ArrayRef<OpFoldResult>{lb.getIndexAttr(1),
+                                     getAsOpFoldResult(size),
+                                     getAsOpFoldResult(size)},
+              ArrayRef<OpFoldResult>{lb.getIndexAttr(1), lb.getIndexAttr(1),
+                                     lb.getIndexAttr(1)});
+          matrix = createCopy(lb, loc, matrix);
+          Value det = eliminate(lb, matrix, size, fzero, fone);
+          return SmallVector<Value>{
+              lb.create<tensor::InsertOp>(det, iter[0], ValueRange{i})};
+        })[0];
+    rewriter.replaceOp(
+        op, reshapeThroughFlat(b, loc, dets, resultType, batchSizes));
     return success();
   }
 
@@ -216,17 +218,19 @@ private:
           Value swapped = forLoop(
               kb, zero, size, ValueRange{m},
               [&](ImplicitLocOpBuilder &sb, Value j, ValueRange it) {
-                Value top = sb.create<tensor::ExtractOp>(it[0], ValueRange{k, j});
+                Value top =
+                    sb.create<tensor::ExtractOp>(it[0], ValueRange{k, j});
                 Value low =
                     sb.create<tensor::ExtractOp>(it[0], ValueRange{pivot, j});
-                Value t = sb.create<tensor::InsertOp>(low, it[0], ValueRange{k, j});
+                Value t =
+                    sb.create<tensor::InsertOp>(low, it[0], ValueRange{k, j});
                 return SmallVector<Value>{
                     sb.create<tensor::InsertOp>(top, t, ValueRange{pivot, j})};
               })[0];
           Value moved =
               kb.create<arith::CmpIOp>(arith::CmpIPredicate::ne, pivot, k);
-          det = kb.create<arith::SelectOp>(
-              moved, kb.create<arith::NegFOp>(det), det);
+          det = kb.create<arith::SelectOp>(moved, kb.create<arith::NegFOp>(det),
+                                           det);
           Value diag = kb.create<tensor::ExtractOp>(swapped, ValueRange{k, k});
           det = kb.create<arith::MulFOp>(det, diag);
           // Eliminate below the diagonal unless the column is all zero.
@@ -244,21 +248,23 @@ private:
                     e, next, size, ValueRange{swapped},
                     [&](ImplicitLocOpBuilder &rb, Value r, ValueRange rows) {
                       Value factor = rb.create<arith::DivFOp>(
-                          rb.create<tensor::ExtractOp>(rows[0], ValueRange{r, k}),
+                          rb.create<tensor::ExtractOp>(rows[0],
+                                                       ValueRange{r, k}),
                           diag);
-                      return SmallVector<Value>{forLoop(
-                          rb, next, size, rows,
-                          [&](ImplicitLocOpBuilder &cb, Value c,
-                              ValueRange cols) {
-                            Value v = cb.create<tensor::ExtractOp>(
-                                cols[0], ValueRange{r, c});
-                            Value p = cb.create<tensor::ExtractOp>(
-                                cols[0], ValueRange{k, c});
-                            Value nv = cb.create<arith::SubFOp>(
-                                v, cb.create<arith::MulFOp>(factor, p));
-                            return SmallVector<Value>{cb.create<tensor::InsertOp>(
-                                nv, cols[0], ValueRange{r, c})};
-                          })[0]};
+                      return SmallVector<Value>{
+                          forLoop(rb, next, size, rows,
+                                  [&](ImplicitLocOpBuilder &cb, Value c,
+                                      ValueRange cols) {
+                                    Value v = cb.create<tensor::ExtractOp>(
+                                        cols[0], ValueRange{r, c});
+                                    Value p = cb.create<tensor::ExtractOp>(
+                                        cols[0], ValueRange{k, c});
+                                    Value nv = cb.create<arith::SubFOp>(
+                                        v, cb.create<arith::MulFOp>(factor, p));
+                                    return SmallVector<Value>{
+                                        cb.create<tensor::InsertOp>(
+                                            nv, cols[0], ValueRange{r, c})};
+                                  })[0]};
                     })[0];
                 e.create<scf::YieldOp>(updated);
               });
@@ -305,17 +311,18 @@ struct TfIdfVectorizerLowering
     int64_t numOutputs = resultType.getShape().back();
     auto matrixType = RankedTensorType::get(
         {oneRow ? 1 : resultType.getDimSize(0), numOutputs}, b.getF32Type());
-    Value out = createFilled(
-        b, loc, matrixType,
-        {getAsOpFoldResult(rows), b.getIndexAttr(numOutputs)},
-        createScalar(b, loc, b.getF32Type(), 0));
+    Value out =
+        createFilled(b, loc, matrixType,
+                     {getAsOpFoldResult(rows), b.getIndexAttr(numOutputs)},
+                     createScalar(b, loc, b.getF32Type(), 0));
     int64_t numGrams = static_cast<int64_t>(weights.size());
     if (numGrams != 0) {
       ArrayRef<int64_t> pool = *op.getPoolInt64s();
       auto i64Tensor = [&](ArrayRef<int64_t> values) -> Value {
-        auto type = RankedTensorType::get(
-            {static_cast<int64_t>(values.size())}, b.getI64Type());
-        return b.create<arith::ConstantOp>(DenseElementsAttr::get(type, values));
+        auto type = RankedTensorType::get({static_cast<int64_t>(values.size())},
+                                          b.getI64Type());
+        return b.create<arith::ConstantOp>(
+            DenseElementsAttr::get(type, values));
       };
       Value poolTensor = i64Tensor(pool);
       Value tableTensor = i64Tensor(table);
@@ -328,81 +335,85 @@ struct TfIdfVectorizerLowering
         return ib.create<arith::IndexCastOp>(
             ib.getIndexType(), ib.create<tensor::ExtractOp>(tensor, at));
       };
-      out = forLoop(b, zero, rows, ValueRange{out}, [&](ImplicitLocOpBuilder &rb,
-                                                         Value row,
-                                                         ValueRange rowIter) {
-        return SmallVector<Value>{forLoop(
-            rb, zero, createIndex(rb, loc, numGrams), rowIter,
-            [&](ImplicitLocOpBuilder &gb, Value g, ValueRange gramIter) {
-              Value base = gb.create<arith::MulIOp>(g, createIndex(gb, loc, 3));
-              Value start = readIndex(gb, tableTensor, base);
-              Value length = readIndex(
-                  gb, tableTensor, gb.create<arith::AddIOp>(base, one));
-              Value output = readIndex(
-                  gb, tableTensor,
-                  gb.create<arith::AddIOp>(base, createIndex(gb, loc, 2)));
-              // A 1-gram is the same for every skip: count it once.
-              Value unigram = gb.create<arith::CmpIOp>(arith::CmpIPredicate::eq,
-                                                       length, one);
-              Value skips = gb.create<arith::SelectOp>(
-                  unigram, one, createIndex(gb, loc, maxSkip + 1));
-              Value count = forLoop(
-                  gb, zero, skips, ValueRange{zero},
-                  [&](ImplicitLocOpBuilder &sb, Value skip, ValueRange c) {
-                    Value step = sb.create<arith::AddIOp>(skip, one);
-                    Value span = sb.create<arith::MulIOp>(
-                        sb.create<arith::SubIOp>(length, one), step);
-                    Value starts = sb.create<arith::MaxSIOp>(
-                        sb.create<arith::SubIOp>(columns, span), zero);
-                    return SmallVector<Value>{forLoop(
-                        sb, zero, starts, c,
-                        [&](ImplicitLocOpBuilder &pb, Value pos,
-                            ValueRange cc) {
-                          Value match = forLoop(
-                              pb, zero, length,
-                              ValueRange{pb.create<arith::ConstantOp>(
-                                  pb.getBoolAttr(true))},
-                              [&](ImplicitLocOpBuilder &kb, Value k,
-                                  ValueRange m) {
-                                Value at = kb.create<arith::AddIOp>(
-                                    pos, kb.create<arith::MulIOp>(k, step));
-                                Value item = kb.create<tensor::ExtractOp>(
-                                    x, ValueRange{row, at});
-                                if (!item.getType().isInteger(64))
-                                  item = kb.create<arith::ExtSIOp>(
-                                      kb.getI64Type(), item);
-                                Value want = kb.create<tensor::ExtractOp>(
-                                    poolTensor,
-                                    ValueRange{kb.create<arith::AddIOp>(start, k)});
-                                Value same = kb.create<arith::CmpIOp>(
-                                    arith::CmpIPredicate::eq, item, want);
-                                return SmallVector<Value>{
-                                    kb.create<arith::AndIOp>(m[0], same)};
-                              })[0];
-                          return SmallVector<Value>{pb.create<arith::SelectOp>(
-                              match, pb.create<arith::AddIOp>(cc[0], one),
-                              cc[0])};
-                        })[0]};
-                  })[0];
-              Value tf = gb.create<arith::UIToFPOp>(
-                  gb.getF32Type(),
-                  gb.create<arith::IndexCastOp>(gb.getI64Type(), count));
-              Value weight = gb.create<tensor::ExtractOp>(weightTensor, g);
-              Value value = tf;
-              if (mode == "IDF")
-                value = gb.create<arith::SelectOp>(
-                    gb.create<arith::CmpIOp>(arith::CmpIPredicate::ne, count,
-                                             zero),
-                    weight, createScalar(gb, loc, gb.getF32Type(), 0));
-              else if (mode == "TFIDF")
-                value = gb.create<arith::MulFOp>(tf, weight);
-              Value current = gb.create<tensor::ExtractOp>(
-                  gramIter[0], ValueRange{row, output});
-              return SmallVector<Value>{gb.create<tensor::InsertOp>(
-                  gb.create<arith::AddFOp>(current, value), gramIter[0],
-                  ValueRange{row, output})};
-            })[0]};
-      })[0];
+      out = forLoop(
+          b, zero, rows, ValueRange{out},
+          [&](ImplicitLocOpBuilder &rb, Value row, ValueRange rowIter) {
+            return SmallVector<Value>{forLoop(
+                rb, zero, createIndex(rb, loc, numGrams), rowIter,
+                [&](ImplicitLocOpBuilder &gb, Value g, ValueRange gramIter) {
+                  Value base =
+                      gb.create<arith::MulIOp>(g, createIndex(gb, loc, 3));
+                  Value start = readIndex(gb, tableTensor, base);
+                  Value length = readIndex(gb, tableTensor,
+                                           gb.create<arith::AddIOp>(base, one));
+                  Value output = readIndex(
+                      gb, tableTensor,
+                      gb.create<arith::AddIOp>(base, createIndex(gb, loc, 2)));
+                  // A 1-gram is the same for every skip: count it once.
+                  Value unigram = gb.create<arith::CmpIOp>(
+                      arith::CmpIPredicate::eq, length, one);
+                  Value skips = gb.create<arith::SelectOp>(
+                      unigram, one, createIndex(gb, loc, maxSkip + 1));
+                  Value count = forLoop(
+                      gb, zero, skips, ValueRange{zero},
+                      [&](ImplicitLocOpBuilder &sb, Value skip, ValueRange c) {
+                        Value step = sb.create<arith::AddIOp>(skip, one);
+                        Value span = sb.create<arith::MulIOp>(
+                            sb.create<arith::SubIOp>(length, one), step);
+                        Value starts = sb.create<arith::MaxSIOp>(
+                            sb.create<arith::SubIOp>(columns, span), zero);
+                        return SmallVector<Value>{forLoop(
+                            sb, zero, starts, c,
+                            [&](ImplicitLocOpBuilder &pb, Value pos,
+                                ValueRange cc) {
+                              Value match = forLoop(
+                                  pb, zero, length,
+                                  ValueRange{pb.create<arith::ConstantOp>(
+                                      pb.getBoolAttr(true))},
+                                  [&](ImplicitLocOpBuilder &kb, Value k,
+                                      ValueRange m) {
+                                    Value at = kb.create<arith::AddIOp>(
+                                        pos, kb.create<arith::MulIOp>(k, step));
+                                    Value item = kb.create<tensor::ExtractOp>(
+                                        x, ValueRange{row, at});
+                                    if (!item.getType().isInteger(64))
+                                      item = kb.create<arith::ExtSIOp>(
+                                          kb.getI64Type(), item);
+                                    Value want = kb.create<tensor::ExtractOp>(
+                                        poolTensor,
+                                        ValueRange{kb.create<arith::AddIOp>(
+                                            start, k)});
+                                    Value same = kb.create<arith::CmpIOp>(
+                                        arith::CmpIPredicate::eq, item, want);
+                                    return SmallVector<Value>{
+                                        kb.create<arith::AndIOp>(m[0], same)};
+                                  })[0];
+                              return SmallVector<Value>{
+                                  pb.create<arith::SelectOp>(
+                                      match,
+                                      pb.create<arith::AddIOp>(cc[0], one),
+                                      cc[0])};
+                            })[0]};
+                      })[0];
+                  Value tf = gb.create<arith::UIToFPOp>(
+                      gb.getF32Type(),
+                      gb.create<arith::IndexCastOp>(gb.getI64Type(), count));
+                  Value weight = gb.create<tensor::ExtractOp>(weightTensor, g);
+                  Value value = tf;
+                  if (mode == "IDF")
+                    value = gb.create<arith::SelectOp>(
+                        gb.create<arith::CmpIOp>(arith::CmpIPredicate::ne,
+                                                 count, zero),
+                        weight, createScalar(gb, loc, gb.getF32Type(), 0));
+                  else if (mode == "TFIDF")
+                    value = gb.create<arith::MulFOp>(tf, weight);
+                  Value current = gb.create<tensor::ExtractOp>(
+                      gramIter[0], ValueRange{row, output});
+                  return SmallVector<Value>{gb.create<tensor::InsertOp>(
+                      gb.create<arith::AddFOp>(current, value), gramIter[0],
+                      ValueRange{row, output})};
+                })[0]};
+          })[0];
     }
     if (oneRow)
       out = b.create<tensor::CollapseShapeOp>(

@@ -4,13 +4,13 @@
 // parameters. Softmax is max, exp(x - max), sum and divide along its axis;
 // LogSoftmax x - max - log(sum); Hardmax compares each index with the
 // argmax. An f32 LayerNormalization over the last axis whose Mean and
-// InvStdDev are unused calls the runtime's row kernel (lib/Kernels/norm/Norm.c);
-// otherwise LayerNormalization, InstanceNormalization and
-// MeanVarianceNormalization reduce mean and variance over their dims, then
-// normalize (scale and shift) in one generic; LpNormalization divides by the
-// reduced norm. NegativeLogLikelihoodLoss gathers the target's log
-// probabilities and weights in one generic, then sums; SoftmaxCrossEntropyLoss
-// is LogSoftmax then that.
+// InvStdDev are unused calls the runtime's row kernel
+// (lib/Kernels/norm/Norm.c); otherwise LayerNormalization,
+// InstanceNormalization and MeanVarianceNormalization reduce mean and variance
+// over their dims, then normalize (scale and shift) in one generic;
+// LpNormalization divides by the reduced norm. NegativeLogLikelihoodLoss
+// gathers the target's log probabilities and weights in one generic, then sums;
+// SoftmaxCrossEntropyLoss is LogSoftmax then that.
 //
 //===----------------------------------------------------------------------===//
 
@@ -234,8 +234,8 @@ static Value createNLLLoss(OpBuilder &b, Location loc, Value input,
 namespace {
 /// The mean and the variance (without Bessel's correction) of `x` over every
 /// dim but 1, as 1-D tensors of size C.
-static std::pair<Value, Value> createBatchStatistics(OpBuilder &b,
-                                                     Location loc, Value x) {
+static std::pair<Value, Value> createBatchStatistics(OpBuilder &b, Location loc,
+                                                     Value x) {
   MLIRContext *ctx = b.getContext();
   auto xType = cast<RankedTensorType>(x.getType());
   int64_t rank = xType.getRank();
@@ -254,36 +254,34 @@ static std::pair<Value, Value> createBatchStatistics(OpBuilder &b,
   iterators[1] = utils::IteratorType::parallel;
   Value zero = createScalar(b, loc, element, 0);
   // Sums over x of `term(x, extra...)` per channel, divided by the count.
-  auto average = [&](ValueRange extra,
-                     llvm::function_ref<Value(OpBuilder &, Location,
-                                              ValueRange)>
-                         term) {
-    SmallVector<Value> ins{x};
-    ins.append(extra.begin(), extra.end());
-    SmallVector<AffineMap> maps{identity};
-    maps.append(extra.size(), channel);
-    maps.push_back(channel);
-    Value sum =
-        b.create<linalg::GenericOp>(
-             loc, TypeRange{statsType}, ins,
-             ValueRange{createFilled(b, loc, statsType, statsSizes, zero)},
-             maps, iterators,
-             [&](OpBuilder &nb, Location l, ValueRange args) {
-               nb.create<linalg::YieldOp>(
-                   l, nb.create<arith::AddFOp>(
-                             l, args.back(), term(nb, l, args.drop_back()))
-                          .getResult());
-             })
-            .getResult(0);
-    return createElementwiseMap(
-        b, loc, ValueRange{sum}, statsType, statsSizes,
-        [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
-          return nb.create<arith::DivFOp>(l, args[0], count);
-        });
-  };
-  Value mean = average({}, [](OpBuilder &, Location, ValueRange args) {
-    return args[0];
-  });
+  auto average =
+      [&](ValueRange extra,
+          llvm::function_ref<Value(OpBuilder &, Location, ValueRange)> term) {
+        SmallVector<Value> ins{x};
+        ins.append(extra.begin(), extra.end());
+        SmallVector<AffineMap> maps{identity};
+        maps.append(extra.size(), channel);
+        maps.push_back(channel);
+        Value sum =
+            b.create<linalg::GenericOp>(
+                 loc, TypeRange{statsType}, ins,
+                 ValueRange{createFilled(b, loc, statsType, statsSizes, zero)},
+                 maps, iterators,
+                 [&](OpBuilder &nb, Location l, ValueRange args) {
+                   nb.create<linalg::YieldOp>(
+                       l, nb.create<arith::AddFOp>(
+                                l, args.back(), term(nb, l, args.drop_back()))
+                              .getResult());
+                 })
+                .getResult(0);
+        return createElementwiseMap(
+            b, loc, ValueRange{sum}, statsType, statsSizes,
+            [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+              return nb.create<arith::DivFOp>(l, args[0], count);
+            });
+      };
+  Value mean = average(
+      {}, [](OpBuilder &, Location, ValueRange args) { return args[0]; });
   Value var = average({mean}, [](OpBuilder &nb, Location l, ValueRange args) {
     Value centered = nb.create<arith::SubFOp>(l, args[0], args[1]);
     return nb.create<arith::MulFOp>(l, centered, centered).getResult();
@@ -311,8 +309,7 @@ struct BatchNormalizationLowering
       mean = batchMean;
       var = batchVar;
     }
-    SmallVector<Value> inputs{x, adaptor.getScale(), adaptor.getB(), mean,
-                              var};
+    SmallVector<Value> inputs{x, adaptor.getScale(), adaptor.getB(), mean, var};
     SmallVector<AffineMap> maps{rewriter.getMultiDimIdentityMap(rank)};
     for (Value param : ArrayRef<Value>(inputs).drop_front()) {
       auto type = cast<RankedTensorType>(param.getType());
@@ -347,10 +344,9 @@ struct BatchNormalizationLowering
     // running = input * momentum + batch * (1 - momentum)
     double momentum = op.getMomentum().convertToDouble();
     SmallVector<Value> results{generic.getResult(0)};
-    for (auto [index, running, batch] :
-         llvm::enumerate(ArrayRef<Value>{adaptor.getInputMean(),
-                                         adaptor.getInputVar()},
-                         ArrayRef<Value>{mean, var})) {
+    for (auto [index, running, batch] : llvm::enumerate(
+             ArrayRef<Value>{adaptor.getInputMean(), adaptor.getInputVar()},
+             ArrayRef<Value>{mean, var})) {
       RankedTensorType type = getRankedResultType(op, index + 1);
       if (!type)
         return failure();
@@ -361,8 +357,8 @@ struct BatchNormalizationLowering
           [&](OpBuilder &b, Location l, ValueRange args) -> Value {
             return b.create<arith::AddFOp>(
                 l,
-                b.create<arith::MulFOp>(
-                    l, args[0], createScalar(b, l, element, momentum)),
+                b.create<arith::MulFOp>(l, args[0],
+                                        createScalar(b, l, element, momentum)),
                 b.create<arith::MulFOp>(
                     l, args[1], createScalar(b, l, element, 1.0 - momentum)));
           }));
@@ -480,9 +476,9 @@ lowerLayerNormToKernel(onnx::LayerNormalizationOp op, Value x, Value scale,
     auto type = cast<RankedTensorType>(stat.getType());
     SmallVector<OpFoldResult> statSizes;
     for (int64_t i = 0; i < type.getRank(); ++i)
-      statSizes.push_back(type.isDynamicDim(i) ? sizes[i]
-                                               : rewriter.getIndexAttr(
-                                                     type.getDimSize(i)));
+      statSizes.push_back(type.isDynamicDim(i)
+                              ? sizes[i]
+                              : rewriter.getIndexAttr(type.getDimSize(i)));
     return createEmpty(rewriter, loc, type, statSizes);
   };
   rewriter.replaceOp(op, {y, unused(op.getMean()), unused(op.getInvStdDev())});
@@ -514,8 +510,8 @@ struct LayerNormalizationLowering
         return op.emitOpError("expects Scale and B of rank at most ")
                << rank - *axis;
     }
-    if (succeeded(lowerLayerNormToKernel(op, x, scale, bias, resultType,
-                                         rewriter)))
+    if (succeeded(
+            lowerLayerNormToKernel(op, x, scale, bias, resultType, rewriter)))
       return success();
     SmallVector<OpFoldResult> sizes = getDimSizes(rewriter, loc, x);
     SmallVector<int64_t> axes = getRange(*axis, rank);

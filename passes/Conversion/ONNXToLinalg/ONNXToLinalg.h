@@ -23,7 +23,8 @@ void populateONNXConvTransposeToLinalgPatterns(
 /// runtime's pooling kernel.
 void populateONNXPoolToLinalgPatterns(mlir::RewritePatternSet &patterns,
                                       bool poolKernels = true);
-void populateONNXNormalizationToLinalgPatterns(mlir::RewritePatternSet &patterns);
+void populateONNXNormalizationToLinalgPatterns(
+    mlir::RewritePatternSet &patterns);
 void populateONNXReduceToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateONNXTensorToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateONNXIndexingToLinalgPatterns(mlir::RewritePatternSet &patterns);

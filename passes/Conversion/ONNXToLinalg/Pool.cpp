@@ -176,8 +176,8 @@ static void lowerPoolToKernel(OpT op, Value x, RankedTensorType resultType,
   Value y = filledTensor(rewriter, loc, resultType, result);
   if constexpr (std::is_same_v<OpT, onnx::MaxPoolOp>) {
     // Indices is unused.
-    Value indices = rewriter.create<tensor::EmptyOp>(
-        loc, setup.sizes, rewriter.getI64Type());
+    Value indices = rewriter.create<tensor::EmptyOp>(loc, setup.sizes,
+                                                     rewriter.getI64Type());
     rewriter.replaceOp(op, ValueRange{y, indices});
   } else {
     rewriter.replaceOp(op, y);
@@ -239,8 +239,8 @@ static Value createPoolGeneric(OpBuilder &b, Location loc, Value padded,
 /// createPoolGeneric with `combine`.
 template <typename Op1D, typename Op2D>
 static Value createPool(OpBuilder &b, Location loc, Value padded, Value window,
-                        Value init, const onnx::WindowGeometry &g,
-                        bool named, Combiner combine) {
+                        Value init, const onnx::WindowGeometry &g, bool named,
+                        Combiner combine) {
   int64_t n = g.kernel.size();
   if (named && (n == 1 || n == 2)) {
     SmallVector<Value> inputs{padded, window};
@@ -263,8 +263,8 @@ static Value createPool(OpBuilder &b, Location loc, Value padded, Value window,
 /// keeps the running maximum and the flat index into `x` (whose spatial dims
 /// are in column-major order when `columnMajor`) of its first occurrence.
 static SmallVector<Value> createArgMaxPool(OpBuilder &b, Location loc, Value x,
-                                           const PoolSetup &setup,
-                                           Value window, Value init,
+                                           const PoolSetup &setup, Value window,
+                                           Value init,
                                            RankedTensorType indicesType,
                                            bool columnMajor) {
   MLIRContext *ctx = b.getContext();
@@ -297,9 +297,9 @@ static SmallVector<Value> createArgMaxPool(OpBuilder &b, Location loc, Value x,
   Value indicesInit = createFilled(b, loc, indicesType, setup.sizes,
                                    createScalar(b, loc, b.getI64Type(), 0));
   auto generic = b.create<linalg::GenericOp>(
-      loc, TypeRange{init.getType(), indicesType}, ValueRange{setup.padded, window},
-      ValueRange{init, indicesInit}, maps, iterators,
-      [&](OpBuilder &nested, Location l, ValueRange args) {
+      loc, TypeRange{init.getType(), indicesType},
+      ValueRange{setup.padded, window}, ValueRange{init, indicesInit}, maps,
+      iterators, [&](OpBuilder &nested, Location l, ValueRange args) {
         ImplicitLocOpBuilder ib(l, nested);
         Value in = toSignless(nested, l, args[0]);
         Value acc = toSignless(nested, l, args[2]);
@@ -330,8 +330,7 @@ static SmallVector<Value> createArgMaxPool(OpBuilder &b, Location loc, Value x,
           flat = ib.create<arith::AddIOp>(
               ib.create<arith::MulIOp>(flat, inSizes[i]), position[i]);
         }
-        Value index =
-            ib.create<arith::IndexCastOp>(ib.getI64Type(), flat);
+        Value index = ib.create<arith::IndexCastOp>(ib.getI64Type(), flat);
         Value newMax = ib.create<arith::SelectOp>(greater, in, acc);
         Value newIndex = ib.create<arith::SelectOp>(greater, index, args[3]);
         ib.create<linalg::YieldOp>(
@@ -374,13 +373,15 @@ struct MaxPoolLowering : public ONNXToLinalgPattern<onnx::MaxPoolOp> {
       RankedTensorType indicesType = getRankedResultType(op, 1);
       if (!indicesType)
         return failure();
-      rewriter.replaceOp(
-          op, createArgMaxPool(rewriter, loc, adaptor.getX(), *setup, window,
-                               init, indicesType, op.getStorageOrder() == 1));
+      rewriter.replaceOp(op, createArgMaxPool(rewriter, loc, adaptor.getX(),
+                                              *setup, window, init, indicesType,
+                                              op.getStorageOrder() == 1));
       return success();
     }
     rewriter.replaceOp(
-        op, ValueRange{createPool<linalg::PoolingNcwMaxOp, linalg::PoolingNchwMaxOp>(
+        op,
+        ValueRange{
+            createPool<linalg::PoolingNcwMaxOp, linalg::PoolingNchwMaxOp>(
                 rewriter, loc, setup->padded, window, init, setup->g,
                 /*named=*/!isUnsigned,
                 [&](OpBuilder &b, Location l, Value in, Value acc) -> Value {
@@ -388,10 +389,11 @@ struct MaxPoolLowering : public ONNXToLinalgPattern<onnx::MaxPoolOp> {
                     return b.create<arith::MaxUIOp>(l, in, acc);
                   return createMax(b, l, in, acc);
                 }),
-        // Indices is unused.
-        rewriter.create<tensor::EmptyOp>(
-            loc, getDimSizes(rewriter, loc, init), rewriter.getI64Type())
-            .getResult()});
+            // Indices is unused.
+            rewriter
+                .create<tensor::EmptyOp>(loc, getDimSizes(rewriter, loc, init),
+                                         rewriter.getI64Type())
+                .getResult()});
     return success();
   }
 };
@@ -490,10 +492,9 @@ struct AveragePoolLowering : public ONNXToLinalgPattern<onnx::AveragePoolOp> {
       SmallVector<AffineExpr> spatialDims;
       for (int64_t i = 0; i < numSpatial; ++i)
         spatialDims.push_back(getAffineDimExpr(i + 2, ctx));
-      SmallVector<AffineMap> maps{
-          rewriter.getMultiDimIdentityMap(rank),
-          AffineMap::get(rank, 0, spatialDims, ctx),
-          rewriter.getMultiDimIdentityMap(rank)};
+      SmallVector<AffineMap> maps{rewriter.getMultiDimIdentityMap(rank),
+                                  AffineMap::get(rank, 0, spatialDims, ctx),
+                                  rewriter.getMultiDimIdentityMap(rank)};
       rewriter.replaceOp(
           op, rewriter
                   .create<linalg::GenericOp>(

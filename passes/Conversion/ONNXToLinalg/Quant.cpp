@@ -91,9 +91,10 @@ static Value roundAndSaturate(OpBuilder &b, Location loc, Value value,
   value = b.create<arith::MinimumFOp>(loc, value,
                                       createScalar(b, loc, floatType, hi));
   Type signless = getSignlessType(type);
-  Value result = type.isUnsignedInteger()
-                     ? b.create<arith::FPToUIOp>(loc, signless, value).getResult()
-                     : b.create<arith::FPToSIOp>(loc, signless, value).getResult();
+  Value result =
+      type.isUnsignedInteger()
+          ? b.create<arith::FPToUIOp>(loc, signless, value).getResult()
+          : b.create<arith::FPToSIOp>(loc, signless, value).getResult();
   return fromSignless(b, loc, result, type);
 }
 
@@ -335,8 +336,7 @@ struct DynamicQuantizeLinearLowering
     // The zero point again as a float, to add after rounding.
     Value zeroPointAsFloat = intToFloat(rewriter, loc, zeroPoint, u8, f32);
     Value y = createElementwiseMap(
-        rewriter, loc, ValueRange{x}, resultType,
-        getDimSizes(rewriter, loc, x),
+        rewriter, loc, ValueRange{x}, resultType, getDimSizes(rewriter, loc, x),
         [&](OpBuilder &b, Location l, ValueRange args) {
           Value v = b.create<arith::DivFOp>(l, args[0], scale);
           return roundAndSaturate(b, l, v, zeroPointAsFloat, u8);
@@ -417,8 +417,7 @@ static Value createIntegerMatMul(OpBuilder &b, Location loc, Value a, Value bv,
   Type aElement = aType.getElementType(), bElement = bType.getElementType();
   return b
       .create<linalg::GenericOp>(
-          loc, TypeRange{resultType}, inputs, ValueRange{init}, maps,
-          iterators,
+          loc, TypeRange{resultType}, inputs, ValueRange{init}, maps, iterators,
           [&](OpBuilder &nested, Location l, ValueRange args) {
             Value lhs = extendToI32(nested, l, args[0], aElement);
             Value rhs = extendToI32(nested, l, args[1], bElement);
@@ -440,9 +439,10 @@ static Value createIntegerMatMul(OpBuilder &b, Location loc, Value a, Value bv,
 /// `colDim` (the others).
 static Value createRequantize(OpBuilder &b, Location loc, Value acc,
                               RankedTensorType resultType,
-                              const QuantParam &bias, const QuantParam &rowScale,
-                              int64_t rowDim, const QuantParam &colScale,
-                              int64_t colDim, const QuantParam &outScale,
+                              const QuantParam &bias,
+                              const QuantParam &rowScale, int64_t rowDim,
+                              const QuantParam &colScale, int64_t colDim,
+                              const QuantParam &outScale,
                               const QuantParam &outZeroPoint) {
   MLIRContext *ctx = b.getContext();
   int64_t rank = resultType.getRank();
@@ -452,7 +452,8 @@ static Value createRequantize(OpBuilder &b, Location loc, Value acc,
   int64_t rowPos = addParamInput(rowScale, rowDim, rank, inputs, maps, ctx);
   int64_t colPos = addParamInput(colScale, colDim, rank, inputs, maps, ctx);
   int64_t outPos = addParamInput(outScale, colDim, rank, inputs, maps, ctx);
-  int64_t zeroPos = addParamInput(outZeroPoint, colDim, rank, inputs, maps, ctx);
+  int64_t zeroPos =
+      addParamInput(outZeroPoint, colDim, rank, inputs, maps, ctx);
   maps.push_back(b.getMultiDimIdentityMap(rank));
   Type yElement = resultType.getElementType();
   Value init = createEmpty(b, loc, resultType, getDimSizes(b, loc, acc));
@@ -894,10 +895,9 @@ static Value splitGroups(OpBuilder &b, Location loc, Value value, int64_t dim,
     outputShape.push_back(b.getIndexAttr(group));
     if (type.isDynamicDim(i)) {
       shape.push_back(ShapedType::kDynamic);
-      outputShape.push_back(
-          b.create<arith::DivUIOp>(loc, toValue(b, loc, size),
-                                   createIndex(b, loc, group))
-              .getResult());
+      outputShape.push_back(b.create<arith::DivUIOp>(loc, toValue(b, loc, size),
+                                                     createIndex(b, loc, group))
+                                .getResult());
     } else {
       shape.push_back(type.getDimSize(i) / group);
       outputShape.push_back(b.getIndexAttr(type.getDimSize(i) / group));
@@ -992,13 +992,12 @@ static FailureOr<PaddedConv> padIntegerConv(OpBuilder &b, OpT op, Value x,
         b.create<arith::AddIOp>(
             loc, in, createIndex(b, loc, g.padsBegin[i] + g.padsEnd[i])),
         extent);
-    sizes.push_back(
-        b.create<arith::AddIOp>(
-             loc,
-             b.create<arith::DivSIOp>(loc, span,
-                                      createIndex(b, loc, g.strides[i])),
-             one)
-            .getResult());
+    sizes.push_back(b.create<arith::AddIOp>(
+                         loc,
+                         b.create<arith::DivSIOp>(
+                             loc, span, createIndex(b, loc, g.strides[i])),
+                         one)
+                        .getResult());
   }
   return PaddedConv{createPad(b, loc, x, low, high, padValue), padValue, sizes,
                     g};
@@ -1045,8 +1044,8 @@ createIntegerConv(OpBuilder &b, OpT op, Value x, Value w, Value xZeroPoint,
   int64_t loops = grouped ? 8 : 7;
   auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
   int64_t o = grouped ? 1 : 0; // offset of the loops after n (and g)
-  AffineExpr n = d(0), m = d(1 + o), oh = d(2 + o), ow = d(3 + o),
-             c = d(4 + o), kh = d(5 + o), kw = d(6 + o);
+  AffineExpr n = d(0), m = d(1 + o), oh = d(2 + o), ow = d(3 + o), c = d(4 + o),
+             kh = d(5 + o), kw = d(6 + o);
   AffineExpr ih = oh * g.strides[0] + kh * g.dilations[0];
   AffineExpr iw = ow * g.strides[1] + kw * g.dilations[1];
   SmallVector<AffineExpr> inExprs{n, c, ih, iw}, filterExprs{m, c, kh, kw},
@@ -1070,24 +1069,24 @@ createIntegerConv(OpBuilder &b, OpT op, Value x, Value w, Value xZeroPoint,
   SmallVector<utils::IteratorType> iterators = getParallel(loops);
   for (int64_t i = loops - 3; i < loops; ++i)
     iterators[i] = utils::IteratorType::reduction;
-  Value conv =
-      b.create<linalg::GenericOp>(
-           loc, TypeRange{output.getType()}, inputs, ValueRange{output}, maps,
-           iterators,
-           [&](OpBuilder &nested, Location l, ValueRange args) {
-             Value lhs = extendToI32(nested, l, args[0], xElement);
-             Value rhs = extendToI32(nested, l, args[1], wElement);
-             if (xZero)
-               lhs = nested.create<arith::SubIOp>(l, lhs, xZero);
-             if (Value zp = wZero.scalar ? wZero.scalar
-                            : wPos >= 0  ? args[wPos]
-                                         : Value())
-               rhs = nested.create<arith::SubIOp>(l, rhs, zp);
-             Value product = nested.create<arith::MulIOp>(l, lhs, rhs);
-             Value sum = nested.create<arith::AddIOp>(l, args.back(), product);
-             nested.create<linalg::YieldOp>(l, sum);
-           })
-          .getResult(0);
+  Value conv = b.create<linalg::GenericOp>(
+                    loc, TypeRange{output.getType()}, inputs,
+                    ValueRange{output}, maps, iterators,
+                    [&](OpBuilder &nested, Location l, ValueRange args) {
+                      Value lhs = extendToI32(nested, l, args[0], xElement);
+                      Value rhs = extendToI32(nested, l, args[1], wElement);
+                      if (xZero)
+                        lhs = nested.create<arith::SubIOp>(l, lhs, xZero);
+                      if (Value zp = wZero.scalar ? wZero.scalar
+                                     : wPos >= 0  ? args[wPos]
+                                                  : Value())
+                        rhs = nested.create<arith::SubIOp>(l, rhs, zp);
+                      Value product = nested.create<arith::MulIOp>(l, lhs, rhs);
+                      Value sum =
+                          nested.create<arith::AddIOp>(l, args.back(), product);
+                      nested.create<linalg::YieldOp>(l, sum);
+                    })
+                   .getResult(0);
   if (grouped)
     conv = castTo(b, loc, mergeDims(b, loc, conv, 1), accType);
   return conv;

@@ -8,11 +8,11 @@
 // and computes the gates in one elementwise generic. (GRU with
 // linear_before_reset, as PyTorch exports it: the reset gate scales the h
 // gate's product and R bias, so one product of the three gates goes onto the
-// R bias apart, and the projection is only read.) With `sequence_lens`, steps past a batch entry's length keep its
-// state and give zeros in Y; a reverse direction then reads its input (and
-// writes Y) reversed within each entry's own length, through a gather.
-// Layout 1 (batch first) transposes the input and initial states in and
-// the results out.
+// R bias apart, and the projection is only read.) With `sequence_lens`, steps
+// past a batch entry's length keep its state and give zeros in Y; a reverse
+// direction then reads its input (and writes Y) reversed within each entry's
+// own length, through a gather. Layout 1 (batch first) transposes the input and
+// initial states in and the results out.
 //
 //===----------------------------------------------------------------------===//
 
@@ -132,8 +132,8 @@ static Value applyActivation(OpBuilder &b, Location loc, const Activation &act,
     Value v = b.create<arith::AddFOp>(
         loc, b.create<arith::MulFOp>(loc, constant(act.alpha), x),
         constant(act.beta));
-    return b.create<arith::MaximumFOp>(loc, zero,
-                                       b.create<arith::MinimumFOp>(loc, one, v));
+    return b.create<arith::MaximumFOp>(
+        loc, zero, b.create<arith::MinimumFOp>(loc, one, v));
   }
   if (name == "elu") {
     Value e = b.create<arith::SubFOp>(loc, b.create<math::ExpOp>(loc, x), one);
@@ -155,7 +155,8 @@ static Value applyClip(OpBuilder &b, Location loc, const CellConfig &cell,
   if (!cell.clip)
     return x;
   Type type = x.getType();
-  x = b.create<arith::MaximumFOp>(loc, x, createScalar(b, loc, type, -*cell.clip));
+  x = b.create<arith::MaximumFOp>(loc, x,
+                                  createScalar(b, loc, type, -*cell.clip));
   return b.create<arith::MinimumFOp>(loc, x,
                                      createScalar(b, loc, type, *cell.clip));
 }
@@ -234,9 +235,11 @@ static Value reverseWithinLengths(OpBuilder &b, Location loc, Value value,
             Value inside = nested.create<arith::CmpIOp>(
                 l, arith::CmpIPredicate::slt, s, len);
             Value reversed = nested.create<arith::SubIOp>(
-                l, nested.create<arith::SubIOp>(l, len, createIndex(nested, l, 1)),
+                l,
+                nested.create<arith::SubIOp>(l, len, createIndex(nested, l, 1)),
                 s);
-            Value index = nested.create<arith::SelectOp>(l, inside, reversed, s);
+            Value index =
+                nested.create<arith::SelectOp>(l, inside, reversed, s);
             Value element = nested.create<tensor::ExtractOp>(
                 l, value, ValueRange{index, batch, f});
             nested.create<linalg::YieldOp>(l, element);
@@ -249,14 +252,11 @@ static Value reverseWithinLengths(OpBuilder &b, Location loc, Value value,
 /// hidden] tensor is read at columns [gate * hidden, (gate + 1) * hidden),
 /// a 1-D [k * hidden] one likewise along the hidden dim (gate -2 - g for
 /// gate g), and a [batch] one (gate -1) per row.
-static SmallVector<Value>
-createCellGeneric(OpBuilder &b, Location loc,
-                  ArrayRef<std::pair<Value, int64_t>> inputs,
-                  unsigned numOutputs, RankedTensorType stateType,
-                  ArrayRef<OpFoldResult> sizes, int64_t hidden,
-                  function_ref<SmallVector<Value>(OpBuilder &, Location,
-                                                  ValueRange)>
-                      body) {
+static SmallVector<Value> createCellGeneric(
+    OpBuilder &b, Location loc, ArrayRef<std::pair<Value, int64_t>> inputs,
+    unsigned numOutputs, RankedTensorType stateType,
+    ArrayRef<OpFoldResult> sizes, int64_t hidden,
+    function_ref<SmallVector<Value>(OpBuilder &, Location, ValueRange)> body) {
   MLIRContext *ctx = b.getContext();
   AffineExpr row = getAffineDimExpr(0, ctx), col = getAffineDimExpr(1, ctx);
   SmallVector<Value> operands;
@@ -270,11 +270,11 @@ createCellGeneric(OpBuilder &b, Location loc,
     }
     if (type.getRank() == 1) {
       int64_t g = -2 - gate;
-      operands.push_back(
-          type.getDimSize(0) == hidden
-              ? value
-              : createSlice(b, loc, value, {b.getIndexAttr(g * hidden)},
-                            {b.getIndexAttr(hidden)}, {}));
+      operands.push_back(type.getDimSize(0) == hidden
+                             ? value
+                             : createSlice(b, loc, value,
+                                           {b.getIndexAttr(g * hidden)},
+                                           {b.getIndexAttr(hidden)}, {}));
       maps.push_back(AffineMap::get(2, 0, {col}, ctx));
       continue;
     }
@@ -350,9 +350,9 @@ private:
 };
 } // namespace
 
-DirectionLowering::Result
-DirectionLowering::lower(const DirectionOperands &ops, bool reverse,
-                         int64_t direction) {
+DirectionLowering::Result DirectionLowering::lower(const DirectionOperands &ops,
+                                                   bool reverse,
+                                                   int64_t direction) {
   int64_t hidden = cell.hidden;
   int64_t gateRows = cell.gates * hidden;
   OpFoldResult seq = getDimSize(b, loc, x, 0);
@@ -379,28 +379,27 @@ DirectionLowering::lower(const DirectionOperands &ops, bool reverse,
   if (ops.rBias && !apartR) {
     projBias = ops.rBias;
     if (ops.wBias) {
-      Value init = createEmpty(
-          b, loc, RankedTensorType::get({gateRows}, element),
-          {b.getIndexAttr(gateRows)});
+      Value init =
+          createEmpty(b, loc, RankedTensorType::get({gateRows}, element),
+                      {b.getIndexAttr(gateRows)});
       projBias =
           b.create<linalg::GenericOp>(
-               loc, TypeRange{init.getType()},
-               ValueRange{ops.wBias, ops.rBias},
+               loc, TypeRange{init.getType()}, ValueRange{ops.wBias, ops.rBias},
                ValueRange{init},
                SmallVector<AffineMap>(3, b.getMultiDimIdentityMap(1)),
                getParallel(1),
                [](OpBuilder &nb, Location l, ValueRange args) {
                  nb.create<linalg::YieldOp>(
-                     l, ValueRange{
-                            nb.create<arith::AddFOp>(l, args[0], args[1])});
+                     l,
+                     ValueRange{nb.create<arith::AddFOp>(l, args[0], args[1])});
                })
               .getResult(0);
     }
   }
-  Value proj = createMatMulTransposeB(
-      b, loc, flat, ops.w,
-      createRows(b, loc, projBias, projType,
-                 {rowCount, b.getIndexAttr(gateRows)}));
+  Value proj =
+      createMatMulTransposeB(b, loc, flat, ops.w,
+                             createRows(b, loc, projBias, projType,
+                                        {rowCount, b.getIndexAttr(gateRows)}));
   auto projected3Type = RankedTensorType::get(
       {xType.getDimSize(0), xType.getDimSize(1), gateRows}, element);
   Value projected = reshapeThroughFlat(b, loc, proj, projected3Type,
@@ -435,12 +434,11 @@ DirectionLowering::lower(const DirectionOperands &ops, bool reverse,
         if (reverse && !lens)
           time = nested.create<arith::SubIOp>(
               l, nested.create<arith::SubIOp>(l, seqValue, one), t);
-        Value xw = createSlice(nested, l, state.back(),
-                               {time, nested.getIndexAttr(0),
-                                nested.getIndexAttr(0)},
-                               {nested.getIndexAttr(1), batch,
-                                nested.getIndexAttr(gateRows)},
-                               {0});
+        Value xw = createSlice(
+            nested, l, state.back(),
+            {time, nested.getIndexAttr(0), nested.getIndexAttr(0)},
+            {nested.getIndexAttr(1), batch, nested.getIndexAttr(gateRows)},
+            {0});
         Value h = state[0];
         Value c = cell.kind == CellKind::LSTM ? state[1] : Value();
         DirectionLowering inner{nested, l, cell, element, x, lens, needY};
@@ -489,8 +487,8 @@ SmallVector<Value> DirectionLowering::step(const DirectionOperands &ops,
   int64_t lensPos = lens ? addInput(lens, -1) : -1;
   int64_t hPos = addInput(h, 0);
   auto isValid = [&](OpBuilder &nb, Location l, ValueRange args) {
-    Value len = nb.create<arith::IndexCastOp>(l, nb.getIndexType(),
-                                              args[lensPos]);
+    Value len =
+        nb.create<arith::IndexCastOp>(l, nb.getIndexType(), args[lensPos]);
     return nb.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, t, len)
         .getResult();
   };
@@ -525,8 +523,8 @@ SmallVector<Value> DirectionLowering::step(const DirectionOperands &ops,
         createCellGeneric(
             b, loc, inputs, numOutputs, stateType, stateSizes, hidden,
             [&](OpBuilder &nb, Location l, ValueRange args) {
-              Value next = applyActivation(
-                  nb, l, acts[0], applyClip(nb, l, cell, args[hrPos]));
+              Value next = applyActivation(nb, l, acts[0],
+                                           applyClip(nb, l, cell, args[hrPos]));
               return finish(nb, l, args, {next}, {args[hPos]});
             }),
         hr);
@@ -559,12 +557,11 @@ SmallVector<Value> DirectionLowering::step(const DirectionOperands &ops,
           };
           Value cPrev = args[cPos];
           Value i = gate(peep(pre(0), 0, cPrev), acts[0]);
-          Value f =
-              cell.inputForget
-                  ? nb.create<arith::SubFOp>(l, createScalar(nb, l, element, 1),
-                                             i)
-                        .getResult()
-                  : gate(peep(pre(2), 2, cPrev), acts[0]);
+          Value f = cell.inputForget
+                        ? nb.create<arith::SubFOp>(
+                                l, createScalar(nb, l, element, 1), i)
+                              .getResult()
+                        : gate(peep(pre(2), 2, cPrev), acts[0]);
           Value candidate = gate(pre(3), acts[1]);
           Value cNext = nb.create<arith::AddFOp>(
               l, nb.create<arith::MulFOp>(l, f, cPrev),
@@ -578,8 +575,7 @@ SmallVector<Value> DirectionLowering::step(const DirectionOperands &ops,
   }
 
   // GRU: gates z, r, h.
-  auto gateOf = [&](OpBuilder &nb, Location l, const Activation &act,
-                    Value v) {
+  auto gateOf = [&](OpBuilder &nb, Location l, const Activation &act, Value v) {
     return applyActivation(nb, l, act, applyClip(nb, l, cell, v));
   };
   /// The new H from z, the candidate and the previous H.
@@ -612,8 +608,7 @@ SmallVector<Value> DirectionLowering::step(const DirectionOperands &ops,
           Value z = gateOf(nb, l, acts[0], sum(0));
           Value r = gateOf(nb, l, acts[0], sum(1));
           Value v = nb.create<arith::AddFOp>(
-              l, args[xPos[2]],
-              nb.create<arith::MulFOp>(l, r, args[hrPos[2]]));
+              l, args[xPos[2]], nb.create<arith::MulFOp>(l, r, args[hrPos[2]]));
           Value hPrev = args[hPos];
           return finish(nb, l, args,
                         {update(nb, l, z, gateOf(nb, l, acts[1], v), hPrev)},
@@ -625,10 +620,9 @@ SmallVector<Value> DirectionLowering::step(const DirectionOperands &ops,
   // The z and r gates onto their projection first, then the h gate's
   // product of r * H onto its own.
   auto slice = [&](Value v, int64_t begin, int64_t count) -> Value {
-    return createSlice(b, loc, v,
-                       {b.getIndexAttr(begin * hidden), b.getIndexAttr(0)},
-                       {b.getIndexAttr(count * hidden), b.getIndexAttr(hidden)},
-                       {});
+    return createSlice(
+        b, loc, v, {b.getIndexAttr(begin * hidden), b.getIndexAttr(0)},
+        {b.getIndexAttr(count * hidden), b.getIndexAttr(hidden)}, {});
   };
   Value rZR = slice(ops.r, 0, 2), rH = slice(ops.r, 2, 1);
   // The columns of `xw` from gate `begin` on, `count` gates wide.
@@ -640,8 +634,7 @@ SmallVector<Value> DirectionLowering::step(const DirectionOperands &ops,
   auto [zrOffsets, zrSizes] = gateColumns(0, 2);
   Value hrZR = createMatMulTransposeB(
       b, loc, h, rZR, createSlice(b, loc, xw, zrOffsets, zrSizes, {}));
-  SmallVector<std::pair<Value, int64_t>> zrInputs{
-      {hrZR, 0}, {hrZR, 1}, {h, 0}};
+  SmallVector<std::pair<Value, int64_t>> zrInputs{{hrZR, 0}, {hrZR, 1}, {h, 0}};
   SmallVector<Value> zr = createCellGeneric(
       b, loc, zrInputs, 2, stateType, stateSizes, hidden,
       [&](OpBuilder &nb, Location l, ValueRange args) {
@@ -706,13 +699,12 @@ lowerRecurrent(OpT op, CellConfig cell, Value x, Value w, Value r, Value bias,
       RankedTensorType::get({xType.getDimSize(1), hidden}, element);
 
   bool needY = !op->getResult(0).use_empty();
-  DirectionLowering lowering{b, loc, cell, element, x,
-                             none(lens) ? Value() : lens, needY};
+  DirectionLowering lowering{
+      b, loc, cell, element, x, none(lens) ? Value() : lens, needY};
   // Results in layout 0: Y [seq, dirs, batch, hidden], states [dirs, batch,
   // hidden].
-  auto yType = RankedTensorType::get({xType.getDimSize(0), *directions,
-                                      xType.getDimSize(1), hidden},
-                                     element);
+  auto yType = RankedTensorType::get(
+      {xType.getDimSize(0), *directions, xType.getDimSize(1), hidden}, element);
   auto statesType = RankedTensorType::get(
       {*directions, xType.getDimSize(1), hidden}, element);
   SmallVector<OpFoldResult> ySizes{seq, b.getIndexAttr(*directions), batch,
@@ -775,9 +767,8 @@ lowerRecurrent(OpT op, CellConfig cell, Value x, Value w, Value r, Value bias,
     if (batchFirst)
       sizes = {batch, seq, b.getIndexAttr(*directions), hiddenSize};
     auto type = RankedTensorType::get(
-        batchFirst ? ArrayRef<int64_t>{xType.getDimSize(1),
-                                       xType.getDimSize(0), *directions,
-                                       hidden}
+        batchFirst ? ArrayRef<int64_t>{xType.getDimSize(1), xType.getDimSize(0),
+                                       *directions, hidden}
                    : yType.getShape(),
         element);
     y = createEmpty(b, loc, type, sizes);

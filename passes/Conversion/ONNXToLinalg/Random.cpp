@@ -19,8 +19,8 @@
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "llvm/Support/xxhash.h"
 
-#include <cstring>
 #include "llvm/Support/MathExtras.h"
+#include <cstring>
 
 using namespace mlir;
 using namespace onnxc;
@@ -142,10 +142,11 @@ static Value drawNormal(ImplicitLocOpBuilder &b, uint64_t key, Value position,
   Value radius = b.create<math::SqrtOp>(
       b.create<arith::MulFOp>(f(-2.0), b.create<math::LogOp>(u1)));
   Value z = b.create<arith::MulFOp>(
-      radius,
-      b.create<math::CosOp>(b.create<arith::MulFOp>(f(2 * llvm::numbers::pi), u2)));
-  return fromF64(b, b.create<arith::AddFOp>(f(mean), b.create<arith::MulFOp>(f(scale), z)),
-                 type);
+      radius, b.create<math::CosOp>(
+                  b.create<arith::MulFOp>(f(2 * llvm::numbers::pi), u2)));
+  return fromF64(
+      b, b.create<arith::AddFOp>(f(mean), b.create<arith::MulFOp>(f(scale), z)),
+      type);
 }
 
 static std::optional<double> getSeed(std::optional<APFloat> seed) {
@@ -179,12 +180,10 @@ struct RandomLowering : public ONNXToLinalgPattern<OpT> {
         rewriter, loc, resultType, sizes, ValueRange{},
         [&](ImplicitLocOpBuilder &b, Value position, ValueRange) -> Value {
           if constexpr (isUniform)
-            return drawUniform(b, key, position,
-                               op.getLow().convertToDouble(),
+            return drawUniform(b, key, position, op.getLow().convertToDouble(),
                                op.getHigh().convertToDouble(), element);
           else
-            return drawNormal(b, key, position,
-                              op.getMean().convertToDouble(),
+            return drawNormal(b, key, position, op.getMean().convertToDouble(),
                               op.getScale().convertToDouble(), element);
         });
     rewriter.replaceOp(op, result);
@@ -268,8 +267,8 @@ struct DropoutLowering : public OpConversionPattern<onnx::DropoutOp> {
                       : toF64(b, extractScalar(b, loc, adaptor.getRatio()));
     Value one = b.create<arith::ConstantOp>(b.getF64FloatAttr(1.0));
     Value scale = b.create<arith::SelectOp>(
-        training, b.create<arith::DivFOp>(one, b.create<arith::SubFOp>(one, ratio)),
-        one);
+        training,
+        b.create<arith::DivFOp>(one, b.create<arith::SubFOp>(one, ratio)), one);
     std::optional<double> seed;
     if (std::optional<uint64_t> s = op.getSeed())
       seed = static_cast<double>(static_cast<int64_t>(*s));
@@ -277,7 +276,8 @@ struct DropoutLowering : public OpConversionPattern<onnx::DropoutOp> {
     SmallVector<OpFoldResult> sizes = getDimSizes(rewriter, loc, data);
     auto keepAt = [&](ImplicitLocOpBuilder &nb, Value position) {
       Value u = uniformAt(nb, key, position);
-      Value kept = nb.create<arith::CmpFOp>(arith::CmpFPredicate::OGE, u, ratio);
+      Value kept =
+          nb.create<arith::CmpFOp>(arith::CmpFPredicate::OGE, u, ratio);
       return nb.create<arith::OrIOp>(
           nb.create<arith::XOrIOp>(
               training, nb.create<arith::ConstantOp>(nb.getBoolAttr(true))),
@@ -286,9 +286,8 @@ struct DropoutLowering : public OpConversionPattern<onnx::DropoutOp> {
     Value output = createDraws(
         rewriter, loc, outputType, sizes, ValueRange{data},
         [&](ImplicitLocOpBuilder &nb, Value position, ValueRange args) {
-          Value scaled =
-              fromF64(nb, nb.create<arith::MulFOp>(toF64(nb, args[0]), scale),
-                      element);
+          Value scaled = fromF64(
+              nb, nb.create<arith::MulFOp>(toF64(nb, args[0]), scale), element);
           return nb.create<arith::SelectOp>(
               keepAt(nb, position), scaled,
               createScalar(nb, nb.getLoc(), element, 0));

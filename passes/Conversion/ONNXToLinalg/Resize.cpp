@@ -57,8 +57,8 @@ struct ResizeTable {
 
 /// The table of a dim of `in` elements resized to `out` by `scale` (and
 /// `outWidth`), with the weights the lowering would compute per element.
-static ResizeTable buildResizeTable(StringRef coordinates, bool cubic,
-                                    double a, bool excludeOutside, int64_t in,
+static ResizeTable buildResizeTable(StringRef coordinates, bool cubic, double a,
+                                    bool excludeOutside, int64_t in,
                                     int64_t out, double scale,
                                     double outWidth) {
   int64_t taps = cubic ? 4 : 2;
@@ -66,8 +66,8 @@ static ResizeTable buildResizeTable(StringRef coordinates, bool cubic,
   table.index.assign(taps, SmallVector<int64_t>(out));
   table.weight.assign(taps, SmallVector<double>(out));
   for (int64_t o = 0; o < out; ++o) {
-    double coord = sourceCoordinateOf(coordinates, double(o), double(in),
-                                      scale, outWidth);
+    double coord =
+        sourceCoordinateOf(coordinates, double(o), double(in), scale, outWidth);
     double floorF = std::floor(coord);
     double r = coord - floorF;
     int64_t base = static_cast<int64_t>(floorF);
@@ -100,9 +100,9 @@ static ResizeTable buildResizeTable(StringRef coordinates, bool cubic,
 namespace {
 /// What the mapping of one dim needs, as values computed before the loops.
 struct ResizeAxis {
-  Value inSize, outSize; // index
-  Value scale;           // f64
-  Value outWidth;        // f64: scale * in (the reference's output_width)
+  Value inSize, outSize;  // index
+  Value scale;            // f64
+  Value outWidth;         // f64: scale * in (the reference's output_width)
   Value roiStart, roiEnd; // f64, for tf_crop_and_resize
   bool identity = false;
   /// The scale and output width when constant.
@@ -174,8 +174,8 @@ struct ResizeLowering : public ONNXToLinalgPattern<onnx::ResizeOp> {
         axis.scale = extractF64(adaptor.getScales(), d);
         axis.outWidth = rewriter.create<arith::MulFOp>(loc, axis.scale, inF);
         Value floored = rewriter.create<math::FloorOp>(loc, axis.outWidth);
-        Value asInt =
-            rewriter.create<arith::FPToSIOp>(loc, rewriter.getI64Type(), floored);
+        Value asInt = rewriter.create<arith::FPToSIOp>(
+            loc, rewriter.getI64Type(), floored);
         axis.outSize = rewriter.create<arith::IndexCastOp>(
             loc, rewriter.getIndexType(), asInt);
         axis.identity = constScales && (*constScales)[d] == 1.0;
@@ -235,8 +235,9 @@ struct ResizeLowering : public ONNXToLinalgPattern<onnx::ResizeOp> {
     // True where a tf_crop_and_resize coordinate falls outside the input.
     auto outside = [&](OpBuilder &b, Location l, Value coord,
                        const ResizeAxis &axis) -> Value {
-      Value inLast = b.create<arith::SubFOp>(
-          l, indexToElement(b, l, axis.inSize, f64), createScalar(b, l, f64, 1));
+      Value inLast =
+          b.create<arith::SubFOp>(l, indexToElement(b, l, axis.inSize, f64),
+                                  createScalar(b, l, f64, 1));
       Value below = b.create<arith::CmpFOp>(l, arith::CmpFPredicate::OLT, coord,
                                             createScalar(b, l, f64, 0));
       Value above =
@@ -282,9 +283,9 @@ struct ResizeLowering : public ONNXToLinalgPattern<onnx::ResizeOp> {
               Value coord = sourceCoordinate(b, l, i, axis);
               if (crop) {
                 Value out = outside(b, l, coord, axis);
-                anyOutside =
-                    anyOutside ? b.create<arith::OrIOp>(l, anyOutside, out)
-                               : out;
+                anyOutside = anyOutside
+                                 ? b.create<arith::OrIOp>(l, anyOutside, out)
+                                 : out;
               }
               Value floorF = b.create<math::FloorOp>(l, coord);
               Value ratio = b.create<arith::SubFOp>(l, coord, floorF);
@@ -311,11 +312,10 @@ struct ResizeLowering : public ONNXToLinalgPattern<onnx::ResizeOp> {
             Value v = b.create<tensor::ExtractOp>(l, x, indices);
             if (anyOutside) {
               Value signless = toSignless(b, l, v);
-              v = fromSignless(
-                  b, l,
-                  b.create<arith::SelectOp>(l, anyOutside, extrapolation,
-                                            signless),
-                  element);
+              v = fromSignless(b, l,
+                               b.create<arith::SelectOp>(
+                                   l, anyOutside, extrapolation, signless),
+                               element);
             }
             b.create<linalg::YieldOp>(l, v);
           });
@@ -380,8 +380,8 @@ struct ResizeLowering : public ONNXToLinalgPattern<onnx::ResizeOp> {
                             b, l, b.create<tensor::ExtractOp>(l, source, at));
                         Value term =
                             b.create<arith::MulFOp>(l, args[2 * t + 1], v);
-                        sum = sum ? b.create<arith::AddFOp>(l, sum, term)
-                                  : term;
+                        sum =
+                            sum ? b.create<arith::AddFOp>(l, sum, term) : term;
                       }
                       Value result = sum;
                       if (element != f64)
@@ -423,8 +423,8 @@ struct ResizeLowering : public ONNXToLinalgPattern<onnx::ResizeOp> {
                 // ((A + 2) t - (A + 3)) t t + 1
                 Value v = b.create<arith::SubFOp>(
                     l, b.create<arith::MulFOp>(l, c(a + 2), t), c(a + 3));
-                v = b.create<arith::MulFOp>(
-                    l, b.create<arith::MulFOp>(l, v, t), t);
+                v = b.create<arith::MulFOp>(l, b.create<arith::MulFOp>(l, v, t),
+                                            t);
                 return b.create<arith::AddFOp>(l, v, c(1));
               };
               Value oneMinus = b.create<arith::SubFOp>(l, c(1), r);
@@ -459,8 +459,8 @@ struct ResizeLowering : public ONNXToLinalgPattern<onnx::ResizeOp> {
             if (element != f64)
               result = b.create<arith::TruncFOp>(l, element, sum);
             if (crop)
-              result = b.create<arith::SelectOp>(
-                  l, outside(b, l, coord, axis), extrapolation, result);
+              result = b.create<arith::SelectOp>(l, outside(b, l, coord, axis),
+                                                 extrapolation, result);
             b.create<linalg::YieldOp>(l, result);
           });
       current = generic.getResult(0);
@@ -484,10 +484,9 @@ struct GridSampleLowering : public ONNXToLinalgPattern<onnx::GridSampleOp> {
     bool alignCorners = op.getAlignCorners() != 0;
     StringRef mode = op.getMode(), padding = op.getPaddingMode();
 
-    SmallVector<OpFoldResult> sizes{getDimSize(rewriter, loc, x, 0),
-                                    getDimSize(rewriter, loc, x, 1),
-                                    getDimSize(rewriter, loc, grid, 1),
-                                    getDimSize(rewriter, loc, grid, 2)};
+    SmallVector<OpFoldResult> sizes{
+        getDimSize(rewriter, loc, x, 0), getDimSize(rewriter, loc, x, 1),
+        getDimSize(rewriter, loc, grid, 1), getDimSize(rewriter, loc, grid, 2)};
     // Input sizes along y (H) and x (W).
     Value height = toValue(rewriter, loc, getDimSize(rewriter, loc, x, 2));
     Value width = toValue(rewriter, loc, getDimSize(rewriter, loc, x, 3));
@@ -516,8 +515,8 @@ struct GridSampleLowering : public ONNXToLinalgPattern<onnx::GridSampleOp> {
               b.create<arith::SubFOp>(l, sizeF, c(1)));
         return b.create<arith::DivFOp>(
             l,
-            b.create<arith::SubFOp>(l, b.create<arith::MulFOp>(l, shifted, sizeF),
-                                    c(1)),
+            b.create<arith::SubFOp>(
+                l, b.create<arith::MulFOp>(l, shifted, sizeF), c(1)),
             c(2));
       };
       auto clip = [&](Value v, Value size) -> Value {
@@ -531,9 +530,10 @@ struct GridSampleLowering : public ONNXToLinalgPattern<onnx::GridSampleOp> {
       auto reflect = [&](Value v, Value size) -> Value {
         Value sizeF = indexToElement(b, l, size, f64);
         Value low = c(alignCorners ? 0 : -0.5);
-        Value span = alignCorners ? b.create<arith::SubFOp>(l, sizeF, c(1))
-                                  : sizeF;
-        Value dist = b.create<math::AbsFOp>(l, b.create<arith::SubFOp>(l, v, low));
+        Value span =
+            alignCorners ? b.create<arith::SubFOp>(l, sizeF, c(1)) : sizeF;
+        Value dist =
+            b.create<math::AbsFOp>(l, b.create<arith::SubFOp>(l, v, low));
         Value extra = b.create<arith::RemFOp>(l, dist, span);
         Value flips =
             b.create<math::FloorOp>(l, b.create<arith::DivFOp>(l, dist, span));
@@ -542,10 +542,10 @@ struct GridSampleLowering : public ONNXToLinalgPattern<onnx::GridSampleOp> {
             b.create<arith::RemFOp>(l, flips, c(2)), c(0));
         Value mirrored = b.create<arith::SelectOp>(
             l, even, b.create<arith::AddFOp>(l, extra, low),
-            b.create<arith::AddFOp>(
-                l, b.create<arith::SubFOp>(l, span, extra), low));
-        Value degenerate = b.create<arith::CmpFOp>(
-            l, arith::CmpFPredicate::OLE, span, c(0));
+            b.create<arith::AddFOp>(l, b.create<arith::SubFOp>(l, span, extra),
+                                    low));
+        Value degenerate =
+            b.create<arith::CmpFOp>(l, arith::CmpFPredicate::OLE, span, c(0));
         return clip(b.create<arith::SelectOp>(l, degenerate, c(0), mirrored),
                     size);
       };
@@ -576,8 +576,8 @@ struct GridSampleLowering : public ONNXToLinalgPattern<onnx::GridSampleOp> {
           return b.create<arith::MinSIOp>(
               l, b.create<arith::MaxSIOp>(l, i, createIndex(b, l, 0)), last);
         };
-        Value ok = b.create<arith::AndIOp>(l, inside(xi, width),
-                                           inside(yi, height));
+        Value ok =
+            b.create<arith::AndIOp>(l, inside(xi, width), inside(yi, height));
         Value v = toF64(b.create<tensor::ExtractOp>(
             l, x, ValueRange{n, ch, clamp(yi, height), clamp(xi, width)}));
         return b.create<arith::SelectOp>(l, ok, v, c(0));
@@ -630,7 +630,8 @@ struct GridSampleLowering : public ONNXToLinalgPattern<onnx::GridSampleOp> {
           Value oneMinus = b.create<arith::SubFOp>(l, c(1), t);
           return SmallVector<Value>{
               outer(b.create<arith::AddFOp>(l, t, c(1))), inner(t),
-              inner(oneMinus), outer(b.create<arith::AddFOp>(l, oneMinus, c(1)))};
+              inner(oneMinus),
+              outer(b.create<arith::AddFOp>(l, oneMinus, c(1)))};
         };
         SmallVector<Value> wxs =
             coefficients(b.create<arith::SubFOp>(l, xs, x0));
@@ -655,8 +656,8 @@ struct GridSampleLowering : public ONNXToLinalgPattern<onnx::GridSampleOp> {
     };
     auto generic = rewriter.create<linalg::GenericOp>(
         loc, TypeRange{resultType}, ValueRange{}, ValueRange{empty},
-        ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(4)},
-        getParallel(4), body);
+        ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(4)}, getParallel(4),
+        body);
     rewriter.replaceOp(op, generic.getResult(0));
     return success();
   }

@@ -24,11 +24,11 @@ using namespace onnxc::tolinalg;
 
 /// An scf.for nest over every position of `tensor` threading `inits`
 /// through `body` (the nest is the body alone for a 0-D tensor).
-static SmallVector<Value> walkPositions(
-    OpBuilder &b, Location loc, Value tensor, ValueRange inits,
-    llvm::function_ref<SmallVector<Value>(OpBuilder &, Location, ValueRange,
-                                          ValueRange)>
-        body) {
+static SmallVector<Value>
+walkPositions(OpBuilder &b, Location loc, Value tensor, ValueRange inits,
+              llvm::function_ref<SmallVector<Value>(OpBuilder &, Location,
+                                                    ValueRange, ValueRange)>
+                  body) {
   SmallVector<Value> lbs, ubs, steps;
   for (OpFoldResult size : getDimSizes(b, loc, tensor)) {
     lbs.push_back(createIndex(b, loc, 0));
@@ -64,7 +64,9 @@ ifThen(OpBuilder &b, Location loc, Value cond, ValueRange orElse,
        llvm::function_ref<SmallVector<Value>(OpBuilder &, Location)> then) {
   auto ifOp = b.create<scf::IfOp>(
       loc, cond,
-      [&](OpBuilder &tb, Location l) { tb.create<scf::YieldOp>(l, then(tb, l)); },
+      [&](OpBuilder &tb, Location l) {
+        tb.create<scf::YieldOp>(l, then(tb, l));
+      },
       [&](OpBuilder &eb, Location l) { eb.create<scf::YieldOp>(l, orElse); });
   return SmallVector<Value>(ifOp.getResults());
 }
@@ -99,8 +101,8 @@ struct NonZeroLowering : public ONNXToLinalgPattern<onnx::NonZeroOp> {
         rewriter, loc, x, ValueRange{zero},
         [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange iter) {
           Value nz = isNonZero(b, l, b.create<tensor::ExtractOp>(l, x, ivs));
-          Value next = b.create<arith::SelectOp>(l, nz, addOne(b, l, iter[0]),
-                                                 iter[0]);
+          Value next =
+              b.create<arith::SelectOp>(l, nz, addOne(b, l, iter[0]), iter[0]);
           return SmallVector<Value>{next};
         })[0];
     SmallVector<OpFoldResult> sizes{rewriter.getIndexAttr(rank),
@@ -113,11 +115,10 @@ struct NonZeroLowering : public ONNXToLinalgPattern<onnx::NonZeroOp> {
           return ifThen(b, l, nz, iter, [&](OpBuilder &tb, Location tl) {
             Value out = iter[0];
             for (int64_t d = 0; d < rank; ++d) {
-              Value coord = tb.create<arith::IndexCastOp>(
-                  tl, tb.getI64Type(), ivs[d]);
+              Value coord =
+                  tb.create<arith::IndexCastOp>(tl, tb.getI64Type(), ivs[d]);
               out = tb.create<tensor::InsertOp>(
-                  tl, coord, out,
-                  ValueRange{createIndex(tb, tl, d), iter[1]});
+                  tl, coord, out, ValueRange{createIndex(tb, tl, d), iter[1]});
             }
             return SmallVector<Value>{out, addOne(tb, tl, iter[1])};
           });
@@ -149,8 +150,8 @@ struct CompressLowering : public ONNXToLinalgPattern<onnx::CompressOp> {
           inputType.getElementType());
       input = reshapeThroughFlat(
           rewriter, loc, input, flatType,
-          {getAsOpFoldResult(
-              createProduct(rewriter, loc, getDimSizes(rewriter, loc, input)))});
+          {getAsOpFoldResult(createProduct(
+              rewriter, loc, getDimSizes(rewriter, loc, input)))});
       inputType = flatType;
     }
     int64_t rank = inputType.getRank();
@@ -169,9 +170,9 @@ struct CompressLowering : public ONNXToLinalgPattern<onnx::CompressOp> {
                 })[0];
     SmallVector<OpFoldResult> outSizes(sizes);
     outSizes[axis] = getAsOpFoldResult(count);
-    auto outType = RankedTensorType::get(
-        SmallVector<int64_t>(rank, ShapedType::kDynamic),
-        inputType.getElementType());
+    auto outType =
+        RankedTensorType::get(SmallVector<int64_t>(rank, ShapedType::kDynamic),
+                              inputType.getElementType());
     for (int64_t d = 0; d < rank; ++d)
       if (d != axis && !inputType.isDynamicDim(d))
         outType = RankedTensorType::get(
@@ -219,8 +220,9 @@ static SmallVector<Value, 4> readBoxCorners(ImplicitLocOpBuilder &b,
     Value half = createScalar(b, b.getLoc(), v[0].getType(), 0.5);
     Value hw = b.create<arith::MulFOp>(v[2], half);
     Value hh = b.create<arith::MulFOp>(v[3], half);
-    return {b.create<arith::SubFOp>(v[1], hh), b.create<arith::SubFOp>(v[0], hw),
-            b.create<arith::AddFOp>(v[1], hh), b.create<arith::AddFOp>(v[0], hw)};
+    return {
+        b.create<arith::SubFOp>(v[1], hh), b.create<arith::SubFOp>(v[0], hw),
+        b.create<arith::AddFOp>(v[1], hh), b.create<arith::AddFOp>(v[0], hw)};
   }
   // [y1, x1, y2, x2] with the corners in either order.
   return {b.create<arith::MinimumFOp>(v[0], v[2]),
@@ -247,15 +249,15 @@ static Value overlapsTooMuch(ImplicitLocOpBuilder &b, ArrayRef<Value> a,
                                         b.create<arith::SubFOp>(a[3], a[1]));
   Value areaC = b.create<arith::MulFOp>(b.create<arith::SubFOp>(c[2], c[0]),
                                         b.create<arith::SubFOp>(c[3], c[1]));
-  Value uni = b.create<arith::SubFOp>(b.create<arith::AddFOp>(areaA, areaC),
-                                      inter);
+  Value uni =
+      b.create<arith::SubFOp>(b.create<arith::AddFOp>(areaA, areaC), inter);
   Value iou = b.create<arith::DivFOp>(inter, uni);
   Value hasArea = b.create<arith::AndIOp>(
       b.create<arith::CmpFOp>(arith::CmpFPredicate::OGT, areaA, zero),
       b.create<arith::CmpFOp>(arith::CmpFPredicate::OGT, areaC, zero));
   return b.create<arith::AndIOp>(
-      hasArea, b.create<arith::CmpFOp>(arith::CmpFPredicate::OGT, iou,
-                                       threshold));
+      hasArea,
+      b.create<arith::CmpFOp>(arith::CmpFPredicate::OGT, iou, threshold));
 }
 
 struct NonMaxSuppressionLowering
@@ -283,8 +285,7 @@ struct NonMaxSuppressionLowering
       iouThreshold = extractScalar(b, loc, adaptor.getIouThreshold());
     iouThreshold = convertFloat(b, iouThreshold, boxType);
     Value scoreThreshold = createLowest(b, loc, scoreType);
-    Value hasScoreThreshold =
-        b.create<arith::ConstantOp>(b.getBoolAttr(false));
+    Value hasScoreThreshold = b.create<arith::ConstantOp>(b.getBoolAttr(false));
     if (!onnx::isNoValue(op.getScoreThreshold())) {
       scoreThreshold = convertFloat(
           b, extractScalar(b, loc, adaptor.getScoreThreshold()), scoreType);
@@ -299,12 +300,13 @@ struct NonMaxSuppressionLowering
     Value capacity = b.create<arith::MulIOp>(
         b.create<arith::MulIOp>(numBatches, numClasses), perClass);
     auto i64 = b.getI64Type();
-    auto bufferType =
-        RankedTensorType::get({ShapedType::kDynamic, 3}, i64);
-    Value buffer = createEmpty(b, loc, bufferType,
-                               {getAsOpFoldResult(capacity), b.getIndexAttr(3)});
-    auto listType = RankedTensorType::get({ShapedType::kDynamic}, b.getIndexType());
-    auto maskType = RankedTensorType::get({ShapedType::kDynamic}, b.getI1Type());
+    auto bufferType = RankedTensorType::get({ShapedType::kDynamic, 3}, i64);
+    Value buffer = createEmpty(
+        b, loc, bufferType, {getAsOpFoldResult(capacity), b.getIndexAttr(3)});
+    auto listType =
+        RankedTensorType::get({ShapedType::kDynamic}, b.getIndexType());
+    auto maskType =
+        RankedTensorType::get({ShapedType::kDynamic}, b.getI1Type());
     SmallVector<Value> filled = forLoop(
         b, loc, zero, numBatches, ValueRange{buffer, zero},
         [&](OpBuilder &ob, Location, Value batch, ValueRange outer) {
@@ -319,22 +321,25 @@ struct NonMaxSuppressionLowering
                 Value seen = createFilled(
                     c, loc, maskType, {getAsOpFoldResult(numBoxes)},
                     c.create<arith::ConstantOp>(c.getBoolAttr(false)));
-                SmallVector<Value> inits{state[0], state[1], kept, seen,
-                                         zero};
-                return SmallVector<Value>(ArrayRef<Value>(forLoop(
-                    c, loc, zero, numBoxes, inits,
-                    [&](OpBuilder &sb, Location, Value, ValueRange s) {
-                      ImplicitLocOpBuilder st(loc, sb);
-                      Value room = st.create<arith::CmpIOp>(
-                          arith::CmpIPredicate::slt, s[4], perClass);
-                      return ifThen(st, loc, room, s, [&](OpBuilder &rb,
-                                                          Location) {
-                        return selectNext(rb, loc, boxes, scores, batch, cls,
-                                          numBoxes, scoreThreshold,
-                                          hasScoreThreshold, iouThreshold,
-                                          centerPoint, s);
-                      });
-                    })).take_front(2));
+                SmallVector<Value> inits{state[0], state[1], kept, seen, zero};
+                return SmallVector<Value>(
+                    ArrayRef<Value>(
+                        forLoop(
+                            c, loc, zero, numBoxes, inits,
+                            [&](OpBuilder &sb, Location, Value, ValueRange s) {
+                              ImplicitLocOpBuilder st(loc, sb);
+                              Value room = st.create<arith::CmpIOp>(
+                                  arith::CmpIPredicate::slt, s[4], perClass);
+                              return ifThen(st, loc, room, s,
+                                            [&](OpBuilder &rb, Location) {
+                                              return selectNext(
+                                                  rb, loc, boxes, scores, batch,
+                                                  cls, numBoxes, scoreThreshold,
+                                                  hasScoreThreshold,
+                                                  iouThreshold, centerPoint, s);
+                                            });
+                            }))
+                        .take_front(2));
               });
         });
     Value result = b.create<tensor::ExtractSliceOp>(
@@ -360,11 +365,12 @@ private:
   /// score above the threshold (the lowest index among equals) and keeps it
   /// unless it overlaps a kept box too much. `s` is (result, count, kept,
   /// seen, keptCount).
-  static SmallVector<Value>
-  selectNext(OpBuilder &ob, Location loc, Value boxes, Value scores,
-             Value batch, Value cls, Value numBoxes, Value scoreThreshold,
-             Value hasScoreThreshold, Value iouThreshold, bool centerPoint,
-             ValueRange s) {
+  static SmallVector<Value> selectNext(OpBuilder &ob, Location loc, Value boxes,
+                                       Value scores, Value batch, Value cls,
+                                       Value numBoxes, Value scoreThreshold,
+                                       Value hasScoreThreshold,
+                                       Value iouThreshold, bool centerPoint,
+                                       ValueRange s) {
     ImplicitLocOpBuilder b(loc, ob);
     Value zero = createIndex(b, loc, 0);
     Value none = createIndex(b, loc, -1);
@@ -390,8 +396,9 @@ private:
               l.create<arith::CmpFOp>(arith::CmpFPredicate::OGT, score, it[1]));
           Value take = l.create<arith::AndIOp>(
               l.create<arith::AndIOp>(unseen, above), better);
-          return SmallVector<Value>{l.create<arith::SelectOp>(take, j, it[0]),
-                                    l.create<arith::SelectOp>(take, score, it[1])};
+          return SmallVector<Value>{
+              l.create<arith::SelectOp>(take, j, it[0]),
+              l.create<arith::SelectOp>(take, score, it[1])};
         });
     Value found =
         b.create<arith::CmpIOp>(arith::CmpIPredicate::ne, best[0], none);
@@ -402,19 +409,17 @@ private:
           ValueRange{best[0]});
       SmallVector<Value, 4> candidate =
           readBoxCorners(f, boxes, batch, best[0], centerPoint);
-      Value suppressed =
-          forLoop(f, loc, zero, s[4],
-                  ValueRange{f.create<arith::ConstantOp>(f.getBoolAttr(false))},
-                  [&](OpBuilder &kb, Location, Value k, ValueRange it) {
-                    ImplicitLocOpBuilder kk(loc, kb);
-                    Value other =
-                        kk.create<tensor::ExtractOp>(s[2], ValueRange{k});
-                    SmallVector<Value, 4> corners =
-                        readBoxCorners(kk, boxes, batch, other, centerPoint);
-                    return SmallVector<Value>{kk.create<arith::OrIOp>(
-                        it[0],
-                        overlapsTooMuch(kk, corners, candidate, iouThreshold))};
-                  })[0];
+      Value suppressed = forLoop(
+          f, loc, zero, s[4],
+          ValueRange{f.create<arith::ConstantOp>(f.getBoolAttr(false))},
+          [&](OpBuilder &kb, Location, Value k, ValueRange it) {
+            ImplicitLocOpBuilder kk(loc, kb);
+            Value other = kk.create<tensor::ExtractOp>(s[2], ValueRange{k});
+            SmallVector<Value, 4> corners =
+                readBoxCorners(kk, boxes, batch, other, centerPoint);
+            return SmallVector<Value>{kk.create<arith::OrIOp>(
+                it[0], overlapsTooMuch(kk, corners, candidate, iouThreshold))};
+          })[0];
       Value keep = f.create<arith::XOrIOp>(
           suppressed, f.create<arith::ConstantOp>(f.getBoolAttr(true)));
       SmallVector<Value> skipped{s[0], s[1], s[2], seen, s[4]};
@@ -446,8 +451,10 @@ static std::pair<Value, Value> compareRows(ImplicitLocOpBuilder &b, Value m,
       b, b.getLoc(), zero, size, ValueRange{f, f},
       [&](OpBuilder &nb, Location l, Value k, ValueRange it) {
         ImplicitLocOpBuilder e(l, nb);
-        Value x = toSignless(e, l, e.create<tensor::ExtractOp>(m, ValueRange{a, k}));
-        Value y = toSignless(e, l, e.create<tensor::ExtractOp>(m, ValueRange{c, k}));
+        Value x =
+            toSignless(e, l, e.create<tensor::ExtractOp>(m, ValueRange{a, k}));
+        Value y =
+            toSignless(e, l, e.create<tensor::ExtractOp>(m, ValueRange{c, k}));
         Value lt, ne;
         if (isa<FloatType>(x.getType())) {
           lt = e.create<arith::CmpFOp>(arith::CmpFPredicate::OLT, x, y);
@@ -512,7 +519,8 @@ struct UniqueLowering : public ONNXToLinalgMultiResultPattern<onnx::UniqueOp> {
       items = toValue(b, loc, movedDims[0]);
       size = createProduct(b, loc, ArrayRef(movedDims).drop_front());
       staticItems = movedShape[0];
-      staticSize = onnx::detail::productOfDims(ArrayRef(movedShape).drop_front());
+      staticSize =
+          onnx::detail::productOfDims(ArrayRef(movedShape).drop_front());
     } else {
       items = createProduct(b, loc, dims);
       size = createIndex(b, loc, 1);
@@ -520,33 +528,32 @@ struct UniqueLowering : public ONNXToLinalgMultiResultPattern<onnx::UniqueOp> {
       staticSize = 1;
     }
     auto matrixType = RankedTensorType::get({staticItems, staticSize}, element);
-    Value matrix = reshapeThroughFlat(
-        b, loc, moved, matrixType,
-        {getAsOpFoldResult(items), getAsOpFoldResult(size)});
+    Value matrix =
+        reshapeThroughFlat(b, loc, moved, matrixType,
+                           {getAsOpFoldResult(items), getAsOpFoldResult(size)});
     Value zero = createIndex(b, loc, 0);
     auto indexVector = RankedTensorType::get({staticItems}, b.getIndexType());
     // first[i]: the first item equal to item i.
     Value first = createEmpty(b, loc, indexVector, {getAsOpFoldResult(items)});
-    first = forLoop(b, loc, zero, items, ValueRange{first},
-                    [&](OpBuilder &nb, Location l, Value i, ValueRange it) {
-                      ImplicitLocOpBuilder e(l, nb);
-                      Value found = forLoop(
-                          e, l, zero, i, ValueRange{i},
-                          [&](OpBuilder &jb, Location jl, Value j,
-                              ValueRange jt) {
-                            ImplicitLocOpBuilder je(jl, jb);
-                            Value same =
-                                compareRows(je, matrix, size, j, i, isUnsigned)
-                                    .first;
-                            Value unset = je.create<arith::CmpIOp>(
-                                arith::CmpIPredicate::eq, jt[0], i);
-                            Value take = je.create<arith::AndIOp>(same, unset);
-                            return SmallVector<Value>{
-                                je.create<arith::SelectOp>(take, j, jt[0])};
-                          })[0];
-                      return SmallVector<Value>{
-                          e.create<tensor::InsertOp>(found, it[0], i)};
-                    })[0];
+    first = forLoop(
+        b, loc, zero, items, ValueRange{first},
+        [&](OpBuilder &nb, Location l, Value i, ValueRange it) {
+          ImplicitLocOpBuilder e(l, nb);
+          Value found = forLoop(
+              e, l, zero, i, ValueRange{i},
+              [&](OpBuilder &jb, Location jl, Value j, ValueRange jt) {
+                ImplicitLocOpBuilder je(jl, jb);
+                Value same =
+                    compareRows(je, matrix, size, j, i, isUnsigned).first;
+                Value unset = je.create<arith::CmpIOp>(arith::CmpIPredicate::eq,
+                                                       jt[0], i);
+                Value take = je.create<arith::AndIOp>(same, unset);
+                return SmallVector<Value>{
+                    je.create<arith::SelectOp>(take, j, jt[0])};
+              })[0];
+          return SmallVector<Value>{
+              e.create<tensor::InsertOp>(found, it[0], i)};
+        })[0];
     auto isFirstAt = [&](ImplicitLocOpBuilder &e, Value i) -> Value {
       return e.create<arith::CmpIOp>(arith::CmpIPredicate::eq,
                                      e.create<tensor::ExtractOp>(first, i), i);
@@ -582,13 +589,15 @@ struct UniqueLowering : public ONNXToLinalgMultiResultPattern<onnx::UniqueOp> {
     auto i64 = b.getI64Type();
     auto dynVector = RankedTensorType::get({ShapedType::kDynamic}, i64);
     Value values = createEmpty(
-        b, loc, RankedTensorType::get({ShapedType::kDynamic, staticSize}, element),
+        b, loc,
+        RankedTensorType::get({ShapedType::kDynamic, staticSize}, element),
         {u, getAsOpFoldResult(size)});
     Value indices = createEmpty(b, loc, dynVector, {u});
-    Value counts = createFilled(b, loc, dynVector, {u},
-                                createScalar(b, loc, i64, 0));
-    Value inverse = createEmpty(b, loc, RankedTensorType::get({staticItems}, i64),
-                                {getAsOpFoldResult(items)});
+    Value counts =
+        createFilled(b, loc, dynVector, {u}, createScalar(b, loc, i64, 0));
+    Value inverse =
+        createEmpty(b, loc, RankedTensorType::get({staticItems}, i64),
+                    {getAsOpFoldResult(items)});
     SmallVector<OpFoldResult> sliceSizes{b.getIndexAttr(1),
                                          getAsOpFoldResult(size)};
     SmallVector<OpFoldResult> strides{b.getIndexAttr(1), b.getIndexAttr(1)};
@@ -602,13 +611,12 @@ struct UniqueLowering : public ONNXToLinalgMultiResultPattern<onnx::UniqueOp> {
           Value inv = e.create<tensor::InsertOp>(r64, it[3], i);
           Value c = e.create<tensor::ExtractOp>(it[2], r);
           Value cnt = e.create<tensor::InsertOp>(
-              e.create<arith::AddIOp>(c, e.create<arith::ConstantOp>(
-                                             e.getI64IntegerAttr(1))),
+              e.create<arith::AddIOp>(
+                  c, e.create<arith::ConstantOp>(e.getI64IntegerAttr(1))),
               it[2], r);
           SmallVector<Value> kept{it[0], it[1]};
-          SmallVector<Value> written =
-              ifThen(e, l, isFirstAt(e, i), kept, [&](OpBuilder &tb,
-                                                      Location tl) {
+          SmallVector<Value> written = ifThen(
+              e, l, isFirstAt(e, i), kept, [&](OpBuilder &tb, Location tl) {
                 ImplicitLocOpBuilder t(tl, tb);
                 Value row = t.create<tensor::ExtractSliceOp>(
                     matrix, ArrayRef<OpFoldResult>{i, t.getIndexAttr(0)},

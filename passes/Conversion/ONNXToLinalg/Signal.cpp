@@ -1,4 +1,4 @@
-//===- Signal.cpp - onnx window functions and Fourier transforms to linalg -===//
+//===- Signal.cpp - onnx window functions and Fourier transforms to linalg ===//
 //
 // HannWindow, HammingWindow and BlackmanWindow are 1-D generics over a
 // result of the run-time `size`: a short cosine series of the element's
@@ -46,7 +46,8 @@ struct WindowLowering : public ONNXToLinalgPattern<OpT> {
     Type element = resultType.getElementType();
     Type signless = getSignlessType(element);
     Value size = rewriter.create<arith::IndexCastOp>(
-        loc, rewriter.getIndexType(), extractScalar(rewriter, loc, adaptor.getSize()));
+        loc, rewriter.getIndexType(),
+        extractScalar(rewriter, loc, adaptor.getSize()));
     size = rewriter.create<arith::MaxSIOp>(loc, size,
                                            createIndex(rewriter, loc, 0));
     SmallVector<OpFoldResult> sizes{getAsOpFoldResult(size)};
@@ -56,7 +57,8 @@ struct WindowLowering : public ONNXToLinalgPattern<OpT> {
     // N is the size for a periodic window, one less for a symmetric one.
     Value n = indexToElement(rewriter, loc, size, f64);
     if (op.getPeriodic() == 0)
-      n = rewriter.create<arith::SubFOp>(loc, n, createScalar(rewriter, loc, f64, 1));
+      n = rewriter.create<arith::SubFOp>(loc, n,
+                                         createScalar(rewriter, loc, f64, 1));
     Value init = createEmpty(rewriter, loc, resultType, sizes);
     auto generic = rewriter.create<linalg::GenericOp>(
         loc, TypeRange{resultType}, ValueRange{}, ValueRange{init},
@@ -107,9 +109,10 @@ static std::pair<Value, Value> createDFTSum(
       [&](OpBuilder &nb, Location l, Value i, ValueRange acc) {
         ImplicitLocOpBuilder e(l, nb);
         auto [re, im] = read(e, i);
-        Value phase = e.create<arith::RemUIOp>(e.create<arith::MulIOp>(k, i), n);
-        Value angle = e.create<arith::MulFOp>(
-            twoPiOverN, indexToElement(e, l, phase, f64));
+        Value phase =
+            e.create<arith::RemUIOp>(e.create<arith::MulIOp>(k, i), n);
+        Value angle = e.create<arith::MulFOp>(twoPiOverN,
+                                              indexToElement(e, l, phase, f64));
         Value c = e.create<math::CosOp>(angle);
         Value s = e.create<math::SinOp>(angle);
         if (!inverse)
@@ -118,8 +121,10 @@ static std::pair<Value, Value> createDFTSum(
         Value outRe = e.create<arith::MulFOp>(re, c);
         Value outIm = e.create<arith::MulFOp>(re, s);
         if (im) {
-          outRe = e.create<arith::SubFOp>(outRe, e.create<arith::MulFOp>(im, s));
-          outIm = e.create<arith::AddFOp>(outIm, e.create<arith::MulFOp>(im, c));
+          outRe =
+              e.create<arith::SubFOp>(outRe, e.create<arith::MulFOp>(im, s));
+          outIm =
+              e.create<arith::AddFOp>(outIm, e.create<arith::MulFOp>(im, c));
         }
         e.create<scf::YieldOp>(
             ValueRange{e.create<arith::AddFOp>(acc[0], outRe),
@@ -144,8 +149,7 @@ static Value extendToF64(ImplicitLocOpBuilder &b, Value value) {
 /// Whether the last dim of `x` (1 for a real, 2 for a complex signal) is 2:
 /// a constant when static, else an i1 computed at run time; and where the
 /// imaginary part is read (clamped into the dim).
-static std::pair<Value, Value> getComplexity(ImplicitLocOpBuilder &b,
-                                             Value x) {
+static std::pair<Value, Value> getComplexity(ImplicitLocOpBuilder &b, Value x) {
   auto type = cast<RankedTensorType>(x.getType());
   int64_t last = type.getRank() - 1;
   Value dim = toValue(b, b.getLoc(), getDimSize(b, b.getLoc(), x, last));
@@ -217,7 +221,8 @@ struct DFTLowering : public ONNXToLinalgPattern<onnx::DFTOp> {
             position.push_back(e.create<linalg::IndexOp>(d));
           auto [re, im] = createDFTSum(
               e, count, n, position[*axis], inverse,
-              [&](ImplicitLocOpBuilder &rb, Value i) -> std::pair<Value, Value> {
+              [&](ImplicitLocOpBuilder &rb,
+                  Value i) -> std::pair<Value, Value> {
                 SmallVector<Value> at(position);
                 at[*axis] = i;
                 at[rank - 1] = rb.create<arith::ConstantIndexOp>(0);
@@ -229,8 +234,8 @@ struct DFTLowering : public ONNXToLinalgPattern<onnx::DFTOp> {
           Value isReal = e.create<arith::CmpIOp>(
               arith::CmpIPredicate::eq, position[rank - 1],
               e.create<arith::ConstantIndexOp>(0));
-          e.create<linalg::YieldOp>(
-              fromF64(e, l, e.create<arith::SelectOp>(isReal, re, im), element));
+          e.create<linalg::YieldOp>(fromF64(
+              e, l, e.create<arith::SelectOp>(isReal, re, im), element));
         });
     rewriter.replaceOp(op, generic.getResult(0));
     return success();
@@ -252,10 +257,9 @@ struct STFTLowering : public ONNXToLinalgPattern<onnx::STFTOp> {
     bool hasWindow = !onnx::isNoValue(op.getWindow());
     Value window = adaptor.getWindow();
     Value step = readIndexScalar(b, adaptor.getFrameStep());
-    Value frameLength =
-        onnx::isNoValue(op.getFrameLength())
-            ? toValue(b, loc, getDimSize(b, loc, window, 0))
-            : readIndexScalar(b, adaptor.getFrameLength());
+    Value frameLength = onnx::isNoValue(op.getFrameLength())
+                            ? toValue(b, loc, getDimSize(b, loc, window, 0))
+                            : readIndexScalar(b, adaptor.getFrameLength());
     Value length = toValue(b, loc, getDimSize(b, loc, x, 1));
     // max((length - frame_length) / step + 1, 0) frames.
     Value frames = b.create<arith::MaxSIOp>(
@@ -286,7 +290,8 @@ struct STFTLowering : public ONNXToLinalgPattern<onnx::STFTOp> {
           Value start = e.create<arith::MulIOp>(frame, step);
           auto [re, im] = createDFTSum(
               e, frameLength, frameLength, bin, /*inverse=*/false,
-              [&](ImplicitLocOpBuilder &rb, Value i) -> std::pair<Value, Value> {
+              [&](ImplicitLocOpBuilder &rb,
+                  Value i) -> std::pair<Value, Value> {
                 Value t = rb.create<arith::AddIOp>(start, i);
                 Value w;
                 if (hasWindow)
@@ -301,14 +306,14 @@ struct STFTLowering : public ONNXToLinalgPattern<onnx::STFTOp> {
                     extendToF64(rb, rb.create<tensor::ExtractOp>(x, at)));
                 if (real)
                   return {re, Value()};
-                return {re, windowed(readImaginary(rb, x, at, isComplex,
-                                                   imIndex))};
+                return {re,
+                        windowed(readImaginary(rb, x, at, isComplex, imIndex))};
               });
-          Value isReal = e.create<arith::CmpIOp>(
-              arith::CmpIPredicate::eq, part,
-              e.create<arith::ConstantIndexOp>(0));
-          e.create<linalg::YieldOp>(
-              fromF64(e, l, e.create<arith::SelectOp>(isReal, re, im), element));
+          Value isReal =
+              e.create<arith::CmpIOp>(arith::CmpIPredicate::eq, part,
+                                      e.create<arith::ConstantIndexOp>(0));
+          e.create<linalg::YieldOp>(fromF64(
+              e, l, e.create<arith::SelectOp>(isReal, re, im), element));
         });
     rewriter.replaceOp(op, generic.getResult(0));
     return success();

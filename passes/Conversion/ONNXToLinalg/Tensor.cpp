@@ -1,9 +1,9 @@
 //===- Tensor.cpp - onnx shape and data-movement ops to tensor/linalg -----===//
 //
 // Constants become arith.constant; Identity forwards its input (Dropout is
-// in Random.cpp); reshapes become tensor.collapse_shape/expand_shape (through a flat 1-D
-// tensor when the dims do not group); Transpose is linalg.transpose, Concat
-// a chain of tensor.insert_slice, Slice a tensor.extract_slice (a gather
+// in Random.cpp); reshapes become tensor.collapse_shape/expand_shape (through a
+// flat 1-D tensor when the dims do not group); Transpose is linalg.transpose,
+// Concat a chain of tensor.insert_slice, Slice a tensor.extract_slice (a gather
 // generic for negative steps or axes/steps known at run time), Split one
 // extract_slice per part, Gather and Expand linalg.generic ops. Squeeze and
 // Unsqueeze of axes known at run time reshape to sizes selected at run time.
@@ -1285,12 +1285,11 @@ struct RangeLowering : public ONNXToLinalgPattern<onnx::RangeOp> {
 
 void onnxc::populateONNXTensorToLinalgPatterns(RewritePatternSet &patterns) {
   patterns
-      .add<ConstantLowering, NoValueLowering, IdentityLowering,
-           ShapeLowering, ReshapeLowering, FlattenLowering, TransposeLowering,
-           ConcatLowering, SliceLowering, GatherLowering, SqueezeLowering,
-           UnsqueezeLowering, ExpandLowering, ConstantOfShapeLowering,
-           SizeLowering, SplitLowering, TileLowering, PadLowering,
-           BlockMoveLowering<onnx::DepthToSpaceOp>,
+      .add<ConstantLowering, NoValueLowering, IdentityLowering, ShapeLowering,
+           ReshapeLowering, FlattenLowering, TransposeLowering, ConcatLowering,
+           SliceLowering, GatherLowering, SqueezeLowering, UnsqueezeLowering,
+           ExpandLowering, ConstantOfShapeLowering, SizeLowering, SplitLowering,
+           TileLowering, PadLowering, BlockMoveLowering<onnx::DepthToSpaceOp>,
            BlockMoveLowering<onnx::SpaceToDepthOp>, TriluLowering,
            EyeLikeLowering, RangeLowering>(patterns.getContext());
 }

@@ -31,8 +31,8 @@ static Value convertFloat(ImplicitLocOpBuilder &b, Value value, Type type) {
 
 /// The elementwise update of one optimized tensor: the elements of its group
 /// of inputs in, the elements of its updated tensors out.
-using UpdateBuilder = llvm::function_ref<SmallVector<Value>(
-    ImplicitLocOpBuilder &, ValueRange)>;
+using UpdateBuilder =
+    llvm::function_ref<SmallVector<Value>(ImplicitLocOpBuilder &, ValueRange)>;
 
 /// Replaces `op`, whose `inputs` are `numGroups` groups of n tensors and
 /// whose results have the types `resultTypes`, with one linalg.generic per
@@ -118,10 +118,10 @@ struct AdagradLowering
               bb.create<arith::MulFOp>(constant(bb, op.getNormCoefficient()),
                                        x),
               g);
-          Value hNew = bb.create<arith::AddFOp>(
-              h, bb.create<arith::MulFOp>(grad, grad));
-          Value denom = bb.create<arith::AddFOp>(
-              bb.create<math::SqrtOp>(hNew), constant(bb, op.getEpsilon()));
+          Value hNew =
+              bb.create<arith::AddFOp>(h, bb.create<arith::MulFOp>(grad, grad));
+          Value denom = bb.create<arith::AddFOp>(bb.create<math::SqrtOp>(hNew),
+                                                 constant(bb, op.getEpsilon()));
           Value xNew = bb.create<arith::SubFOp>(
               x, bb.create<arith::DivFOp>(bb.create<arith::MulFOp>(rate, grad),
                                           denom));
@@ -154,8 +154,8 @@ struct AdamLowering : public ONNXToLinalgMultiResultPattern<onnx::AdamOp> {
                 one, b.create<math::PowFOp>(constant(b, beta), step.count)))),
         b.create<arith::SubFOp>(
             one, b.create<math::PowFOp>(constant(b, alpha), step.count)));
-    Value rate = b.create<arith::SelectOp>(step.countIsPositive, corrected,
-                                           step.rate);
+    Value rate =
+        b.create<arith::SelectOp>(step.countIsPositive, corrected, step.rate);
     return lowerOptimizer(
         op, adaptor.getInputs(), 4, resultTypes, loc, rewriter,
         [&](ImplicitLocOpBuilder &bb, ValueRange args) -> SmallVector<Value> {
@@ -176,8 +176,8 @@ struct AdamLowering : public ONNXToLinalgMultiResultPattern<onnx::AdamOp> {
           Value stepped = bb.create<arith::SubFOp>(
               x, bb.create<arith::DivFOp>(bb.create<arith::MulFOp>(rate, vNew),
                                           denom));
-          Value xNew = mul(
-              1.0 - op.getNormCoefficientPost().convertToDouble(), stepped);
+          Value xNew =
+              mul(1.0 - op.getNormCoefficientPost().convertToDouble(), stepped);
           return {xNew, vNew, hNew};
         });
   }
@@ -214,11 +214,10 @@ struct MomentumLowering
           Value vNew = bb.create<arith::AddFOp>(
               bb.create<arith::MulFOp>(constant(bb, alpha), v),
               bb.create<arith::MulFOp>(beta, grad));
-          Value direction =
-              nesterov ? bb.create<arith::AddFOp>(
-                             grad, bb.create<arith::MulFOp>(constant(bb, alpha),
-                                                            vNew))
-                       : vNew;
+          Value direction = nesterov ? bb.create<arith::AddFOp>(
+                                           grad, bb.create<arith::MulFOp>(
+                                                     constant(bb, alpha), vNew))
+                                     : vNew;
           Value xNew = bb.create<arith::SubFOp>(
               x, bb.create<arith::MulFOp>(step.rate, direction));
           return {xNew, vNew};
