@@ -2,6 +2,7 @@
 #   make demo   set up, build, and run the digits example end to end
 #   make test   set up, build, and run every test (what CI runs)
 #   make bench  benchmark compiled models against ONNX Runtime (docs/performance.md)
+#   make format clang-format-19 the C/C++ files changed since FORMAT_BASE (HEAD)
 BUILD ?= build
 # ccache hits across clones at other paths (CI builds a fresh clone).
 export CCACHE_BASEDIR ?= $(CURDIR)
@@ -10,7 +11,7 @@ CMAKE_FLAGS ?= -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
   -DLLVM_USE_LINKER=lld
 
-.PHONY: all setup configure build demo test unit lit e2e bench clean
+.PHONY: all setup configure build demo test unit lit e2e bench format clean
 
 all: build
 
@@ -34,6 +35,10 @@ unit lit e2e: build
 
 bench: build
 	/usr/bin/python3 bench/run_bench.py --build $(BUILD) $(BENCH_ARGS)
+
+FORMAT_BASE ?= HEAD
+format: setup
+	./scripts/check_format.sh --fix $(FORMAT_BASE)
 
 clean:
 	rm -rf $(BUILD)
