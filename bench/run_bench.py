@@ -77,7 +77,9 @@ class Model:
         if self.name == "digits":
             p = os.path.join(out, "test_images.pb")
             return [p] if os.path.exists(p) else []
-        found = glob.glob(os.path.join(out, "input_*.pb"))
+        # export_dynamic.py writes one folder per set of sizes; its first.
+        found = (glob.glob(os.path.join(out, "input_*.pb"))
+                 or glob.glob(os.path.join(out, "case0", "input_*.pb")))
         return sorted(found, key=lambda p: int(re.search(r"input_(\d+)\.pb$", p).group(1)))
 
 
