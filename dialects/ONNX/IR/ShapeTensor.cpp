@@ -927,6 +927,13 @@ SplitOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
     return opError(loc, "Split",
                    "needs a 'split' of static length or a positive "
                    "'num_outputs' to know its outputs");
+  // split_c5: one result per output; a count no model has (a corrupt
+  // attribute) is refused before results are made for it.
+  constexpr int64_t kMaxSplitOutputs = 1 << 16;
+  if (*count > kMaxSplitOutputs)
+    return opError(loc, "Split", "has ", *count,
+                   " outputs, more than onnxc supports (", kMaxSplitOutputs,
+                   ")");
   if (!x) {
     result.append(*count, UnrankedTensorType::get(element));
     return success();

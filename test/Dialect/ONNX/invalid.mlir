@@ -985,6 +985,15 @@ func.func @split_c2(%x: tensor<6xf32>, %s: tensor<?xi64>) -> tensor<6xf32> {
 
 // -----
 
+func.func @split_c5(%x: tensor<6xf32>, %none: none) -> tensor<6xf32> {
+  // expected-error @+2 {{'onnx.Split' op has 1099511627776 outputs, more than onnxc supports (65536)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Split %x, %none {num_outputs = 1099511627776 : i64} : (tensor<6xf32>, none) -> tensor<6xf32>
+  return %0 : tensor<6xf32>
+}
+
+// -----
+
 func.func @split_c3(%x: tensor<6xf32>) -> tensor<3xf32> {
   %none = onnx.NoValue : () -> none
   // expected-error @+2 {{'onnx.Split' op expects 'axis' in [-1, 1) (got 1)}}
