@@ -16,6 +16,12 @@ Models come from:
   * the microbenchmarks `gemm` and `conv` of bench/make_micro.py, reported against the
     FMA peak measured by bench/peak/peak.c.
 
+With `--baseline BUILD2` every model is also compiled by BUILD2's onnx-compile (another
+checkout's build, e.g. the commit before a refactoring) and that executable joins the
+interleaving (onnxc, base, ORT, onnxc, base, ORT, ...): the report then gains, per model and T,
+onnxc/base (the change's own effect, measured under the same load as both ORT ratios), and
+BUILD/bench/ab.md gets that table alone.
+
   usage: run_bench.py [--models a,b] [--micro gemm,conv] [--threads 1,2] [--rounds 5] ...
 """
 import argparse
@@ -44,6 +50,7 @@ REPO = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import make_micro  # noqa: E402
 
+FAIL_NAMES = {"onnxc": "RUN", "base": "BASE RUN", "ort": "ORT"}
 PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
 NODE = shutil.which("node") or "node"
 MISMATCH_TOL = 1e-3  # of the output scale max|ORT|
@@ -175,16 +182,17 @@ class Child:
 
 
 class Engines:
-    """The two engines under one command-line shape: ENGINE [--output-dir D] --threads T --bench N INPUT..."""
+    """The engines under one command-line shape: ENGINE [--output-dir D] --threads T --bench N INPUT...
+    `exe` maps a compiled engine ("onnxc", and "base" with --baseline) to its executable."""
 
     def __init__(self, timeout):
         self.timeout = timeout
 
     def command(self, engine, exe, model, inputs, threads, bench, output_dir=None):
-        if engine == "onnxc":
-            cmd = [exe]
-        else:
+        if engine == "ort":
             cmd = [NODE, os.path.join(HERE, "ort_run.js"), model]
+        else:
+            cmd = [exe[engine]]
         if output_dir:
             cmd += ["--output-dir", output_dir]
         return cmd + ["--threads", str(threads), "--bench", str(bench)] + inputs
@@ -235,8 +243,18 @@ def iterations_for(estimate_ms, args):
     return max(args.min_iterations, min(args.max_iterations, n))
 
 
-def bench_model(model, args, work, engines, compiler):
-    """Compile, check and time one model; returns its result dictionary."""
+def compile_model(compiler, path, exe, timeout):
+    """onnx-compile -O3 PATH -o EXE; the finished Child (its wall time is the compile time)."""
+    os.makedirs(os.path.dirname(exe), exist_ok=True)
+    if os.path.exists(exe):
+        os.unlink(exe)
+    # --no-cache: compile time is the compiler's, never a copy from onnx-compile's output cache.
+    return Child([compiler, path, "-o", exe, "-O3", "--no-cache"], timeout)
+
+
+def bench_model(model, args, work, engines, compilers):
+    """Compile, check and time one model; returns its result dictionary. `compilers` maps each
+    compiled engine ("onnxc", optionally "base") to its onnx-compile."""
     res = {"name": model.name, "source": model.source, "about": model.about, "flops": model.flops,
            "status": "OK", "threads": {}}
     try:
@@ -247,23 +265,30 @@ def bench_model(model, args, work, engines, compiler):
         return res
     res["model_mib"] = os.path.getsize(path) / 2**20
 
-    exe = os.path.join(work, "bin", model.name)
-    os.makedirs(os.path.dirname(exe), exist_ok=True)
-    if os.path.exists(exe):
-        os.unlink(exe)
-    # --no-cache: compile time is the compiler's, never a copy from onnx-compile's output cache.
-    comp = Child([compiler, path, "-o", exe, "-O3", "--no-cache"], args.timeout)
+    exe = {"onnxc": os.path.join(work, "bin", model.name)}
+    comp = compile_model(compilers["onnxc"], path, exe["onnxc"], args.timeout)
     res["compile_s"], res["compile_rss_mib"] = comp.wall_s, comp.rss_mib
     if not comp.ok():
         res.update(status="COMPILE FAIL", detail=comp.error())
         log(f"  {res['status']}: {res['detail']}")
         return res
-    res["binary_mib"] = os.path.getsize(exe) / 2**20
+    res["binary_mib"] = os.path.getsize(exe["onnxc"]) / 2**20
     log(f"  compiled in {comp.wall_s:.1f}s ({comp.rss_mib:.0f} MiB), binary {size(res['binary_mib'])}")
+    if "base" in compilers:
+        exe["base"] = os.path.join(work, "bin-base", model.name)
+        comp = compile_model(compilers["base"], path, exe["base"], args.timeout)
+        res["base_compile_s"] = comp.wall_s
+        if not comp.ok():
+            res.update(status="BASE COMPILE FAIL", detail=comp.error())
+            log(f"  {res['status']}: {res['detail']}")
+            return res
+        res["base_binary_mib"] = os.path.getsize(exe["base"]) / 2**20
+        log(f"  baseline compiled in {comp.wall_s:.1f}s, binary {size(res['base_binary_mib'])}")
 
     out = os.path.join(work, "out", model.name)
     estimate = {}
-    for engine in ("onnxc", "ort"):
+    order = ["onnxc"] + (["base"] if "base" in compilers else []) + ["ort"]
+    for engine in order:
         d = os.path.join(out, engine)
         shutil.rmtree(d, ignore_errors=True)
         cmd = engines.command(engine, exe, path, inputs, 1, 1, output_dir=d)
@@ -272,7 +297,7 @@ def bench_model(model, args, work, engines, compiler):
             cmd[3:3] = ["--save-optimized", os.path.join(work, "ort-optimized", f"{model.name}.onnx")]
         run = Child(cmd, args.timeout)
         if not run.ok():
-            res.update(status=f"{'RUN' if engine == 'onnxc' else 'ORT'} FAIL", detail=run.error())
+            res.update(status=f"{FAIL_NAMES[engine]} FAIL", detail=run.error())
             log(f"  {res['status']}: {res['detail']}")
             return res
         estimate[engine] = run.json()["median_ms"]
@@ -281,20 +306,23 @@ def bench_model(model, args, work, engines, compiler):
     if not ok:
         res.update(status="MISMATCH", detail=msg)
     log(f"  check: {msg} -> {'OK' if ok else 'MISMATCH'}")
+    if "base" in compilers:
+        base_ok, res["base_rel_err"], base_msg = compare_dirs(os.path.join(out, "base"), os.path.join(out, "ort"))
+        log(f"  baseline check: {base_msg} -> {'OK' if base_ok else 'MISMATCH'}")
 
     iters = {e: iterations_for(estimate[e], args) for e in estimate}
     res["iterations"] = iters
     for t in args.threads:
-        rounds = {"onnxc": [], "ort": []}
-        mins = {"onnxc": [], "ort": []}
-        rss = {"onnxc": 0.0, "ort": 0.0}
+        rounds = {e: [] for e in order}
+        mins = {e: [] for e in order}
+        rss = {e: 0.0 for e in order}
         for _ in range(args.rounds):
-            for engine in ("onnxc", "ort"):  # interleaved: onnxc, ORT, onnxc, ORT, ...
-                # onnxc always writes its outputs (after the timed runs): keep them out of the cwd.
-                scratch = os.path.join(out, "timed") if engine == "onnxc" else None
+            for engine in order:  # interleaved: onnxc, [base,] ORT, onnxc, [base,] ORT, ...
+                # A compiled model always writes its outputs (after the timed runs): keep them out of the cwd.
+                scratch = os.path.join(out, "timed") if engine != "ort" else None
                 run = engines.run(engine, exe, path, inputs, t, iters[engine], output_dir=scratch)
                 if not run.ok():
-                    res.update(status=f"{'RUN' if engine == 'onnxc' else 'ORT'} FAIL", detail=run.error())
+                    res.update(status=f"{FAIL_NAMES[engine]} FAIL", detail=run.error())
                     log(f"  {res['status']}: {res['detail']}")
                     return res
                 j = run.json()
@@ -312,8 +340,15 @@ def bench_model(model, args, work, engines, compiler):
             if model.flops:
                 row[engine]["gflops"] = model.flops / (row[engine]["median_ms"] * 1e-3) / 1e9
         row["ratio"] = row["onnxc"]["median_ms"] / row["ort"]["median_ms"]
+        base = ""
+        if "base" in row:
+            row["base_ratio"] = row["base"]["median_ms"] / row["ort"]["median_ms"]
+            row["vs_base"] = row["onnxc"]["median_ms"] / row["base"]["median_ms"]
+            # Paired: the round-by-round ratio, each round's two runs a few seconds apart.
+            row["vs_base_rounds"] = [a / b for a, b in zip(rounds["onnxc"], rounds["base"])]
+            base = f", base {row['base']['median_ms']:.3f} ms, onnxc/base {row['vs_base']:.2f}"
         res["threads"][t] = row
-        log(f"  T={t}: onnxc {row['onnxc']['median_ms']:.3f} ms, ORT {row['ort']['median_ms']:.3f} ms, "
+        log(f"  T={t}: onnxc {row['onnxc']['median_ms']:.3f} ms{base}, ORT {row['ort']['median_ms']:.3f} ms, "
             f"ratio {row['ratio']:.2f} (rounds {args.rounds} x N {iters['onnxc']}/{iters['ort']})")
     ts = sorted(res["threads"])
     if len(ts) >= 2:
@@ -368,16 +403,16 @@ def machine_info():
     }
 
 
-def tree_info(compiler):
-    rev = sh(["git", "-C", REPO, "rev-parse", "--short", "HEAD"], "?")
+def tree_info(compiler, repo=REPO):
+    rev = sh(["git", "-C", repo, "rev-parse", "--short", "HEAD"], "?")
     try:  # --no-optional-locks: reading the status must not rewrite the index
-        status = subprocess.run(["git", "--no-optional-locks", "-C", REPO, "status", "--porcelain",
+        status = subprocess.run(["git", "--no-optional-locks", "-C", repo, "status", "--porcelain",
                                  "--untracked-files=no"], capture_output=True, text=True, timeout=60).stdout
     except (OSError, subprocess.TimeoutExpired):
         status = ""
     changed = [l[3:] for l in status.splitlines() if len(l) > 3]
     built = datetime.datetime.fromtimestamp(os.path.getmtime(compiler), datetime.timezone.utc)
-    return {"commit": rev, "dirty": bool(changed), "changed": changed, "compiler": os.path.relpath(compiler, REPO),
+    return {"commit": rev, "dirty": bool(changed), "changed": changed, "compiler": os.path.relpath(compiler, repo),
             "compiler_built": built.strftime("%Y-%m-%d %H:%M UTC")}
 
 
@@ -436,6 +471,41 @@ def model_table(results, threads):
         gs = {e: geomean([r["speedup"][e] for r in ok if "speedup" in r]) for e in ("onnxc", "ort")}
         lines.append(f"| **geomean** ({len(ok)} model{'s' if len(ok) != 1 else ''}) | {t} | | | **{fmt(g)}** | "
                      f"{fmt(gs['onnxc']) if last else ''} | {fmt(gs['ort']) if last else ''} | | | | |")
+    return lines
+
+
+def ab_lines(summary):
+    """The --baseline report: per model and T, both onnxc builds against ORT and against each other.
+    onnxc/base is the ratio of the medians of the round medians; "rounds" gives the spread of the
+    per-round ratios (each round's two runs seconds apart, so the machine's load is shared)."""
+    tree, base = summary["tree"], summary["base_tree"]
+    threads = summary["args"]["threads"]
+    lines = [f"# A/B: onnxc {tree['commit']}{'+dirty' if tree['dirty'] else ''} against baseline "
+             f"{base['commit']}{'+dirty' if base['dirty'] else ''}", "",
+             f"{summary['date'][:16]} UTC, {summary['machine']['model']}, {summary['args']['rounds']} interleaved "
+             f"rounds (onnxc, base, ORT), load average {', '.join(f'{l:.1f}' for l in summary['load_avg'])}.", "",
+             "| model | T | onnxc ms | base ms | ORT ms | onnxc/ORT | base/ORT | onnxc/base | per-round onnxc/base |",
+             "|---|--:|--:|--:|--:|--:|--:|--:|---|"]
+    ok = [r for r in summary["models"] + summary["micro"] if r["status"] == "OK" and r["threads"]]
+    for r in summary["models"] + summary["micro"]:
+        if r not in ok:
+            lines.append(f"| {r['name']} | — | | | | | | | {r['status']}: {r.get('detail', '')[:100]} |")
+            continue
+        for t in threads:
+            row = r["threads"].get(t) or r["threads"].get(str(t))
+            if not row or "vs_base" not in row:
+                continue
+            per = row["vs_base_rounds"]
+            lines.append(f"| {r['name']} | {t} | {ms(row['onnxc']['median_ms'])} | {ms(row['base']['median_ms'])} | "
+                         f"{ms(row['ort']['median_ms'])} | {row['ratio']:.2f} | {row['base_ratio']:.2f} | "
+                         f"**{row['vs_base']:.2f}** | {min(per):.2f}..{max(per):.2f} |")
+    for t in threads:
+        rows = [r["threads"].get(t) or r["threads"].get(str(t)) for r in ok]
+        rows = [row for row in rows if row and "vs_base" in row]
+        if rows:
+            lines.append(f"| **geomean** ({len(rows)}) | {t} | | | | {fmt(geomean([x['ratio'] for x in rows]))} | "
+                         f"{fmt(geomean([x['base_ratio'] for x in rows]))} | "
+                         f"**{fmt(geomean([x['vs_base'] for x in rows]))}** | |")
     return lines
 
 
@@ -643,6 +713,9 @@ def main():
     ap.add_argument("--min-iterations", type=int, default=1)
     ap.add_argument("--max-iterations", type=int, default=200)
     ap.add_argument("--timeout", type=float, default=900, help="seconds allowed to one process (default: 900)")
+    ap.add_argument("--baseline", metavar="BUILD2",
+                    help="also compile and time every model with BUILD2/bin/onnx-compile (another checkout's "
+                         "build), interleaved; writes BUILD/bench/ab.md")
     ap.add_argument("--reexport", action="store_true", help="export the models again instead of using the cache")
     ap.add_argument("--save-ort-optimized", action="store_true",
                     help="also write ORT's optimized models to BUILD/bench/ort-optimized/NAME.onnx")
@@ -661,6 +734,11 @@ def main():
     compiler = os.path.abspath(os.path.join(args.build, "bin", "onnx-compile"))
     if not os.path.exists(compiler) and not args.report_only:
         sys.exit(f"error: no {compiler}: build first (make build)")
+    compilers = {"onnxc": compiler}
+    if args.baseline:
+        compilers["base"] = os.path.abspath(os.path.join(args.baseline, "bin", "onnx-compile"))
+        if not os.path.exists(compilers["base"]):
+            sys.exit(f"error: no {compilers['base']}: build the baseline checkout first")
     work = os.path.abspath(os.path.join(args.build, "bench"))
     os.makedirs(work, exist_ok=True)
     results_path = os.path.join(work, "results.json")
@@ -676,6 +754,9 @@ def main():
     models = names(args.models, model_registry(), "model")
     micros = names(args.micro, micro_registry(), "microbenchmark")
     info = {"machine": machine_info(), "tree": tree_info(compiler), "ort_version": ort_version}
+    if args.baseline:
+        info["base_tree"] = tree_info(compilers["base"], os.path.dirname(compilers["base"]))
+        log(f"baseline: {compilers['base']} at {info['base_tree']['commit']}")
     log(f"onnxc {info['tree']['commit']}{'+dirty' if info['tree']['dirty'] else ''} vs ORT {ort_version} "
         f"on {info['machine']['model']}; threads {args.threads}, {args.rounds} rounds")
 
@@ -689,11 +770,11 @@ def main():
     results, micro_results = [], []
     for model in models:
         log(f"{model.name}:")
-        results.append(bench_model(model, args, work, engines, compiler))
+        results.append(bench_model(model, args, work, engines, compilers))
         loads.append(os.getloadavg()[0])
     for model in micros:
         log(f"{model.name}:")
-        micro_results.append(bench_model(model, args, work, engines, compiler))
+        micro_results.append(bench_model(model, args, work, engines, compilers))
         loads.append(os.getloadavg()[0])
     elapsed = time.perf_counter() - t0
 
@@ -707,6 +788,11 @@ def main():
         write_doc(args.doc, summary)
         log(f"wrote {os.path.relpath(args.doc, os.getcwd())} and {os.path.join(work, 'results.json')} "
             f"in {elapsed / 60:.1f} min")
+    if args.baseline:
+        ab = os.path.join(work, "ab.md")
+        with open(ab, "w") as f:
+            f.write("\n".join(ab_lines(summary)) + "\n")
+        log(f"wrote {ab}")
     bad = [r["name"] for r in results + micro_results if r["status"] != "OK"]
     if bad:
         log(f"not OK: {', '.join(bad)}")
