@@ -5,6 +5,7 @@
 
 #include "dialects/ONNX/IR/ONNXOps.h"
 
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -589,6 +590,17 @@ LogicalResult GraphExporter::exportTo(::onnx::ModelProto &model) {
     outputNames.push_back(
         freshName(name ? name.getValue() : "output_" + std::to_string(i)));
   }
+  // An If branch that shape inference found unable to run (see
+  // onnx-shape-inference): ONNX has no node that fails on purpose.
+  cf::AssertOp trap;
+  func.walk([&](cf::AssertOp op) {
+    trap = op;
+    return WalkResult::interrupt();
+  });
+  if (trap)
+    return fail(trap->getParentOp(),
+                "cannot write as ONNX an If branch that fails at run time (" +
+                    trap.getMsg() + ")");
   for (Operation &op : func.getBody().front().without_terminator())
     if (failed(exportOp(&op, graph)))
       return failure();

@@ -3,6 +3,8 @@
 #define _DEFAULT_SOURCE
 #include "onnxc_runtime.h"
 
+#include <stdio.h>
+
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -18,5 +20,9 @@ int main(int argc, char **argv) {
   mallopt(M_MMAP_THRESHOLD, 64 << 20);
   mallopt(M_TRIM_THRESHOLD, 128 << 20);
 #endif
+  // A model path that cannot run (an If branch the compiler found invalid
+  // for the shapes) prints its message with puts() and aborts: line
+  // buffering gets the message out of a pipe before the abort.
+  setvbuf(stdout, NULL, _IOLBF, 0);
   return onnxc_main(&onnxc_default_model, argc, argv);
 }

@@ -53,6 +53,8 @@ void onnxc::buildONNXOptimizePipeline(OpPassManager &pm, unsigned level,
     return;
   }
   addCleanup(pm);
+  // Ifs whose branches yield different ranks (shape tests of exporters).
+  pm.addNestedPass<func::FuncOp>(createONNXSpecializeIfRanksPass());
   // QDQ models compute in integers (the lowering's int8 kernels).
   pm.addNestedPass<func::FuncOp>(createONNXFuseQDQPass());
   if (level == 1)

@@ -14,7 +14,17 @@ def ONNXShapeInferencePass : Pass<"onnx-shape-inference", "mlir::func::FuncOp"> 
     function's result types to match its return. Sweeps repeat until one
     changes nothing. Used after input shapes are pinned and after folding
     exposes constant shapes. Running it twice changes nothing.
+
+    An op inside an If branch whose inference fails (the branch cannot run
+    with the shapes now known: a Squeeze of a dim that is 2, an LSTM of a
+    rank-4 input) is not a compile error: that branch becomes a run-time
+    failure, `cf.assert` of false with the op's message, yielding empty
+    tensors of the If's result types (ONNX Runtime fails there too, and only
+    when the branch is taken). Outside any If it is an error.
   }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::cf::ControlFlowDialect",
+                           "mlir::tensor::TensorDialect"];
 }
 
 def ONNXConstantFoldingPass : Pass<"onnx-constant-folding", "mlir::func::FuncOp"> {
@@ -46,10 +56,57 @@ def ONNXConstantFoldingPass : Pass<"onnx-constant-folding", "mlir::func::FuncOp"
     %d = onnx.Constant {value = dense<3> : tensor<i64>} : () -> tensor<i64>
     ```
   }];
-  let dependentDialects = ["mlir::tensor::TensorDialect"];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::cf::ControlFlowDialect",
+                           "mlir::tensor::TensorDialect"];
   let options = [
     Option<"maxElements", "max-elements", "int64_t", "int64_t(1) << 24",
            "the most elements a folded result may have">,
+  ];
+}
+
+def ONNXSpecializeIfRanksPass : Pass<"onnx-specialize-if-ranks", "mlir::func::FuncOp"> {
+  let summary = "move the readers of an If whose branches yield different ranks into both branches";
+  let description = [{
+    An If whose branches yield tensors of different ranks (PyTorch's "squeeze
+    dim 1 if it is 1") has results of unknown rank, which the lowering cannot
+    take. The ops of its block that depend on those results, directly or
+    through each other, are cloned into both branches (tail duplication),
+    each copy reading that branch's values, and the If yields what the block
+    returned; the ops that do not depend on it move before it. Folding then
+    decides, in each copy, the rank tests that follow ("unsqueeze if the
+    rank is 2"). Innermost Ifs first, one per round, each followed by
+    onnx-constant-folding; at most `max-rounds` rounds, and at most
+    `max-ops` ops cloned in all (an If whose dependent ops would pass that
+    stays as it is).
+
+    ```mlir
+    %r = onnx.If %c : (tensor<i1>) -> tensor<*xf32> {
+      onnx.Yield %squeezed : tensor<4xf32>
+    }, {
+      onnx.Yield %x : tensor<4x1xf32>
+    }
+    %s = onnx.Shape %r : (tensor<*xf32>) -> tensor<?xi64>
+    return %s : tensor<?xi64>
+    // becomes (before folding)
+    %r = onnx.If %c : (tensor<i1>) -> tensor<?xi64> {
+      %s = onnx.Shape %squeezed : (tensor<4xf32>) -> tensor<?xi64>
+      onnx.Yield %s : tensor<?xi64>
+    }, {
+      %s = onnx.Shape %x : (tensor<4x1xf32>) -> tensor<?xi64>
+      onnx.Yield %s : tensor<?xi64>
+    }
+    return %r : tensor<?xi64>
+    ```
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::cf::ControlFlowDialect",
+                           "mlir::tensor::TensorDialect"];
+  let options = [
+    Option<"maxRounds", "max-rounds", "int64_t", "16",
+           "the most Ifs specialized in one function">,
+    Option<"maxOps", "max-ops", "int64_t", "20000",
+           "the most ops cloned in one function">,
   ];
 }
 

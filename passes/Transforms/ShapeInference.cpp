@@ -3,7 +3,10 @@
 #include "dialects/ONNX/IR/ShapeHelpers.h"
 #include "passes/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Diagnostics.h"
 
 namespace onnxc {
 #define GEN_PASS_DEF_ONNXSHAPEINFERENCEPASS
@@ -28,6 +31,71 @@ static Type refine(Type current, Type inferred) {
   for (auto [c, i] : llvm::zip(cur.getShape(), inf.getShape()))
     dims.push_back(ShapedType::isDynamic(c) ? i : c);
   return RankedTensorType::get(dims, cur.getElementType());
+}
+
+/// The branch of the innermost onnx.If that holds `op`, or null.
+static Region *enclosingBranch(Operation *op) {
+  for (Region *region = op->getParentRegion(); region;
+       region = region->getParentRegion())
+    if (isa<onnxc::onnx::IfOp>(region->getParentOp()))
+      return region;
+  return nullptr;
+}
+
+/// "node 'N': message" (the message names the op), as diagnostics read.
+static std::string describe(Operation *op, StringRef message) {
+  if (auto name = dyn_cast<NameLoc>(op->getLoc()))
+    return ("node '" + name.getName().strref() + "': " + message).str();
+  return message.str();
+}
+
+/// Replaces the body of `branch`, an onnx.If branch that cannot run with the
+/// shapes known (an op's inference failed in it), by a run-time failure:
+/// the model would fail there when the branch is taken, as ONNX Runtime
+/// does, and nowhere else. Its outputs become empty tensors of the If's
+/// result types (as refined by the other branch), which nothing reads.
+/// Fails, changing nothing, where such a type has no rank.
+static LogicalResult replaceByTrap(Region &branch, StringRef message) {
+  auto ifOp = cast<onnxc::onnx::IfOp>(branch.getParentOp());
+  Region &other = &branch == &ifOp.getThenBranch() ? ifOp.getElseBranch()
+                                                   : ifOp.getThenBranch();
+  Operation *otherYield = other.front().getTerminator();
+  SmallVector<RankedTensorType> types;
+  for (OpResult result : ifOp->getResults()) {
+    Type type = result.getType();
+    if (result.getResultNumber() < otherYield->getNumOperands())
+      type = refine(type,
+                    otherYield->getOperand(result.getResultNumber()).getType());
+    auto ranked = dyn_cast<RankedTensorType>(type);
+    if (!ranked)
+      return failure();
+    types.push_back(ranked);
+  }
+  Block &block = branch.front();
+  Operation *yield = block.getTerminator();
+  SmallVector<Operation *> body;
+  for (Operation &op : llvm::make_range(block.begin(), yield->getIterator()))
+    body.push_back(&op);
+  for (Operation *op : llvm::reverse(body)) {
+    op->dropAllUses();
+    op->erase();
+  }
+  OpBuilder b(yield);
+  Location loc = ifOp.getLoc();
+  Value never = b.create<arith::ConstantOp>(loc, b.getBoolAttr(false));
+  b.create<cf::AssertOp>(
+      loc, never,
+      b.getStringAttr("onnxc: the model fails here: " + message.str()));
+  SmallVector<Value> outputs;
+  for (RankedTensorType type : types) {
+    SmallVector<Value> sizes;
+    for (int64_t dim : type.getShape())
+      if (ShapedType::isDynamic(dim))
+        sizes.push_back(b.create<arith::ConstantIndexOp>(loc, 0));
+    outputs.push_back(b.create<tensor::EmptyOp>(loc, type, sizes));
+  }
+  yield->setOperands(outputs);
+  return success();
 }
 
 FailureOr<bool> onnxc::refineShapes(func::FuncOp func) {
@@ -136,15 +204,37 @@ FailureOr<bool> onnxc::refineShapes(func::FuncOp func) {
       }
     }
   });
+  // Branches whose ops cannot run with the shapes now known, each with the
+  // first such op's message.
+  llvm::MapVector<Region *, std::string> infeasible;
   func.walk([&](InferTypeOpInterface op) {
     if (!isa<onnxc::onnx::ONNXDialect>(op->getDialect()))
       return;
+    Region *branch = enclosingBranch(op);
+    if (branch && infeasible.count(branch))
+      return;
     SmallVector<Type> inferred;
-    if (failed(op.inferReturnTypes(op->getContext(), op->getLoc(),
-                                   op->getOperands(), op->getAttrDictionary(),
-                                   op->getPropertiesStorage(), op->getRegions(),
-                                   inferred))) {
-      failedInference = true;
+    std::string message;
+    LogicalResult inferredOk = success();
+    {
+      // Inside an If, a failure is the branch's, not the model's: caught.
+      std::optional<ScopedDiagnosticHandler> capture;
+      if (branch)
+        capture.emplace(op->getContext(), [&](Diagnostic &diag) {
+          if (message.empty())
+            message = diag.str();
+          return success();
+        });
+      inferredOk = op.inferReturnTypes(
+          op->getContext(), op->getLoc(), op->getOperands(),
+          op->getAttrDictionary(), op->getPropertiesStorage(), op->getRegions(),
+          inferred);
+    }
+    if (failed(inferredOk)) {
+      if (branch)
+        infeasible.insert({branch, describe(op, message)});
+      else
+        failedInference = true;
       return;
     }
     for (auto [result, type] : llvm::zip(op->getResults(), inferred)) {
@@ -157,6 +247,15 @@ FailureOr<bool> onnxc::refineShapes(func::FuncOp func) {
   });
   if (failedInference)
     return failure();
+  for (auto &[branch, message] : infeasible) {
+    // A branch inside one already replaced went with it.
+    bool nested = false;
+    for (Region *outer = branch->getParentRegion(); outer && !nested;
+         outer = outer->getParentRegion())
+      nested = infeasible.count(outer) != 0;
+    if (!nested && succeeded(replaceByTrap(*branch, message)))
+      changed = true;
+  }
   // The signature follows the refined return values, also where a cast
   // (of an If that folding replaced by a branch) hides a more precise one.
   func.walk([&](func::ReturnOp ret) {

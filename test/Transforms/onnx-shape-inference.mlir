@@ -41,3 +41,31 @@ func.func @scan_growing_state(%s: tensor<2x4xf32>, %x: tensor<5x2x4xf32>) -> ten
   }
   return %0 : tensor<?x?xf32>
 }
+
+// -----
+
+// A branch that cannot run with the shapes known (it squeezes a dim of size
+// 2) is a run-time failure when taken, as in ONNX Runtime, not a compile
+// error; it yields empty tensors of the other branch's types.
+// CHECK-LABEL: func.func @infeasible_branch
+// CHECK-SAME: -> tensor<3x2xf32>
+// CHECK: onnx.If %arg1 : (tensor<i1>) -> tensor<3x2xf32> {
+// CHECK: %[[F:.+]] = arith.constant false
+// CHECK: cf.assert %[[F]], "onnxc: the model fails here: node 'squeeze': 'onnx.Squeeze' op cannot squeeze dim 1 of size 2"
+// CHECK: %[[E:.+]] = tensor.empty() : tensor<3x2xf32>
+// CHECK: onnx.Yield %[[E]] : tensor<3x2xf32>
+// CHECK: }, {
+// CHECK: onnx.Yield %{{.+}} : tensor<3x2xf32>
+func.func @infeasible_branch(%x: tensor<3x2xf32>, %c: tensor<i1>) -> tensor<*xf32> {
+  %axes = onnx.Constant {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  // Its dim 1 is known to be 2 only once inference has run.
+  %y = onnx.Identity %x : (tensor<3x2xf32>) -> tensor<3x?xf32>
+  %r = onnx.If %c : (tensor<i1>) -> tensor<*xf32> {
+    %s = onnx.Squeeze %y, %axes : (tensor<3x?xf32>, tensor<1xi64>) -> tensor<*xf32> loc("squeeze")
+    %n = onnx.Neg %s : (tensor<*xf32>) -> tensor<*xf32>
+    onnx.Yield %n : tensor<*xf32>
+  }, {
+    onnx.Yield %y : tensor<3x?xf32>
+  }
+  return %r : tensor<*xf32>
+}
