@@ -127,6 +127,8 @@ importRotaryEmbedding(NodeContext &node, std::string &error);
 mlir::FailureOr<llvm::SmallVector<mlir::Value>> importSwish(NodeContext &node,
                                                             std::string &error);
 mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+importCausalConvWithState(NodeContext &node, std::string &error);
+mlir::FailureOr<llvm::SmallVector<mlir::Value>>
 importLpPool(NodeContext &node, std::string &error);
 mlir::FailureOr<llvm::SmallVector<mlir::Value>>
 importCenterCropPad(NodeContext &node, std::string &error);

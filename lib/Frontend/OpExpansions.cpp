@@ -507,6 +507,78 @@ FailureOr<SmallVector<Value>> importSwish(NodeContext &node,
   return SmallVector<Value>{y};
 }
 
+/// CausalConvWithState-27: a causal depthwise 1-D convolution that carries
+/// its left context. padded = Concat(past_state, or zeros [N, C, k - 1],
+/// input) on the time axis; output = Conv(padded, weight, bias, group = C),
+/// then SiLU (computed in float for float16 inputs) when `activation` is
+/// "silu" or "swish"; present_state = the last k - 1 steps of padded.
+FailureOr<SmallVector<Value>> importCausalConvWithState(NodeContext &node,
+                                                        std::string &error) {
+  std::string activation = "none";
+  if (std::optional<Attribute> attr = node.takeAttribute("activation")) {
+    auto text = dyn_cast<StringAttr>(*attr);
+    if (!text) {
+      error = "expects attribute 'activation' to be a string";
+      return failure();
+    }
+    activation = text.str();
+  }
+  if (failed(checkNoOtherAttributes(node, error)))
+    return failure();
+  if (activation != "none" && activation != "silu" && activation != "swish") {
+    error = "has activation '" + activation +
+            "' (expected 'silu', 'swish' or 'none')";
+    return failure();
+  }
+  auto input = [&](unsigned i) {
+    return i < node.inputs.size() && !isa<NoneType>(node.inputs[i].getType())
+               ? node.inputs[i]
+               : Value();
+  };
+  Value x = input(0), weight = input(1), bias = input(2), past = input(3);
+  auto xType = x ? dyn_cast<RankedTensorType>(x.getType()) : nullptr;
+  auto wType = weight ? dyn_cast<RankedTensorType>(weight.getType()) : nullptr;
+  if (!xType || !wType || xType.getRank() != 3 || wType.getRank() != 3) {
+    error = "needs input and weight of rank 3";
+    return failure();
+  }
+  int64_t channels = xType.getDimSize(1);
+  if (ShapedType::isDynamic(channels)) {
+    error = "needs a static channel count (dim 1 of the input)";
+    return failure();
+  }
+  Type element = xType.getElementType();
+  std::optional<int64_t> dtype = onnx::getONNXDType(element);
+  if (!isa<FloatType>(element) || !dtype) {
+    error = "needs a floating-point input";
+    return failure();
+  }
+  Expansion e(node, error);
+  NamedAttribute timeAxis = e.attr("axis", 2);
+  // k - 1, the steps of context, as a 1-element tensor.
+  Value context = e.op("Sub", {e.op("Shape", weight, {e.attr("start", 2)}),
+                               node.i64Constant({1})});
+  if (!past) {
+    Value shape =
+        e.op("Concat", {e.op("Shape", x, {e.attr("end", 2)}), context},
+             {e.attr("axis", 0)});
+    past = e.op("CastLike", {e.op("ConstantOfShape", shape), x});
+  }
+  Value padded = e.op("Concat", {past, x}, {timeAxis});
+  Value y = e.op("Conv", {padded, weight, bias ? bias : node.noValue()},
+                 {e.attr("group", channels)});
+  if (activation != "none") {
+    Value wide = e.castTo(y, ::onnx::TensorProto::FLOAT);
+    y = e.castTo(e.op("Mul", {wide, e.op("Sigmoid", wide)}), *dtype);
+  }
+  Value length = e.op("Shape", padded, {e.attr("start", 2)});
+  Value present = e.op("Slice", {padded, e.op("Sub", {length, context}), length,
+                                 node.i64Constant({2}), node.noValue()});
+  if (!e.ok())
+    return failure();
+  return SmallVector<Value>{y, present};
+}
+
 /// LpPool (opsets 2 on, integer `p`): (sum of |x|^p over each window)^(1/p),
 /// as AveragePool of |x|^p counting the padding (zeros) times the window's
 /// size, then the 1/p-th power. The window attributes pass to AveragePool.

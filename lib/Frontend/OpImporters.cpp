@@ -1542,6 +1542,7 @@ struct Registry {
     add("Attention", 24, 7, importAttention);
     add("RotaryEmbedding", 23, 4, importRotaryEmbedding);
     add("Swish", 24, 1, importSwish);
+    add("CausalConvWithState", 27, 4, importCausalConvWithState);
     add("LpPool", 2, 1, importLpPool);
     add("CenterCropPad", 18, 2, importCenterCropPad);
     add("GroupNormalization", 21, 3, importGroupNormalization);
