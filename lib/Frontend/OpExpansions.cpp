@@ -135,6 +135,20 @@ LogicalResult checkNoOtherAttributes(NodeContext &node, std::string &error) {
   return failure();
 }
 
+/// Input `i` of the node, or null where it is missing or "".
+Value optionalInput(NodeContext &node, unsigned i) {
+  return i < node.inputs.size() && !isa<NoneType>(node.inputs[i].getType())
+             ? node.inputs[i]
+             : Value();
+}
+
+/// The ONNX data type of `element` if it is a floating-point one.
+std::optional<int64_t> floatDType(Type element) {
+  if (!isa<FloatType>(element))
+    return std::nullopt;
+  return onnx::getONNXDType(element);
+}
+
 /// The element type of a normalization's `stash_type`, the float ONNX data
 /// type (float, double, float16, bfloat16) that it computes in; null after
 /// reporting another.
@@ -228,11 +242,7 @@ FailureOr<SmallVector<Value>> importAttention(NodeContext &node,
             " (expected 0 to 3)";
     return failure();
   }
-  auto input = [&](unsigned i) {
-    return i < node.inputs.size() && !isa<NoneType>(node.inputs[i].getType())
-               ? node.inputs[i]
-               : Value();
-  };
+  auto input = [&](unsigned i) { return optionalInput(node, i); };
   Value q = input(0), k = input(1), v = input(2), mask = input(3),
         pastKey = input(4), pastValue = input(5), nonpad = input(6);
   auto qType = q ? dyn_cast<RankedTensorType>(q.getType()) : nullptr;
@@ -259,8 +269,8 @@ FailureOr<SmallVector<Value>> importAttention(NodeContext &node,
     return failure();
   }
   Type element = qType.getElementType();
-  std::optional<int64_t> dtype = onnx::getONNXDType(element);
-  if (!isa<FloatType>(element) || !dtype) {
+  std::optional<int64_t> dtype = floatDType(element);
+  if (!dtype) {
     error = "needs floating-point Q";
     return failure();
   }
@@ -530,11 +540,7 @@ FailureOr<SmallVector<Value>> importCausalConvWithState(NodeContext &node,
             "' (expected 'silu', 'swish' or 'none')";
     return failure();
   }
-  auto input = [&](unsigned i) {
-    return i < node.inputs.size() && !isa<NoneType>(node.inputs[i].getType())
-               ? node.inputs[i]
-               : Value();
-  };
+  auto input = [&](unsigned i) { return optionalInput(node, i); };
   Value x = input(0), weight = input(1), bias = input(2), past = input(3);
   auto xType = x ? dyn_cast<RankedTensorType>(x.getType()) : nullptr;
   auto wType = weight ? dyn_cast<RankedTensorType>(weight.getType()) : nullptr;
@@ -547,9 +553,8 @@ FailureOr<SmallVector<Value>> importCausalConvWithState(NodeContext &node,
     error = "needs a static channel count (dim 1 of the input)";
     return failure();
   }
-  Type element = xType.getElementType();
-  std::optional<int64_t> dtype = onnx::getONNXDType(element);
-  if (!isa<FloatType>(element) || !dtype) {
+  std::optional<int64_t> dtype = floatDType(xType.getElementType());
+  if (!dtype) {
     error = "needs a floating-point input";
     return failure();
   }
