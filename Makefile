@@ -3,6 +3,7 @@
 #   make test   set up, build, and run every test (what CI runs)
 #   make bench  benchmark compiled models against ONNX Runtime (docs/performance.md)
 #   make format clang-format-19 the C/C++ files changed since FORMAT_BASE (HEAD)
+#   make package  the Debian package BUILD/package/onnxc_VERSION_ARCH.deb
 BUILD ?= build
 # ccache hits across clones at other paths (CI builds a fresh clone).
 export CCACHE_BASEDIR ?= $(CURDIR)
@@ -11,7 +12,8 @@ CMAKE_FLAGS ?= -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
   -DLLVM_USE_LINKER=lld
 
-.PHONY: all setup configure build demo test unit lit e2e bench format clean
+.PHONY: all setup configure build demo test unit lit e2e bench format clean \
+  package
 
 all: build
 
@@ -35,6 +37,9 @@ unit lit e2e: build
 
 bench: build
 	/usr/bin/python3 bench/run_bench.py --build $(BUILD) $(BENCH_ARGS)
+
+package: build
+	cmake --build $(BUILD) --target package
 
 FORMAT_BASE ?= HEAD
 format: setup

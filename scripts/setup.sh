@@ -16,6 +16,8 @@ packages=(
   python3-onnx python3-numpy python3-torch python3-torchvision python3-sklearn
   # AArch64 cross build and runs.
   qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+  # The Debian package (make package: man pages by help2man).
+  help2man
 )
 missing=()
 for p in "${packages[@]}"; do
