@@ -18,8 +18,10 @@ packages=(
   python3-yaml
   # AArch64 cross build and runs.
   qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross
-  # The Debian package (make package: man pages by help2man).
-  help2man
+  # The Debian package (make package: man pages by help2man), its test
+  # (ctest package: strace) and the clean-root install test
+  # (make package-test-chroot).
+  help2man strace mmdebstrap
 )
 missing=()
 for p in "${packages[@]}"; do
