@@ -14,8 +14,14 @@ packages=(
   libprotobuf-dev protobuf-compiler libcli11-dev libfmt-dev libspdlog-dev catch2
   # Models and test data.
   python3-onnx python3-numpy python3-torch python3-torchvision python3-sklearn
+  # examples/ci's test reads the CI files (YAML).
+  python3-yaml
   # AArch64 cross build and runs.
   qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+  # The Debian package (make package: man pages by help2man), its test
+  # (ctest package: strace) and the clean-root install test
+  # (make package-test-chroot).
+  help2man strace mmdebstrap
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -4,7 +4,7 @@
 #   convert-models.sh MODELS_DIR OUT_DIR [onnx-compile options...]
 #
 # e.g. in a crontab, every night at 02:00:
-#   0 2 * * * /opt/onnxc/examples/ci/convert-models.sh /data/models /data/compiled --emit lib
+#   0 2 * * * /usr/share/doc/onnxc/examples/ci/convert-models.sh /data/models /data/compiled --emit lib
 #
 # Only new or changed models are compiled: the cache (OUT_DIR/.onnxc-cache)
 # restores the rest. Writes OUT_DIR/report.json (per model status, error,

@@ -3,6 +3,7 @@
 #include "lib/Driver/Version.h"
 
 #include "lib/Driver/Version.inc"
+#include "llvm/Config/llvm-config.h"
 
 #if ONNXC_GIT_DIRTY
 #define ONNXC_DIRTY_SUFFIX "-dirty"
@@ -12,7 +13,7 @@
 
 llvm::StringRef onnxc::getVersionString() {
   return "onnxc " ONNXC_VERSION " (git " ONNXC_GIT_COMMIT ONNXC_DIRTY_SUFFIX
-         ")";
+         ", LLVM " LLVM_VERSION_STRING ")";
 }
 
 bool onnxc::isDirtyBuild() { return ONNXC_GIT_DIRTY != 0; }

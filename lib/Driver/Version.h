@@ -7,8 +7,9 @@
 
 namespace onnxc {
 
-/// "onnxc 0.1.0 (git 0123456789ab)", with "-dirty" after the commit when the
-/// tree had uncommitted changes to tracked files.
+/// "onnxc 0.1.0 (git 0123456789ab, LLVM 19.1.7)": the version, the commit
+/// ("-dirty" after it when the tree had uncommitted changes to tracked files)
+/// and the LLVM the tools were built with.
 llvm::StringRef getVersionString();
 
 /// Whether the build came from a tree with uncommitted changes, so that the

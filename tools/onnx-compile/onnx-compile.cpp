@@ -5,6 +5,7 @@
 //                native|NAME]
 //                [--gpu sm_80|sm_90|...] [--gpu-precision fp32|tf32|fp16|bf16]
 //                [--input-shape NAME=D0xD1x...]... [--name SYMBOL]
+//   onnx-compile --print-runtime-dir [--runtime-dir DIR]
 //   onnx-compile MODELS... -o OUTDIR/ [-j N] [--manifest FILE] [--report FILE]
 //                [--junit FILE] [--shard I/N] [--cache-dir DIR | --no-cache]
 //                [--keep-going | --fail-fast] [--quiet | --verbose]
@@ -72,6 +73,10 @@ int main(int argc, char **argv) {
   app.add_option(
       "--runtime-dir", runtimeDir,
       "Directory of the runtime archives (default: next to the tool)");
+  bool printRuntimeDir = false;
+  app.add_flag("--print-runtime-dir", printRuntimeDir,
+               "Print the directory of the runtime archives and header that "
+               "executables and libraries link with, and exit");
   onnxc::addBatchOptions(app, batch);
   try {
     app.parse(argc, argv);
@@ -84,6 +89,10 @@ int main(int argc, char **argv) {
   onnxc::CompileOptions options;
   options.libraryName = name;
   options.runtimeDir = runtimeDir;
+  if (printRuntimeDir) {
+    fmt::print("{}\n", onnxc::runtimeDirectory(options));
+    return 0;
+  }
   options.target.cpu = cpu;
   options.target.optLevel = optLevel;
   // nvptx: kernels for the GPU, host code for this machine.

@@ -11,7 +11,8 @@
 //   onnx-opt FILE.mlir [mlir-opt flags]: MlirOptMain with onnxc's dialects and
 //     passes, for the lit tests;
 //   onnx-opt --list-operators: the operators the importer knows and the
-//     opsets of their forms (test/conformance/operator_table.py).
+//     opsets of their forms (test/conformance/operator_table.py);
+//   onnx-opt --version: onnxc's version, commit and LLVM, as onnx-compile's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -203,6 +204,11 @@ int main(int argc, char **argv) {
   llvm::sys::PrintStackTraceOnErrorSignal(argv[0]);
   if (argc == 2 && llvm::StringRef(argv[1]) == "--list-operators")
     return listOperators();
+  // onnxc's version in either mode (MlirOptMain would print LLVM's alone).
+  if (argc == 2 && llvm::StringRef(argv[1]) == "--version") {
+    fmt::print("{}\n", onnxc::getVersionString());
+    return 0;
+  }
   for (int i = 1; i < argc; ++i) {
     llvm::StringRef arg = argv[i];
     if (isModelPath(arg) || arg == "--manifest" ||
