@@ -55,6 +55,8 @@ void onnxc::buildONNXOptimizePipeline(OpPassManager &pm, unsigned level,
   addCleanup(pm);
   // Ifs whose branches yield different ranks (shape tests of exporters).
   pm.addNestedPass<func::FuncOp>(createONNXSpecializeIfRanksPass());
+  // Half-float reductions accumulate in float.
+  pm.addNestedPass<func::FuncOp>(createONNXWidenFloat16Pass());
   // QDQ models compute in integers (the lowering's int8 kernels).
   pm.addNestedPass<func::FuncOp>(createONNXFuseQDQPass());
   if (level == 1)

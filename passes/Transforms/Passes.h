@@ -44,6 +44,10 @@ void populateONNXFuseActivationPatterns(mlir::RewritePatternSet &patterns,
 /// heads merged) into fused.attention.
 void populateONNXFuseAttentionPatterns(mlir::RewritePatternSet &patterns);
 
+/// Float16 and bfloat16 MatMul, Gemm, Conv and ConvTranspose computed in
+/// float between Casts.
+void populateONNXWidenFloat16Patterns(mlir::RewritePatternSet &patterns);
+
 /// 2-D MatMul + bias Add into Gemm.
 void populateONNXFuseMatMulAddPatterns(mlir::RewritePatternSet &patterns);
 

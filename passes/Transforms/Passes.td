@@ -110,6 +110,28 @@ def ONNXSpecializeIfRanksPass : Pass<"onnx-specialize-if-ranks", "mlir::func::Fu
   ];
 }
 
+def ONNXWidenFloat16Pass : Pass<"onnx-widen-float16", "mlir::func::FuncOp"> {
+  let summary = "compute float16 and bfloat16 MatMul, Gemm, Conv and ConvTranspose in float";
+  let description = [{
+    These ops sum long runs of products: accumulated in a half-width type,
+    every addition rounds and the error grows with the reduction (3 float16
+    ulps on a 4-tap depthwise Conv of ONNX's CausalConvWithState tests). Each
+    becomes the same op on float inputs (onnx.Cast up), its result cast back
+    once to the model's type, as ONNX's reference (numpy accumulates half
+    products in float) and ONNX Runtime's x86 kernels compute; the float op
+    then reaches the float kernels and fusions.
+
+    ```mlir
+    %y = onnx.MatMul %a, %b : (tensor<4x8xf16>, tensor<8x2xf16>) -> tensor<4x2xf16>
+    // becomes
+    %a32 = onnx.Cast %a {to = 1 : i64} : (tensor<4x8xf16>) -> tensor<4x8xf32>
+    %b32 = onnx.Cast %b {to = 1 : i64} : (tensor<8x2xf16>) -> tensor<8x2xf32>
+    %y32 = onnx.MatMul %a32, %b32 : (tensor<4x8xf32>, tensor<8x2xf32>) -> tensor<4x2xf32>
+    %y = onnx.Cast %y32 {to = 10 : i64} : (tensor<4x2xf32>) -> tensor<4x2xf16>
+    ```
+  }];
+}
+
 def ONNXEliminateNoOpsPass : Pass<"onnx-eliminate-no-ops", "mlir::func::FuncOp"> {
   let summary = "remove onnx ops that return their input unchanged";
   let description = [{

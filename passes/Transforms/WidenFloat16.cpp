@@ -1,0 +1,90 @@
+//===- WidenFloat16.cpp - The onnx-widen-float16 pass ---------------------===//
+//
+// MatMul, Gemm, Conv and ConvTranspose of float16 or bfloat16 tensors sum
+// long products: accumulated in their own type, each addition rounds to 11
+// (or 8) bits and the error grows with the reduction. They compute in float
+// instead, their inputs cast up and their result cast back once, as ONNX's
+// reference (numpy accumulates half products in float) and ONNX Runtime's
+// x86 kernels do; the float ops then reach the float kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Transforms/GreedyPatternPass.h"
+#include "passes/Transforms/Passes.h"
+
+#include "dialects/ONNX/IR/ONNXOps.h"
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace onnxc {
+#define GEN_PASS_DEF_ONNXWIDENFLOAT16PASS
+#include "passes/Transforms/Passes.h.inc"
+} // namespace onnxc
+
+using namespace mlir;
+using namespace onnxc::onnx;
+
+namespace {
+
+/// True for the half-width float types that widen.
+static bool isHalf(Type type) {
+  auto tensor = dyn_cast<TensorType>(type);
+  return tensor && isa<Float16Type, BFloat16Type>(tensor.getElementType());
+}
+
+/// onnx.Cast of `value` to `type`, the ONNX data type `dtype`.
+static Value castTo(PatternRewriter &rewriter, Location loc, Value value,
+                    Type type, int64_t dtype) {
+  return rewriter.create<CastOp>(
+      loc, type, ValueRange{value},
+      ArrayRef<NamedAttribute>{
+          rewriter.getNamedAttr("to", rewriter.getI64IntegerAttr(dtype))});
+}
+
+/// `value` as a tensor of float.
+static Value toFloat(PatternRewriter &rewriter, Location loc, Value value) {
+  auto type = cast<TensorType>(value.getType());
+  return castTo(rewriter, loc, value, type.clone(rewriter.getF32Type()),
+                /*FLOAT*/ 1);
+}
+
+/// OpT on half floats: the same op on float inputs, its result cast back.
+template <typename OpT>
+struct WidenHalf : public OpRewritePattern<OpT> {
+  using OpRewritePattern<OpT>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpT op,
+                                PatternRewriter &rewriter) const override {
+    Operation *operation = op.getOperation();
+    if (operation->getNumResults() != 1 ||
+        !isHalf(operation->getResult(0).getType()))
+      return failure();
+    Location loc = op.getLoc();
+    auto resultType = cast<TensorType>(operation->getResult(0).getType());
+    std::optional<int64_t> dtype = getONNXDType(resultType.getElementType());
+    if (!dtype)
+      return failure();
+    SmallVector<Value> operands;
+    for (Value operand : operation->getOperands())
+      operands.push_back(isHalf(operand.getType())
+                             ? toFloat(rewriter, loc, operand)
+                             : operand);
+    OperationState state(loc, operation->getName(), operands,
+                         TypeRange{resultType.clone(rewriter.getF32Type())},
+                         operation->getAttrs());
+    Operation *wide = rewriter.create(state);
+    rewriter.replaceOp(operation, castTo(rewriter, loc, wide->getResult(0),
+                                         resultType, *dtype));
+    return success();
+  }
+};
+
+struct ONNXWidenFloat16Pass
+    : onnxc::GreedyPatternPass<ONNXWidenFloat16Pass,
+                               onnxc::impl::ONNXWidenFloat16PassBase,
+                               onnxc::populateONNXWidenFloat16Patterns> {};
+} // namespace
+
+void onnxc::populateONNXWidenFloat16Patterns(RewritePatternSet &patterns) {
+  patterns.add<WidenHalf<MatMulOp>, WidenHalf<GemmOp>, WidenHalf<ConvOp>,
+               WidenHalf<ConvTransposeOp>>(patterns.getContext());
+}
