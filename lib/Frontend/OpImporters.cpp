@@ -1441,6 +1441,8 @@ struct Registry {
     add("HardSwish", 14);
     add("CastLike", 15);
     add("Mish", 18);
+    for (StringRef op : {"BitwiseAnd", "BitwiseOr", "BitwiseXor", "BitwiseNot"})
+      add(op, 18);
     add("Gelu", 20);
     // Neural network.
     add("MatMul", 1);
@@ -1550,6 +1552,12 @@ struct Registry {
     add("Cast", 24, 1, dropping({"round_mode"}));
     add("CastLike", 24, 2, dropping({"round_mode"}));
     add("CumSum", 11);
+    add("CumProd", 26);
+    add("BitCast", 26);
+    add("TensorScatter", 24, 3);
+    add("Col2Im", 18, 3);
+    add("AffineGrid", 20, 2);
+    add("DeformConv", 19, 5);
     add("Split", 2, 1, importSplitV2);
     add("Split", 13, 2, importSplitV13);
     add("Tile", 6);

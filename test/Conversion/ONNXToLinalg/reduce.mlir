@@ -1,6 +1,6 @@
 // RUN: onnx-opt %s -convert-onnx-to-linalg -split-input-file | FileCheck %s
 
-// Reductions, ArgMax/ArgMin, CumSum and TopK (passes/Conversion/ONNXToLinalg/Reduce.cpp).
+// Reductions, ArgMax/ArgMin, CumSum/CumProd and TopK (passes/Conversion/ONNXToLinalg/Reduce.cpp).
 
 // keepdims expands the reduced result back.
 // CHECK-DAG: #[[ID:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
@@ -200,6 +200,21 @@ func.func @argmax(%x: tensor<2x3xf32>) -> tensor<2x1xi64> {
 func.func @cumsum(%x: tensor<2x3xf64>, %axis: tensor<i32>) -> tensor<2x3xf64> {
   %0 = onnx.CumSum %x, %axis {exclusive = 1 : i64} : (tensor<2x3xf64>, tensor<i32>) -> tensor<2x3xf64>
   return %0 : tensor<2x3xf64>
+}
+
+// -----
+
+// CumProd multiplies from 1 over the window, here [i, n) in reverse.
+// CHECK-LABEL: func.func @cumprod
+// CHECK-DAG: %[[ONE:.+]] = arith.constant 1 : i32
+// CHECK: linalg.generic
+// CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[ACC:.+]] = %[[ONE]]) -> (i32)
+// CHECK: %[[E:.+]] = tensor.extract
+// CHECK: arith.muli %[[ACC]], %[[E]] : i32
+func.func @cumprod(%x: tensor<4xi32>) -> tensor<4xi32> {
+  %axis = onnx.Constant {value = dense<0> : tensor<i64>} : () -> tensor<i64>
+  %0 = onnx.CumProd %x, %axis {reverse = 1 : i64} : (tensor<4xi32>, tensor<i64>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
 }
 
 // -----
