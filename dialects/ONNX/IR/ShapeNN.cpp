@@ -960,8 +960,9 @@ ResizeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
     return opError(loc, "Resize", "has unknown mode '", mode, "'");
   StringRef coordinates = op.getCoordinateTransformationMode();
   // resize_c2
-  if (!llvm::is_contained({"half_pixel", "pytorch_half_pixel", "align_corners",
-                           "asymmetric", "tf_crop_and_resize"},
+  if (!llvm::is_contained({"half_pixel", "half_pixel_symmetric",
+                           "pytorch_half_pixel", "align_corners", "asymmetric",
+                           "tf_crop_and_resize"},
                           coordinates))
     return opError(loc, "Resize",
                    "has unknown coordinate_transformation_mode '", coordinates,

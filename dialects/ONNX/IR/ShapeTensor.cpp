@@ -1023,7 +1023,8 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *,
                                       SmallVectorImpl<Type> &result) {
   Adaptor op(operands, attrs, props, regions);
   // pad_c1
-  if (!llvm::is_contained({"constant", "reflect", "edge"}, op.getMode()))
+  if (!llvm::is_contained({"constant", "reflect", "edge", "wrap"},
+                          op.getMode()))
     return opError(loc, "Pad", "has unsupported mode '", op.getMode(), "'");
   Type element = getElementTypeOrSelf(op.getData());
   if (!isNoValue(op.getConstantValue())) {

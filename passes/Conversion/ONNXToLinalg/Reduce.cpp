@@ -532,7 +532,8 @@ struct TopKLowering : public ONNXToLinalgMultiResultPattern<onnx::TopKOp> {
                       ConversionPatternRewriter &rewriter) const override {
     RankedTensorType valuesType = resultTypes[0], indicesType = resultTypes[1];
     Type element = valuesType.getElementType();
-    if (!isArithType(element))
+    bool isUnsigned = element.isUnsignedInteger();
+    if (!isArithType(element) && !isUnsigned)
       return unsupportedElementType(op, element);
     Value x = adaptor.getX();
     int64_t rank = valuesType.getRank();
@@ -562,17 +563,20 @@ struct TopKLowering : public ONNXToLinalgMultiResultPattern<onnx::TopKOp> {
                   SmallVector<Value> position;
                   for (int64_t d = 0; d < rank; ++d)
                     position.push_back(b.create<linalg::IndexOp>(l, d));
-                  Value self = position[*axis];
+                  Value at = position[*axis];
                   auto loop = b.create<scf::ForOp>(
                       l, zero, n, one, ValueRange{zero},
                       [&](OpBuilder &lb, Location ll, Value m, ValueRange acc) {
                         SmallVector<Value> other(position);
                         other[*axis] = m;
-                        Value w = lb.create<tensor::ExtractOp>(ll, x, other);
-                        Value before = compare(lb, ll, w, args[0], largest);
-                        Value equal = compareEqual(lb, ll, w, args[0]);
+                        Value w = toSignless(
+                            lb, ll, lb.create<tensor::ExtractOp>(ll, x, other));
+                        Value self = toSignless(lb, ll, args[0]);
+                        Value before =
+                            compare(lb, ll, w, self, largest, isUnsigned);
+                        Value equal = compareEqual(lb, ll, w, self);
                         Value earlier = lb.create<arith::CmpIOp>(
-                            ll, arith::CmpIPredicate::ult, m, self);
+                            ll, arith::CmpIPredicate::ult, m, at);
                         before = lb.create<arith::OrIOp>(
                             ll, before,
                             lb.create<arith::AndIOp>(ll, equal, earlier));
@@ -623,16 +627,19 @@ struct TopKLowering : public ONNXToLinalgMultiResultPattern<onnx::TopKOp> {
     return success();
   }
 
-  /// `a` comes strictly before `b` in the order TopK sorts by.
+  /// `a` comes strictly before `b` in the order TopK sorts by (integers
+  /// compared as unsigned when `isUnsigned`).
   static Value compare(OpBuilder &b, Location loc, Value a, Value c,
-                       bool largest) {
+                       bool largest, bool isUnsigned) {
     if (isa<FloatType>(a.getType()))
       return b.create<arith::CmpFOp>(
           loc, largest ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT,
           a, c);
-    return b.create<arith::CmpIOp>(
-        loc, largest ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::slt, a,
-        c);
+    arith::CmpIPredicate predicate =
+        isUnsigned
+            ? (largest ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::ult)
+            : (largest ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::slt);
+    return b.create<arith::CmpIOp>(loc, predicate, a, c);
   }
   static Value compareEqual(OpBuilder &b, Location loc, Value a, Value c) {
     if (isa<FloatType>(a.getType()))

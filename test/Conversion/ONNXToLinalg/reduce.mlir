@@ -82,6 +82,23 @@ func.func @reduce_min_int(%x: tensor<2x3xi32>) -> tensor<2xi32> {
 
 // -----
 
+// On bools Max is an or from false, Min an and from true.
+// CHECK-LABEL: func.func @reduce_bool
+// CHECK-DAG: %[[FALSE:.+]] = arith.constant false
+// CHECK-DAG: %[[TRUE:.+]] = arith.constant true
+// CHECK: linalg.fill ins(%[[FALSE]] : i1)
+// CHECK: arith.ori
+// CHECK: linalg.fill ins(%[[TRUE]] : i1)
+// CHECK: arith.andi
+func.func @reduce_bool(%x: tensor<4x2xi1>) -> (tensor<4x1xi1>, tensor<4x1xi1>) {
+  %axes = onnx.Constant {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %0 = onnx.ReduceMax %x, %axes : (tensor<4x2xi1>, tensor<1xi64>) -> tensor<4x1xi1>
+  %1 = onnx.ReduceMin %x, %axes : (tensor<4x2xi1>, tensor<1xi64>) -> tensor<4x1xi1>
+  return %0, %1 : tensor<4x1xi1>, tensor<4x1xi1>
+}
+
+// -----
+
 // L2 sums squares, then takes the root elementwise.
 // CHECK-LABEL: func.func @reduce_l2
 // CHECK: %[[SUM:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
@@ -233,4 +250,15 @@ func.func @cumprod(%x: tensor<4xi32>) -> tensor<4xi32> {
 func.func @topk(%x: tensor<3x4xf32>, %k: tensor<1xi64>) -> (tensor<3x?xf32>, tensor<3x?xi64>) {
   %0, %1 = onnx.TopK %x, %k {axis = 1 : i64, largest = 0 : i64} : (tensor<3x4xf32>, tensor<1xi64>) -> (tensor<3x?xf32>, tensor<3x?xi64>)
   return %0, %1 : tensor<3x?xf32>, tensor<3x?xi64>
+}
+
+// -----
+
+// Unsigned elements compare as unsigned, on their signless twins.
+// CHECK-LABEL: func.func @topk_unsigned
+// CHECK: linalg.generic {{.*}} outs(%{{.+}} : tensor<3x4xindex>)
+// CHECK: arith.cmpi ugt, %{{.+}}, %{{.+}} : i64
+func.func @topk_unsigned(%x: tensor<3x4xui64>, %k: tensor<1xi64>) -> (tensor<3x?xui64>, tensor<3x?xi64>) {
+  %0, %1 = onnx.TopK %x, %k {axis = 1 : i64} : (tensor<3x4xui64>, tensor<1xi64>) -> (tensor<3x?xui64>, tensor<3x?xi64>)
+  return %0, %1 : tensor<3x?xui64>, tensor<3x?xi64>
 }

@@ -1112,9 +1112,9 @@ func.func @tile_c2(%x: tensor<2x3xf32>) -> tensor<?x?xf32> {
 
 func.func @pad_c1(%x: tensor<2x3xf32>, %p: tensor<4xi64>) -> tensor<?x?xf32> {
   %none = onnx.NoValue : () -> none
-  // expected-error @+2 {{'onnx.Pad' op has unsupported mode 'wrap'}}
+  // expected-error @+2 {{'onnx.Pad' op has unsupported mode 'mirror'}}
   // expected-error @+1 {{failed to infer returned types}}
-  %0 = onnx.Pad %x, %p, %none, %none {mode = "wrap"} : (tensor<2x3xf32>, tensor<4xi64>, none, none) -> tensor<?x?xf32>
+  %0 = onnx.Pad %x, %p, %none, %none {mode = "mirror"} : (tensor<2x3xf32>, tensor<4xi64>, none, none) -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
 }
 

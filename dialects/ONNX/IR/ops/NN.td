@@ -377,9 +377,11 @@ def ONNX_ResizeOp : ONNX_InferredOp<"Resize"> {
     `keep_aspect_ratio_policy` into scales; `antialias` is not modelled) and
     the deprecated `Upsample` (opsets 7 to 9). Each output element is
     interpolated from `X` at the coordinate that
-    `coordinate_transformation_mode` (`half_pixel`, `pytorch_half_pixel`,
-    `align_corners`, `asymmetric` or `tf_crop_and_resize`, which reads `roi`
-    and writes `extrapolation_value` outside it) maps it to. `mode` is
+    `coordinate_transformation_mode` (`half_pixel`, `half_pixel_symmetric`
+    (opset 19: half_pixel shifted by `in / 2 * (1 - out / (in * scale))`),
+    `pytorch_half_pixel`, `align_corners`, `asymmetric` or
+    `tf_crop_and_resize`, which reads `roi` and writes `extrapolation_value`
+    outside it) maps it to. `mode` is
     `nearest` (rounded by `nearest_mode`: `round_prefer_floor`,
     `round_prefer_ceil`, `floor` or `ceil`), `linear` (n-linear) or `cubic`
     (coefficient `cubic_coeff_a`; `exclude_outside` drops and renormalizes

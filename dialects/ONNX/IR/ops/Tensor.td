@@ -441,11 +441,12 @@ def ONNX_TileOp : ONNX_InferredOp<"Tile"> {
 def ONNX_PadOp : ONNX_InferredOp<"Pad"> {
   let summary = "pad a tensor";
   let description = [{
-    Models the ONNX `Pad` operator (opsets 2 to 18, opset 18 form; opset 2's
+    Models the ONNX `Pad` operator (opsets 2 to 25, opset 19 form; opset 2's
     `pads` and `value` attributes become inputs on import). `pads` holds the
     begin counts then the end counts for each dim in `axes` (all dims when
     `axes` is absent); negative counts crop. `mode` is `constant` (the
-    scalar `constant_value`, 0 when absent), `reflect` or `edge`.
+    scalar `constant_value`, 0 when absent), `reflect`, `edge` or `wrap`
+    (opset 19: the input repeats, each position read modulo its dim).
 
     ```mlir
     %y = onnx.Pad %x, %p, %v, %none {mode = "constant"} : (tensor<2x3xf32>, tensor<4xi64>, tensor<f32>, none) -> tensor<?x?xf32>
