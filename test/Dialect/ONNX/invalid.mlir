@@ -2344,16 +2344,6 @@ func.func @dft_c3(%x: tensor<1x8x1xf32>) -> tensor<1x8x2xf32> {
 
 // -----
 
-func.func @dft_c4(%x: tensor<1x8x2xf32>) -> tensor<1x5x2xf32> {
-  %none = onnx.NoValue : () -> none
-  // expected-error @+2 {{'onnx.DFT' op supports 'onesided' only for the forward transform}}
-  // expected-error @+1 {{failed to infer returned types}}
-  %0 = onnx.DFT %x, %none {inverse = 1 : i64, onesided = 1 : i64} : (tensor<1x8x2xf32>, none) -> tensor<1x5x2xf32>
-  return %0 : tensor<1x5x2xf32>
-}
-
-// -----
-
 func.func @dft_c5(%x: tensor<1x8x1xf32>) -> tensor<1x8x2xf32> {
   %n = onnx.Constant {value = dense<0> : tensor<i64>} : () -> tensor<i64>
   // expected-error @+2 {{'onnx.DFT' op expects a positive 'dft_length' (got 0)}}
