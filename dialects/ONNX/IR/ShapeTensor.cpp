@@ -104,6 +104,16 @@ static std::optional<int64_t> staticLength(Value value) {
   return type.getDimSize(0);
 }
 
+/// The number of axes that the `axes` operand of Squeeze or Unsqueeze
+/// holds: its static length, or 1 for a 0-D tensor (a single axis, as ONNX's
+/// own function bodies pass it, AffineGrid's among them).
+static std::optional<int64_t> axesCount(Value axes) {
+  auto type = dyn_cast<RankedTensorType>(axes.getType());
+  if (type && type.getRank() == 0)
+    return 1;
+  return staticLength(axes);
+}
+
 LogicalResult ConstantOp::inferReturnTypes(MLIRContext *,
                                            std::optional<Location> loc,
                                            ValueRange, DictionaryAttr attrs,
@@ -463,7 +473,7 @@ UnsqueezeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                               SmallVectorImpl<Type> &result) {
   Adaptor op(operands, attrs, props, regions);
   auto x = dyn_cast<RankedTensorType>(op.getData().getType());
-  auto length = staticLength(op.getAxes());
+  auto length = axesCount(op.getAxes());
   if (!x || !length) {
     result.push_back(
         UnrankedTensorType::get(getElementTypeOrSelf(operands[0])));

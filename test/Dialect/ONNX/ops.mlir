@@ -406,6 +406,15 @@ func.func @slice_gather(%x: tensor<10x?xf32>, %s: tensor<1xi64>, %i: tensor<3xi3
   return %0, %1, %2, %3 : tensor<4x?xf32>, tensor<?x?xf32>, tensor<3x?xf32>, tensor<10x2x2xf32>
 }
 
+// A 0-D `axes` is one axis (ONNX's function bodies pass them so).
+// CHECK-LABEL: func.func @unsqueeze_scalar_axes
+func.func @unsqueeze_scalar_axes(%x: tensor<2x3xf32>) -> tensor<2x3x1xf32> {
+  %axis = onnx.Constant {value = dense<-1> : tensor<i64>} : () -> tensor<i64>
+  // CHECK: onnx.Unsqueeze %{{.*}}, %{{.*}} : (tensor<2x3xf32>, tensor<i64>) -> tensor<2x3x1xf32>
+  %0 = onnx.Unsqueeze %x, %axis : (tensor<2x3xf32>, tensor<i64>) -> tensor<2x3x1xf32>
+  return %0 : tensor<2x3x1xf32>
+}
+
 // CHECK-LABEL: func.func @squeeze_unsqueeze
 func.func @squeeze_unsqueeze(%x: tensor<1x?x1xf32>, %a: tensor<1xi64>)
     -> (tensor<?x1xf32>, tensor<?xf32>, tensor<1x?x1x1xf32>, tensor<?x?x?x?xf32>) {
