@@ -175,11 +175,16 @@ struct DeformConvLowering : public ONNXToLinalgPattern<onnx::DeformConvOp> {
                       ConversionPatternRewriter &rewriter) const override {
     Type element = resultType.getElementType();
     Value x = adaptor.getX(), w = adaptor.getW(), offset = adaptor.getOffset();
+    // The kernel's taps are unrolled: its dims come from `kernel_shape` or
+    // from W's static dims.
     auto wType = cast<RankedTensorType>(w.getType());
-    if (resultType.getRank() != 4 || wType.isDynamicDim(2) ||
-        wType.isDynamicDim(3))
+    SmallVector<int64_t> kernel(wType.getShape().drop_front(2));
+    if (std::optional<ArrayRef<int64_t>> given = op.getKernelShape())
+      kernel.assign(given->begin(), given->end());
+    if (resultType.getRank() != 4 || kernel.size() != 2 ||
+        llvm::any_of(kernel, ShapedType::isDynamic))
       return op.emitOpError("expects 2 spatial dims and static kernel dims");
-    int64_t kh = wType.getDimSize(2), kw = wType.getDimSize(3);
+    int64_t kh = kernel[0], kw = kernel[1];
     SmallVector<int64_t> dilations = getAttrOr(op.getDilations(), 2, 1);
     SmallVector<int64_t> strides = getAttrOr(op.getStrides(), 2, 1);
     SmallVector<int64_t> pads = getAttrOr(op.getPads(), 4, 0);

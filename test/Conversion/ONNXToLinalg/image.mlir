@@ -60,3 +60,17 @@ func.func @affine_grid(%theta: tensor<2x2x3xf32>, %size: tensor<4xi64>) -> tenso
   %0 = onnx.AffineGrid %theta, %size : (tensor<2x2x3xf32>, tensor<4xi64>) -> tensor<2x?x?x2xf32>
   return %0 : tensor<2x?x?x2xf32>
 }
+
+// -----
+
+// W of dims known only at run time: the taps come from `kernel_shape`.
+// CHECK-LABEL: func.func @deform_conv_dynamic
+// CHECK: linalg.generic
+// CHECK: scf.for
+// CHECK-COUNT-16: scf.if
+// CHECK: scf.yield
+func.func @deform_conv_dynamic(%x: tensor<?x?x?x?xf32>, %w: tensor<?x?x?x?xf32>, %off: tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32> {
+  %none = onnx.NoValue : () -> none
+  %0 = onnx.DeformConv %x, %w, %off, %none, %none {kernel_shape = array<i64: 2, 2>} : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>, none, none) -> tensor<?x?x?x?xf32>
+  return %0 : tensor<?x?x?x?xf32>
+}
