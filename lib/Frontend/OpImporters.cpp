@@ -1204,6 +1204,102 @@ static FailureOr<SmallVector<Value>> importResizeV18(NodeContext &node,
 /// DFT from opset 20: `axis` is an optional third input (-2 by default,
 /// negative counting from the back of the input, whose last dim holds the
 /// real and imaginary parts), here a constant that becomes the attribute.
+/// DFT (opset 20) whose `axis` input is known only at run time: one DFT per
+/// axis that the input allows (of [0, rank - 2]), chosen by a chain of Ifs
+/// on the axis made non-negative; an axis past them all takes the last.
+static FailureOr<SmallVector<Value>> importDFTRuntimeAxis(NodeContext &node,
+                                                          std::string &error) {
+  auto type = dyn_cast<RankedTensorType>(node.inputs[0].getType());
+  if (!type || type.getRank() < 2) {
+    error = unsupportedAt(node, "an 'axis' input that is not a constant, on "
+                                "an input of unknown rank or of rank below 2");
+    return failure();
+  }
+  OpBuilder &b = node.builder;
+  int64_t rank = type.getRank();
+  auto scalar = [&](int64_t value) -> Value {
+    auto scalarType = RankedTensorType::get({}, b.getI64Type());
+    return b.create<onnx::ConstantOp>(
+        node.constantLoc(),
+        cast<ElementsAttr>(DenseElementsAttr::get(
+            scalarType, ArrayRef<Attribute>{b.getI64IntegerAttr(value)})));
+  };
+  FailureOr<Value> axis = node.emit(
+      "Cast", node.inputs[2],
+      {b.getNamedAttr(
+          "to", b.getI64IntegerAttr(*onnx::getONNXDType(b.getI64Type())))},
+      error);
+  if (failed(axis))
+    return failure();
+  FailureOr<Value> negative = node.emit("Less", {*axis, scalar(0)}, {}, error);
+  if (failed(negative))
+    return failure();
+  FailureOr<Value> shifted = node.emit("Add", {*axis, scalar(rank)}, {}, error);
+  if (failed(shifted))
+    return failure();
+  FailureOr<Value> normalized =
+      node.emit("Where", {*negative, *shifted, *axis}, {}, error);
+  if (failed(normalized))
+    return failure();
+  // The inverse of a onesided DFT of one frequency has no samples: an axis
+  // of size 1 cannot be its axis (unless `dft_length` says otherwise).
+  auto isSet = [&](StringRef name) {
+    for (NamedAttribute attr : node.attributes)
+      if (attr.getName() == name)
+        if (auto value = dyn_cast<IntegerAttr>(attr.getValue()))
+          return value.getInt() != 0;
+    return false;
+  };
+  bool empty = isSet("inverse") && isSet("onesided") &&
+               isa<NoneType>(node.inputs[1].getType());
+  SmallVector<int64_t> axes;
+  for (int64_t at = 0; at < rank - 1; ++at)
+    if (!empty || type.getDimSize(at) != 1)
+      axes.push_back(at);
+  if (axes.empty()) {
+    error = "has no axis that the inverse of a onesided DFT can take";
+    return failure();
+  }
+  auto dftAt = [&](int64_t at) {
+    SmallVector<NamedAttribute> attrs(node.attributes);
+    attrs.push_back(b.getNamedAttr("axis", b.getI64IntegerAttr(at)));
+    return node.emit("DFT", {node.inputs[0], node.inputs[1]}, attrs, error);
+  };
+  std::function<FailureOr<Value>(ArrayRef<int64_t>)> select =
+      [&](ArrayRef<int64_t> candidates) -> FailureOr<Value> {
+    int64_t at = candidates.front();
+    if (candidates.size() == 1)
+      return dftAt(at);
+    FailureOr<Value> isAt =
+        node.emit("Equal", {*normalized, scalar(at)}, {}, error);
+    if (failed(isAt))
+      return failure();
+    OperationState state(node.loc, onnx::IfOp::getOperationName());
+    state.addOperands(*isAt);
+    state.addTypes(node.inputs[0].getType());
+    state.addRegion();
+    state.addRegion();
+    Operation *ifOp = b.create(state);
+    SmallVector<Type> yielded;
+    for (unsigned branch = 0; branch < 2; ++branch) {
+      OpBuilder::InsertionGuard guard(b);
+      b.createBlock(&ifOp->getRegion(branch));
+      FailureOr<Value> value =
+          branch == 0 ? dftAt(at) : select(candidates.drop_front());
+      if (failed(value))
+        return failure();
+      b.create<onnx::YieldOp>(node.loc, *value);
+      yielded.push_back(value->getType());
+    }
+    ifOp->getResult(0).setType(onnx::joinTypes(yielded[0], yielded[1]));
+    return ifOp->getResult(0);
+  };
+  FailureOr<Value> result = select(axes);
+  if (failed(result))
+    return failure();
+  return SmallVector<Value>{*result};
+}
+
 static FailureOr<SmallVector<Value>> importDFTV20(NodeContext &node,
                                                   std::string &error) {
   int64_t axis = -2;
@@ -1211,11 +1307,8 @@ static FailureOr<SmallVector<Value>> importDFTV20(NodeContext &node,
     if (!isa<NoneType>(node.inputs[2].getType())) {
       std::optional<SmallVector<int64_t>> values =
           onnx::getConstantIntValues(node.inputs[2]);
-      if (!values || values->size() != 1) {
-        error = unsupportedAt(node, "an 'axis' input that is not a constant "
-                                    "scalar");
-        return failure();
-      }
+      if (!values || values->size() != 1)
+        return importDFTRuntimeAxis(node, error);
       axis = values->front();
     }
     node.inputs.resize(2);
@@ -1441,6 +1534,8 @@ struct Registry {
     add("HardSwish", 14);
     add("CastLike", 15);
     add("Mish", 18);
+    for (StringRef op : {"BitwiseAnd", "BitwiseOr", "BitwiseXor", "BitwiseNot"})
+      add(op, 18);
     add("Gelu", 20);
     // Neural network.
     add("MatMul", 1);
@@ -1551,6 +1646,12 @@ struct Registry {
     add("Cast", 24, 1, dropping({"round_mode"}));
     add("CastLike", 24, 2, dropping({"round_mode"}));
     add("CumSum", 11);
+    add("CumProd", 26);
+    add("BitCast", 26);
+    add("TensorScatter", 24, 3);
+    add("Col2Im", 18, 3);
+    add("AffineGrid", 20, 2);
+    add("DeformConv", 19, 5);
     add("Split", 2, 1, importSplitV2);
     add("Split", 13, 2, importSplitV13);
     add("Tile", 6);

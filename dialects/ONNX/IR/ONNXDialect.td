@@ -64,6 +64,7 @@ def ONNX_FloatTensor : TensorOf<[F16, BF16, F32, F64]>;
 def ONNX_NumericTensor : TensorOf<[F16, BF16, F32, F64, I8, I16, I32, I64,
                                    UI8, UI16, UI32, UI64]>;
 def ONNX_UIntTensor : TensorOf<[UI8, UI16, UI32, UI64]>;
+def ONNX_IntegerTensor : TensorOf<[I8, I16, I32, I64, UI8, UI16, UI32, UI64]>;
 def ONNX_IndexTensor : TensorOf<[I32, I64]>;
 def ONNX_I64Tensor : TensorOf<[I64]>;
 def ONNX_BoolTensor : TensorOf<[I1]>;

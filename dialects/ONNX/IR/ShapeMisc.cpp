@@ -221,23 +221,24 @@ LogicalResult DFTOp::inferReturnTypes(MLIRContext *,
   if (!axis || *axis == rank - 1)
     return opError(loc, "DFT", "expects 'axis' to name a signal dim (got ",
                    rawAxis, " for rank ", rank, ")");
-  // dft_c4
-  if (op.getOnesided() != 0 && op.getInverse() != 0)
-    return opError(loc, "DFT",
-                   "supports 'onesided' only for the forward "
-                   "transform");
+  bool onesided = op.getOnesided() != 0, inverse = op.getInverse() != 0;
   int64_t length = x.getDimSize(*axis);
+  // The inverse of a onesided transform reads the first half of a Hermitian
+  // spectrum: its length is 2 * (frequencies - 1) unless given.
+  if (onesided && inverse && !ShapedType::isDynamic(length))
+    length = 2 * (length - 1);
   if (!isNoValue(op.getDftLength()))
     length = getConstantScalarInt(op.getDftLength()).value_or(kDyn);
   // dft_c5
   if (!ShapedType::isDynamic(length) && length < 1)
     return opError(loc, "DFT", "expects a positive 'dft_length' (got ", length,
                    ")");
-  if (op.getOnesided() != 0 && !ShapedType::isDynamic(length))
+  if (onesided && !inverse && !ShapedType::isDynamic(length))
     length = length / 2 + 1;
   SmallVector<int64_t> shape(x.getShape());
   shape[*axis] = length;
-  shape[rank - 1] = 2;
+  // ... and its result is real.
+  shape[rank - 1] = onesided && inverse ? 1 : 2;
   result.push_back(RankedTensorType::get(shape, x.getElementType()));
   return success();
 }

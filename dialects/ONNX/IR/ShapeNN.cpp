@@ -960,8 +960,9 @@ ResizeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
     return opError(loc, "Resize", "has unknown mode '", mode, "'");
   StringRef coordinates = op.getCoordinateTransformationMode();
   // resize_c2
-  if (!llvm::is_contained({"half_pixel", "pytorch_half_pixel", "align_corners",
-                           "asymmetric", "tf_crop_and_resize"},
+  if (!llvm::is_contained({"half_pixel", "half_pixel_symmetric",
+                           "pytorch_half_pixel", "align_corners", "asymmetric",
+                           "tf_crop_and_resize"},
                           coordinates))
     return opError(loc, "Resize",
                    "has unknown coordinate_transformation_mode '", coordinates,
@@ -1069,6 +1070,259 @@ GridSampleOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
       shape[0] = grid.getDimSize(0);
     shape[2] = grid.getDimSize(1);
     shape[3] = grid.getDimSize(2);
+  }
+  result.push_back(RankedTensorType::get(shape, element));
+  return success();
+}
+
+LogicalResult
+Col2ImOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                           ValueRange operands, DictionaryAttr attrs,
+                           OpaqueProperties props, RegionRange regions,
+                           SmallVectorImpl<Type> &result) {
+  Adaptor op(operands, attrs, props, regions);
+  StringRef name = "Col2Im";
+  Type element = getElementTypeOrSelf(op.getInput());
+  auto x = dyn_cast<RankedTensorType>(op.getInput().getType());
+  // col2im_c1
+  if (x && x.getRank() != 3)
+    return opError(loc, name,
+                   "expects input [N, C * prod(block_shape), L] (got ", x, ")");
+  auto image = dyn_cast<RankedTensorType>(op.getImageShape().getType());
+  auto block = dyn_cast<RankedTensorType>(op.getBlockShape().getType());
+  // col2im_c2
+  if ((image && image.getRank() != 1) || (block && block.getRank() != 1) ||
+      (image && block && dimsDiffer(image.getDimSize(0), block.getDimSize(0))))
+    return opError(loc, name,
+                   "expects image_shape and block_shape 1-D of one length "
+                   "(got ",
+                   op.getImageShape().getType(), " and ",
+                   op.getBlockShape().getType(), ")");
+  int64_t spatial = ShapedType::kDynamic;
+  if (image && !image.isDynamicDim(0))
+    spatial = image.getDimSize(0);
+  else if (block && !block.isDynamicDim(0))
+    spatial = block.getDimSize(0);
+  if (ShapedType::isDynamic(spatial)) {
+    result.push_back(UnrankedTensorType::get(element));
+    return success();
+  }
+  SmallVector<int64_t> dilations(spatial, 1), strides(spatial, 1),
+      pads(2 * spatial, 0);
+  auto readAttr = [&](std::optional<ArrayRef<int64_t>> attr,
+                      SmallVectorImpl<int64_t> &values) {
+    if (!attr)
+      return true;
+    if (static_cast<int64_t>(attr->size()) !=
+        static_cast<int64_t>(values.size()))
+      return false;
+    values.assign(attr->begin(), attr->end());
+    return true;
+  };
+  // col2im_c3
+  if (spatial < 1 || !readAttr(op.getDilations(), dilations) ||
+      !readAttr(op.getStrides(), strides) || !readAttr(op.getPads(), pads) ||
+      llvm::any_of(
+          dilations, [](int64_t v) { return v <= 0; }) ||
+      llvm::any_of(
+          strides, [](int64_t v) { return v <= 0; }) ||
+      llvm::any_of(pads, [](int64_t v) { return v < 0; }))
+    return opError(loc, name,
+                   "expects positive 'dilations' and 'strides' of one value "
+                   "per spatial dim and non-negative 'pads' of two (",
+                   spatial, " spatial dims)");
+  std::optional<SmallVector<int64_t>> imageSizes =
+      getConstantIntValues(op.getImageShape());
+  std::optional<SmallVector<int64_t>> blockSizes =
+      getConstantIntValues(op.getBlockShape());
+  // col2im_c4
+  if ((imageSizes &&
+       llvm::any_of(*imageSizes, [](int64_t v) { return v <= 0; })) ||
+      (blockSizes &&
+       llvm::any_of(*blockSizes, [](int64_t v) { return v <= 0; })))
+    return opError(loc, name, "expects positive image_shape and block_shape");
+  SmallVector<int64_t> shape(2 + spatial, ShapedType::kDynamic);
+  if (x)
+    shape[0] = x.getDimSize(0);
+  if (imageSizes)
+    llvm::copy(*imageSizes, shape.begin() + 2);
+  if (x && blockSizes && !x.isDynamicDim(1)) {
+    int64_t blockSize = productOfDims(*blockSizes);
+    // col2im_c5
+    if (x.getDimSize(1) % blockSize != 0)
+      return opError(loc, name, "expects input dim 1 (", x.getDimSize(1),
+                     ") to be a multiple of the block size ", blockSize);
+    shape[1] = x.getDimSize(1) / blockSize;
+  }
+  if (x && imageSizes && blockSizes && !x.isDynamicDim(2)) {
+    int64_t blocks = 1;
+    for (int64_t d = 0; d < spatial; ++d) {
+      int64_t extent = dilations[d] * ((*blockSizes)[d] - 1) + 1;
+      int64_t padded = (*imageSizes)[d] + pads[d] + pads[spatial + d];
+      blocks *= padded < extent ? 0 : (padded - extent) / strides[d] + 1;
+    }
+    // col2im_c6
+    if (blocks == 0 || blocks != x.getDimSize(2))
+      return opError(loc, name, "expects input dim 2 (", x.getDimSize(2),
+                     ") to be the number of sliding blocks, ", blocks);
+  }
+  result.push_back(RankedTensorType::get(shape, element));
+  return success();
+}
+
+LogicalResult
+DeformConvOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                               ValueRange operands, DictionaryAttr attrs,
+                               OpaqueProperties props, RegionRange regions,
+                               SmallVectorImpl<Type> &result) {
+  Adaptor op(operands, attrs, props, regions);
+  StringRef name = "DeformConv";
+  Type element = getElementTypeOrSelf(op.getX());
+  auto x = dyn_cast<RankedTensorType>(op.getX().getType());
+  auto w = dyn_cast<RankedTensorType>(op.getW().getType());
+  if (!x || !w) {
+    result.push_back(UnrankedTensorType::get(element));
+    return success();
+  }
+  // deformconv_c1
+  if (x.getRank() != 4 || w.getRank() != 4)
+    return opError(loc, name, "expects X and W of rank 4 (got ", x, " and ", w,
+                   ")");
+  auto group = static_cast<int64_t>(op.getGroup());
+  auto offsetGroup = static_cast<int64_t>(op.getOffsetGroup());
+  int64_t channels = x.getDimSize(1), filters = w.getDimSize(0);
+  // deformconv_c2
+  if (group <= 0 || offsetGroup <= 0 ||
+      (!ShapedType::isDynamic(channels) &&
+       (channels % group != 0 || channels % offsetGroup != 0)) ||
+      (!ShapedType::isDynamic(filters) && filters % group != 0))
+    return opError(loc, name,
+                   "expects 'group' to divide input channels and filters and "
+                   "'offset_group' to divide input channels (got ",
+                   group, ", ", offsetGroup, ", ", channels, " and ", filters,
+                   ")");
+  // deformconv_c3
+  if (!ShapedType::isDynamic(channels) &&
+      dimsDiffer(channels / group, w.getDimSize(1)))
+    return opError(loc, name, "expects W dim 1 to be channels / group (got ",
+                   w.getDimSize(1), ", expected ", channels / group, ")");
+  SmallVector<int64_t> kernel(w.getShape().drop_front(2));
+  if (auto ks = op.getKernelShape()) {
+    if (ks->size() == kernel.size())
+      for (auto [k, given] : llvm::zip(kernel, *ks))
+        if (!dimsDiffer(k, given))
+          k = given;
+    // deformconv_c4
+    if (ks->size() != kernel.size() || ArrayRef<int64_t>(kernel) != *ks)
+      return opError(loc, name,
+                     "expects 'kernel_shape' to match W's spatial dims");
+  }
+  // deformconv_c5
+  if (llvm::any_of(kernel, ShapedType::isDynamic))
+    return opError(loc, name, "expects static kernel dims");
+  if (!isNoValue(op.getB())) {
+    auto b = dyn_cast<RankedTensorType>(op.getB().getType());
+    // deformconv_c6
+    if (b && (b.getRank() != 1 || dimsDiffer(b.getDimSize(0), filters)))
+      return opError(loc, name, "expects B of shape [", filters, "] (got ", b,
+                     ")");
+  }
+  WindowGeometry g;
+  if (failed(resolveWindow(loc, name, x.getShape().drop_front(2), kernel,
+                           op.getStrides(), op.getDilations(), op.getPads(),
+                           "NOTSET", /*ceilMode=*/false, g)))
+    return failure();
+  SmallVector<int64_t> shape{x.getDimSize(0), filters};
+  shape.append(g.outputSpatial);
+  int64_t taps = offsetGroup * kernel[0] * kernel[1];
+  // The offsets (and the mask) have the output's spatial dims.
+  auto checkPerTap = [&](Value value, int64_t perTap) {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (!type)
+      return true;
+    if (type.getRank() != 4 || dimsDiffer(type.getDimSize(0), shape[0]) ||
+        dimsDiffer(type.getDimSize(1), taps * perTap) ||
+        dimsDiffer(type.getDimSize(2), shape[2]) ||
+        dimsDiffer(type.getDimSize(3), shape[3]))
+      return false;
+    for (int64_t d : {0, 2, 3})
+      if (ShapedType::isDynamic(shape[d]))
+        shape[d] = type.getDimSize(d);
+    return true;
+  };
+  // deformconv_c7
+  if (!checkPerTap(op.getOffset(), 2))
+    return opError(loc, name, "expects offset [", shape[0], ", ", taps * 2,
+                   ", ", shape[2], ", ", shape[3], "] (got ",
+                   op.getOffset().getType(), ")");
+  // deformconv_c8
+  if (!isNoValue(op.getMask()) && !checkPerTap(op.getMask(), 1))
+    return opError(loc, name, "expects mask [", shape[0], ", ", taps, ", ",
+                   shape[2], ", ", shape[3], "] (got ", op.getMask().getType(),
+                   ")");
+  result.push_back(RankedTensorType::get(shape, element));
+  return success();
+}
+
+LogicalResult
+AffineGridOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                               ValueRange operands, DictionaryAttr attrs,
+                               OpaqueProperties props, RegionRange regions,
+                               SmallVectorImpl<Type> &result) {
+  Adaptor op(operands, attrs, props, regions);
+  StringRef name = "AffineGrid";
+  Type element = getElementTypeOrSelf(op.getTheta());
+  // affinegrid_c1
+  auto alignCorners = static_cast<int64_t>(op.getAlignCorners());
+  if (alignCorners != 0 && alignCorners != 1)
+    return opError(loc, name, "expects 'align_corners' to be 0 or 1 (got ",
+                   alignCorners, ")");
+  int64_t spatial = ShapedType::kDynamic;
+  auto theta = dyn_cast<RankedTensorType>(op.getTheta().getType());
+  if (theta) {
+    // affinegrid_c2
+    if (theta.getRank() != 3 ||
+        (!theta.isDynamicDim(1) && theta.getDimSize(1) != 2 &&
+         theta.getDimSize(1) != 3) ||
+        (!theta.isDynamicDim(1) &&
+         dimsDiffer(theta.getDimSize(2), theta.getDimSize(1) + 1)))
+      return opError(loc, name, "expects theta [N, 2, 3] or [N, 3, 4] (got ",
+                     theta, ")");
+    spatial = theta.getDimSize(1);
+  }
+  auto size = dyn_cast<RankedTensorType>(op.getSize().getType());
+  // affinegrid_c3
+  if (size &&
+      (size.getRank() != 1 ||
+       (!size.isDynamicDim(0) && size.getDimSize(0) != 4 &&
+        size.getDimSize(0) != 5) ||
+       (!size.isDynamicDim(0) && dimsDiffer(size.getDimSize(0) - 2, spatial))))
+    return opError(loc, name,
+                   "expects size [N, C, H, W] with theta [N, 2, 3] or "
+                   "[N, C, D, H, W] with theta [N, 3, 4] (got ",
+                   size, " and ", op.getTheta().getType(), ")");
+  if (ShapedType::isDynamic(spatial) && size && !size.isDynamicDim(0))
+    spatial = size.getDimSize(0) - 2;
+  if (ShapedType::isDynamic(spatial)) {
+    result.push_back(UnrankedTensorType::get(element));
+    return success();
+  }
+  SmallVector<int64_t> shape(spatial + 2, ShapedType::kDynamic);
+  shape.back() = spatial;
+  if (theta)
+    shape[0] = theta.getDimSize(0);
+  if (std::optional<SmallVector<int64_t>> sizes =
+          getConstantIntValues(op.getSize())) {
+    // affinegrid_c4
+    if (llvm::any_of(*sizes, [](int64_t v) { return v <= 0; }) ||
+        dimsDiffer((*sizes)[0], shape[0]))
+      return opError(loc, name,
+                     "expects positive sizes and theta's batch size (got "
+                     "size of N = ",
+                     (*sizes)[0], " and theta ", op.getTheta().getType(), ")");
+    shape[0] = (*sizes)[0];
+    for (int64_t d = 0; d < spatial; ++d)
+      shape[1 + d] = (*sizes)[2 + d];
   }
   result.push_back(RankedTensorType::get(shape, element));
   return success();

@@ -104,6 +104,16 @@ static std::optional<int64_t> staticLength(Value value) {
   return type.getDimSize(0);
 }
 
+/// The number of axes that the `axes` operand of Squeeze or Unsqueeze
+/// holds: its static length, or 1 for a 0-D tensor (a single axis, as ONNX's
+/// own function bodies pass it, AffineGrid's among them).
+static std::optional<int64_t> axesCount(Value axes) {
+  auto type = dyn_cast<RankedTensorType>(axes.getType());
+  if (type && type.getRank() == 0)
+    return 1;
+  return staticLength(axes);
+}
+
 LogicalResult ConstantOp::inferReturnTypes(MLIRContext *,
                                            std::optional<Location> loc,
                                            ValueRange, DictionaryAttr attrs,
@@ -463,7 +473,7 @@ UnsqueezeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                               SmallVectorImpl<Type> &result) {
   Adaptor op(operands, attrs, props, regions);
   auto x = dyn_cast<RankedTensorType>(op.getData().getType());
-  auto length = staticLength(op.getAxes());
+  auto length = axesCount(op.getAxes());
   if (!x || !length) {
     result.push_back(
         UnrankedTensorType::get(getElementTypeOrSelf(operands[0])));
@@ -883,28 +893,41 @@ RangeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
   return success();
 }
 
-LogicalResult
-CumSumOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                           ValueRange operands, DictionaryAttr attrs,
-                           OpaqueProperties props, RegionRange regions,
-                           SmallVectorImpl<Type> &result) {
-  Adaptor op(operands, attrs, props, regions);
+/// The result type of CumSum or CumProd: the type of `x`, once `axis` is a
+/// scalar within its rank.
+template <typename OpT>
+static LogicalResult
+inferCumulative(std::optional<Location> loc, ValueRange operands,
+                DictionaryAttr attrs, OpaqueProperties props,
+                RegionRange regions, SmallVectorImpl<Type> &result) {
+  typename OpT::Adaptor op(operands, attrs, props, regions);
+  StringRef name = OpT::getOperationName().drop_front(5);
   auto axisType = dyn_cast<RankedTensorType>(op.getAxis().getType());
-  // cumsum_c1
+  // cumulative_c1
   if (axisType && (axisType.getRank() > 1 || (axisType.hasStaticShape() &&
                                               axisType.getNumElements() != 1)))
-    return opError(loc, "CumSum", "expects a scalar 'axis' (got ", axisType,
-                   ")");
+    return opError(loc, name, "expects a scalar 'axis' (got ", axisType, ")");
   auto x = dyn_cast<RankedTensorType>(op.getX().getType());
   if (auto axis = getConstantIntValues(op.getAxis());
       axis && x && axis->size() == 1)
-    // cumsum_c2
+    // cumulative_c2
     if (!normalizeAxis((*axis)[0], x.getRank()))
-      return opError(loc, "CumSum", "expects 'axis' in [", -x.getRank(), ", ",
+      return opError(loc, name, "expects 'axis' in [", -x.getRank(), ", ",
                      x.getRank(), ") (got ", (*axis)[0], ")");
   result.push_back(op.getX().getType());
   return success();
 }
+
+#define ONNX_CUMULATIVE(OP)                                                    \
+  LogicalResult OP::inferReturnTypes(                                          \
+      MLIRContext *, std::optional<Location> loc, ValueRange operands,         \
+      DictionaryAttr attrs, OpaqueProperties props, RegionRange regions,       \
+      SmallVectorImpl<Type> &result) {                                         \
+    return inferCumulative<OP>(loc, operands, attrs, props, regions, result);  \
+  }
+ONNX_CUMULATIVE(CumSumOp)
+ONNX_CUMULATIVE(CumProdOp)
+#undef ONNX_CUMULATIVE
 
 LogicalResult
 SplitOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
@@ -1010,7 +1033,8 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *,
                                       SmallVectorImpl<Type> &result) {
   Adaptor op(operands, attrs, props, regions);
   // pad_c1
-  if (!llvm::is_contained({"constant", "reflect", "edge"}, op.getMode()))
+  if (!llvm::is_contained({"constant", "reflect", "edge", "wrap"},
+                          op.getMode()))
     return opError(loc, "Pad", "has unsupported mode '", op.getMode(), "'");
   Type element = getElementTypeOrSelf(op.getData());
   if (!isNoValue(op.getConstantValue())) {
@@ -1245,4 +1269,89 @@ SpaceToDepthOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
   return inferBlockMove(loc, "SpaceToDepth", op.getInput(),
                         static_cast<int64_t>(op.getBlocksize()),
                         /*toSpace=*/false, result);
+}
+
+/// The width in bits that an element of `type` takes in memory (bool a byte).
+static unsigned getStorageBits(Type type) {
+  return type.isInteger(1) ? 8 : type.getIntOrFloatBitWidth();
+}
+
+LogicalResult
+BitCastOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
+                            ValueRange operands, DictionaryAttr attrs,
+                            OpaqueProperties props, RegionRange regions,
+                            SmallVectorImpl<Type> &result) {
+  Adaptor op(operands, attrs, props, regions);
+  Type element = getElementType(ctx, op.getTo());
+  // bitcast_c1
+  if (!element)
+    return opError(loc, "BitCast", "has unsupported target data type ",
+                   op.getTo());
+  Type input = getElementTypeOrSelf(op.getInput());
+  // bitcast_c2
+  if (getStorageBits(input) != getStorageBits(element))
+    return opError(loc, "BitCast", "expects types of one bit width (got ",
+                   input, " and ", element, ")");
+  result.push_back(cast<TensorType>(op.getInput().getType()).clone(element));
+  return success();
+}
+
+LogicalResult
+TensorScatterOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                  ValueRange operands, DictionaryAttr attrs,
+                                  OpaqueProperties props, RegionRange regions,
+                                  SmallVectorImpl<Type> &result) {
+  Adaptor op(operands, attrs, props, regions);
+  // tensorscatter_c1
+  if (op.getMode() != "linear" && op.getMode() != "circular")
+    return opError(loc, "TensorScatter",
+                   "expects 'mode' to be \"linear\" or \"circular\" (got \"",
+                   op.getMode(), "\")");
+  Type cacheType = op.getPastCache().getType();
+  Type updateElement = getElementTypeOrSelf(op.getUpdate());
+  // tensorscatter_c2
+  if (getElementTypeOrSelf(cacheType) != updateElement)
+    return opError(loc, "TensorScatter",
+                   "expects past_cache and update of one element type (got ",
+                   getElementTypeOrSelf(cacheType), " and ", updateElement,
+                   ")");
+  auto cache = dyn_cast<RankedTensorType>(cacheType);
+  auto update = dyn_cast<RankedTensorType>(op.getUpdate().getType());
+  if (cache) {
+    int64_t rank = cache.getRank();
+    auto rawAxis = static_cast<int64_t>(op.getAxis());
+    std::optional<int64_t> axis = normalizeAxis(rawAxis, rank);
+    // tensorscatter_c3
+    if (!axis || *axis == 0)
+      return opError(loc, "TensorScatter", "expects 'axis' in [", 1 - rank,
+                     ", 0) or [1, ", rank, ") (got ", rawAxis, ")");
+    if (update) {
+      // tensorscatter_c4
+      if (update.getRank() != rank)
+        return opError(loc, "TensorScatter",
+                       "expects update of the rank of past_cache (got ", update,
+                       " and ", cache, ")");
+      for (int64_t d = 0; d < rank; ++d) {
+        int64_t u = update.getDimSize(d), c = cache.getDimSize(d);
+        // tensorscatter_c5
+        if (d == *axis ? !ShapedType::isDynamic(u) &&
+                             !ShapedType::isDynamic(c) && u > c
+                       : dimsDiffer(u, c))
+          return opError(loc, "TensorScatter", "expects update ", update,
+                         " to fit past_cache ", cache, " at dim ", d);
+      }
+    }
+    if (!isNoValue(op.getWriteIndices())) {
+      auto indices = dyn_cast<RankedTensorType>(op.getWriteIndices().getType());
+      // tensorscatter_c6
+      if (indices && (indices.getRank() != 1 ||
+                      dimsDiffer(indices.getDimSize(0), cache.getDimSize(0))))
+        return opError(loc, "TensorScatter",
+                       "expects write_indices of one index per batch entry "
+                       "(got ",
+                       indices, " for ", cache, ")");
+    }
+  }
+  result.push_back(cacheType);
+  return success();
 }

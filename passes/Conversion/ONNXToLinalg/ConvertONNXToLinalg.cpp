@@ -31,6 +31,7 @@ void onnxc::populateONNXToLinalgConversionPatterns(RewritePatternSet &patterns,
   populateONNXTensorToLinalgPatterns(patterns);
   populateONNXIndexingToLinalgPatterns(patterns);
   populateONNXResizeToLinalgPatterns(patterns);
+  populateONNXImageToLinalgPatterns(patterns);
   populateONNXQuantToLinalgPatterns(patterns, int8Kernels);
   populateONNXRNNToLinalgPatterns(patterns);
   populateONNXSelectionToLinalgPatterns(patterns);

@@ -323,24 +323,46 @@ static Value buildScalar(onnx::BitShiftOp op, OpBuilder &b, Location loc,
                                    shifted);
 }
 
-static Value buildScalar(onnx::AndOp, OpBuilder &b, Location loc,
-                         ValueRange args, Type) {
-  return b.create<arith::AndIOp>(loc, args[0], args[1]);
+/// And, Or, Xor (of bools) and their bitwise forms (of integers): one arith
+/// op, whatever the width.
+template <typename OpT>
+static std::enable_if_t<
+    llvm::is_one_of<OpT, onnx::AndOp, onnx::OrOp, onnx::XorOp,
+                    onnx::BitwiseAndOp, onnx::BitwiseOrOp,
+                    onnx::BitwiseXorOp>::value,
+    Value>
+buildScalar(OpT, OpBuilder &b, Location loc, ValueRange args, Type) {
+  if constexpr (llvm::is_one_of<OpT, onnx::AndOp, onnx::BitwiseAndOp>::value)
+    return b.create<arith::AndIOp>(loc, args[0], args[1]);
+  else if constexpr (llvm::is_one_of<OpT, onnx::OrOp, onnx::BitwiseOrOp>::value)
+    return b.create<arith::OrIOp>(loc, args[0], args[1]);
+  else
+    return b.create<arith::XOrIOp>(loc, args[0], args[1]);
 }
 
-static Value buildScalar(onnx::OrOp, OpBuilder &b, Location loc,
-                         ValueRange args, Type) {
-  return b.create<arith::OrIOp>(loc, args[0], args[1]);
+/// Not and BitwiseNot flip every bit: xor with all ones (true for a bool).
+template <typename OpT>
+static std::enable_if_t<
+    llvm::is_one_of<OpT, onnx::NotOp, onnx::BitwiseNotOp>::value, Value>
+buildScalar(OpT, OpBuilder &b, Location loc, ValueRange args, Type type) {
+  Value allOnes = b.create<arith::ConstantOp>(
+      loc,
+      b.getIntegerAttr(type, APInt::getAllOnes(type.getIntOrFloatBitWidth())));
+  return b.create<arith::XOrIOp>(loc, args[0], allOnes);
 }
 
-static Value buildScalar(onnx::XorOp, OpBuilder &b, Location loc,
-                         ValueRange args, Type) {
-  return b.create<arith::XOrIOp>(loc, args[0], args[1]);
-}
-
-static Value buildScalar(onnx::NotOp, OpBuilder &b, Location loc,
+static Value buildScalar(onnx::BitCastOp, OpBuilder &b, Location loc,
                          ValueRange args, Type type) {
-  return b.create<arith::XOrIOp>(loc, args[0], createScalar(b, loc, type, 1));
+  Value x = args[0];
+  if (x.getType() == type)
+    return x;
+  // A bool is the byte 0 or 1; a byte read as bool is true when not 0.
+  if (x.getType().isInteger(1))
+    return b.create<arith::ExtUIOp>(loc, type, x);
+  if (type.isInteger(1))
+    return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, x,
+                                   createScalar(b, loc, x.getType(), 0));
+  return b.create<arith::BitcastOp>(loc, type, x);
 }
 
 static Value buildScalar(onnx::CeilOp, OpBuilder &b, Location loc,
@@ -720,6 +742,11 @@ void onnxc::populateONNXElementwiseToLinalgPatterns(
       ElementwiseLowering<onnx::ModOp>, ElementwiseLowering<onnx::BitShiftOp>,
       ElementwiseLowering<onnx::AndOp>, ElementwiseLowering<onnx::OrOp>,
       ElementwiseLowering<onnx::XorOp>, ElementwiseLowering<onnx::NotOp>,
+      ElementwiseLowering<onnx::BitwiseAndOp>,
+      ElementwiseLowering<onnx::BitwiseOrOp>,
+      ElementwiseLowering<onnx::BitwiseXorOp>,
+      ElementwiseLowering<onnx::BitwiseNotOp>,
+      ElementwiseLowering<onnx::BitCastOp>,
       ElementwiseLowering<onnx::GreaterOrEqualOp>,
       ElementwiseLowering<onnx::LessOrEqualOp>,
       ElementwiseLowering<onnx::CastLikeOp>, ElementwiseLowering<onnx::CeilOp>,

@@ -5,6 +5,8 @@
 // scatters copy `data` into a new tensor, then walk `updates` in an scf.for
 // nest that extracts, combines (by `reduction`) and inserts element by
 // element, in order, so repeated indices accumulate as the spec says.
+// TensorScatter, whose writes never overlap, is a parallel generic over the
+// cache that reads the update where one lands.
 //
 //===----------------------------------------------------------------------===//
 
@@ -278,10 +280,78 @@ struct OneHotLowering : public ONNXToLinalgPattern<onnx::OneHotOp> {
     return success();
   }
 };
+/// TensorScatter as a gather: each element of the cache at position p
+/// along the axis reads the update at p - write_indices[b] (modulo the axis
+/// size when circular) where that falls within the update, else keeps the
+/// cache's value.
+struct TensorScatterLowering
+    : public ONNXToLinalgPattern<onnx::TensorScatterOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
+
+  LogicalResult lower(onnx::TensorScatterOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
+    Value cache = adaptor.getPastCache(), update = adaptor.getUpdate();
+    int64_t rank = resultType.getRank();
+    std::optional<int64_t> axis = onnx::normalizeAxis(op.getAxis(), rank);
+    if (!axis || *axis == 0)
+      return op.emitOpError("has 'axis' out of range");
+    bool circular = op.getMode() == "circular";
+    bool hasIndices = !onnx::isNoValue(op.getWriteIndices());
+    Value cacheLength =
+        toValue(rewriter, loc, getDimSize(rewriter, loc, cache, *axis));
+    Value updateLength =
+        toValue(rewriter, loc, getDimSize(rewriter, loc, update, *axis));
+    AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
+    Value init = createEmpty(rewriter, loc, resultType,
+                             getDimSizes(rewriter, loc, cache));
+    auto generic = rewriter.create<linalg::GenericOp>(
+        loc, TypeRange{resultType}, ValueRange{cache}, ValueRange{init},
+        ArrayRef<AffineMap>{identity, identity}, getParallel(rank),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          SmallVector<Value> position;
+          for (int64_t d = 0; d < rank; ++d)
+            position.push_back(b.create<linalg::IndexOp>(l, d));
+          Value c0 = createIndex(b, l, 0);
+          Value start = c0;
+          if (hasIndices)
+            start = b.create<arith::IndexCastOp>(
+                l, b.getIndexType(),
+                b.create<tensor::ExtractOp>(l, adaptor.getWriteIndices(),
+                                            ValueRange{position[0]}));
+          Value offset = b.create<arith::SubIOp>(l, position[*axis], start);
+          if (circular)
+            offset = normalizeIndex(
+                b, l, b.create<arith::RemSIOp>(l, offset, cacheLength),
+                cacheLength);
+          Value inside = b.create<arith::AndIOp>(
+              l,
+              b.create<arith::CmpIOp>(l, arith::CmpIPredicate::sge, offset, c0),
+              b.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, offset,
+                                      updateLength));
+          auto ifOp = b.create<scf::IfOp>(
+              l, inside,
+              [&](OpBuilder &tb, Location tl) {
+                SmallVector<Value> source(position);
+                source[*axis] = offset;
+                tb.create<scf::YieldOp>(
+                    tl, tb.create<tensor::ExtractOp>(tl, update, source)
+                            .getResult());
+              },
+              [&](OpBuilder &eb, Location el) {
+                eb.create<scf::YieldOp>(el, args[0]);
+              });
+          b.create<linalg::YieldOp>(l, ifOp.getResult(0));
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
 } // namespace
 
 void onnxc::populateONNXIndexingToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<GatherElementsLowering, ScatterElementsLowering,
-               GatherNDLowering, ScatterNDLowering, OneHotLowering>(
-      patterns.getContext());
+  patterns
+      .add<GatherElementsLowering, ScatterElementsLowering, GatherNDLowering,
+           ScatterNDLowering, OneHotLowering, TensorScatterLowering>(
+          patterns.getContext());
 }

@@ -29,6 +29,8 @@ void populateONNXReduceToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateONNXTensorToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateONNXIndexingToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateONNXResizeToLinalgPatterns(mlir::RewritePatternSet &patterns);
+/// Col2Im, DeformConv and AffineGrid.
+void populateONNXImageToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// `int8Kernels`: the integer matmuls and convolutions become fused.qmatmul
 /// and fused.qconv (the runtime's int8 GEMM) where they fit.
 void populateONNXQuantToLinalgPatterns(mlir::RewritePatternSet &patterns,

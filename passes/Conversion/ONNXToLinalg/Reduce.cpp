@@ -7,7 +7,8 @@
 // at run time reduce into the keepdims shape: a parallel generic over the
 // result whose body loops over each dim, up to its size where the run-time
 // mask of axes has it and once elsewhere. ArgMax/ArgMin are a generic with a
-// value and an index result; CumSum sums a window of its axis per element;
+// value and an index result; CumSum and CumProd combine a window of the axis
+// per element;
 // TopK ranks each element along its axis, then scatters the first K.
 //
 //===----------------------------------------------------------------------===//
@@ -444,10 +445,24 @@ static Value selectAlongAxis(OpBuilder &b, Location loc, ArrayRef<Value> values,
   return result;
 }
 
-struct CumSumLowering : public ONNXToLinalgPattern<onnx::CumSumOp> {
-  using ONNXToLinalgPattern::ONNXToLinalgPattern;
+/// The identity and the combining step of CumSum and CumProd.
+static Value createCumulativeStep(onnx::CumSumOp, OpBuilder &b, Location loc,
+                                  Value lhs, Value rhs) {
+  return createAdd(b, loc, lhs, rhs);
+}
+static Value createCumulativeStep(onnx::CumProdOp, OpBuilder &b, Location loc,
+                                  Value lhs, Value rhs) {
+  return createMul(b, loc, lhs, rhs);
+}
+static double getCumulativeIdentity(onnx::CumSumOp) { return 0; }
+static double getCumulativeIdentity(onnx::CumProdOp) { return 1; }
 
-  LogicalResult lower(onnx::CumSumOp op, OpAdaptor adaptor,
+/// CumSum and CumProd: each element combines a window of its axis.
+template <typename OpT>
+struct CumulativeLowering : public ONNXToLinalgPattern<OpT> {
+  using ONNXToLinalgPattern<OpT>::ONNXToLinalgPattern;
+
+  LogicalResult lower(OpT op, typename OpT::Adaptor adaptor,
                       RankedTensorType resultType, Location loc,
                       ConversionPatternRewriter &rewriter) const override {
     Type element = resultType.getElementType();
@@ -468,8 +483,8 @@ struct CumSumLowering : public ONNXToLinalgPattern<onnx::CumSumOp> {
     bool exclusive = op.getExclusive() != 0, reverse = op.getReverse() != 0;
     Value init =
         createEmpty(rewriter, loc, resultType, getDimSizes(rewriter, loc, x));
-    // y[i] sums x over a window of the axis: [0, i] forward, [i, n) reverse,
-    // without i itself when exclusive.
+    // y[i] combines x over a window of the axis: [0, i] forward, [i, n)
+    // reverse, without i itself when exclusive.
     auto generic = rewriter.create<linalg::GenericOp>(
         loc, TypeRange{resultType}, ValueRange{}, ValueRange{init},
         ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(rank)},
@@ -486,7 +501,9 @@ struct CumSumLowering : public ONNXToLinalgPattern<onnx::CumSumOp> {
               reverse ? length
                       : (exclusive ? i : b.create<arith::AddIOp>(l, i, one));
           auto loop = b.create<scf::ForOp>(
-              l, lower, upper, one, ValueRange{createScalar(b, l, element, 0)},
+              l, lower, upper, one,
+              ValueRange{
+                  createScalar(b, l, element, getCumulativeIdentity(op))},
               [&](OpBuilder &lb, Location ll, Value k, ValueRange acc) {
                 SmallVector<Value> position;
                 for (int64_t d = 0; d < rank; ++d) {
@@ -497,7 +514,8 @@ struct CumSumLowering : public ONNXToLinalgPattern<onnx::CumSumOp> {
                       ll, isAxis, k, index[d]));
                 }
                 Value in = lb.create<tensor::ExtractOp>(ll, x, position);
-                lb.create<scf::YieldOp>(ll, createAdd(lb, ll, in, acc[0]));
+                lb.create<scf::YieldOp>(
+                    ll, createCumulativeStep(op, lb, ll, acc[0], in));
               });
           b.create<linalg::YieldOp>(l, loop.getResult(0));
         });
@@ -514,7 +532,8 @@ struct TopKLowering : public ONNXToLinalgMultiResultPattern<onnx::TopKOp> {
                       ConversionPatternRewriter &rewriter) const override {
     RankedTensorType valuesType = resultTypes[0], indicesType = resultTypes[1];
     Type element = valuesType.getElementType();
-    if (!isArithType(element))
+    bool isUnsigned = element.isUnsignedInteger();
+    if (!isArithType(element) && !isUnsigned)
       return unsupportedElementType(op, element);
     Value x = adaptor.getX();
     int64_t rank = valuesType.getRank();
@@ -544,17 +563,20 @@ struct TopKLowering : public ONNXToLinalgMultiResultPattern<onnx::TopKOp> {
                   SmallVector<Value> position;
                   for (int64_t d = 0; d < rank; ++d)
                     position.push_back(b.create<linalg::IndexOp>(l, d));
-                  Value self = position[*axis];
+                  Value at = position[*axis];
                   auto loop = b.create<scf::ForOp>(
                       l, zero, n, one, ValueRange{zero},
                       [&](OpBuilder &lb, Location ll, Value m, ValueRange acc) {
                         SmallVector<Value> other(position);
                         other[*axis] = m;
-                        Value w = lb.create<tensor::ExtractOp>(ll, x, other);
-                        Value before = compare(lb, ll, w, args[0], largest);
-                        Value equal = compareEqual(lb, ll, w, args[0]);
+                        Value w = toSignless(
+                            lb, ll, lb.create<tensor::ExtractOp>(ll, x, other));
+                        Value self = toSignless(lb, ll, args[0]);
+                        Value before =
+                            compare(lb, ll, w, self, largest, isUnsigned);
+                        Value equal = compareEqual(lb, ll, w, self);
                         Value earlier = lb.create<arith::CmpIOp>(
-                            ll, arith::CmpIPredicate::ult, m, self);
+                            ll, arith::CmpIPredicate::ult, m, at);
                         before = lb.create<arith::OrIOp>(
                             ll, before,
                             lb.create<arith::AndIOp>(ll, equal, earlier));
@@ -605,16 +627,19 @@ struct TopKLowering : public ONNXToLinalgMultiResultPattern<onnx::TopKOp> {
     return success();
   }
 
-  /// `a` comes strictly before `b` in the order TopK sorts by.
+  /// `a` comes strictly before `b` in the order TopK sorts by (integers
+  /// compared as unsigned when `isUnsigned`).
   static Value compare(OpBuilder &b, Location loc, Value a, Value c,
-                       bool largest) {
+                       bool largest, bool isUnsigned) {
     if (isa<FloatType>(a.getType()))
       return b.create<arith::CmpFOp>(
           loc, largest ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT,
           a, c);
-    return b.create<arith::CmpIOp>(
-        loc, largest ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::slt, a,
-        c);
+    arith::CmpIPredicate predicate =
+        isUnsigned
+            ? (largest ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::ult)
+            : (largest ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::slt);
+    return b.create<arith::CmpIOp>(loc, predicate, a, c);
   }
   static Value compareEqual(OpBuilder &b, Location loc, Value a, Value c) {
     if (isa<FloatType>(a.getType()))
@@ -633,5 +658,6 @@ void onnxc::populateONNXReduceToLinalgPatterns(RewritePatternSet &patterns) {
       ReduceLowering<onnx::ReduceLogSumExpOp>,
       ReduceLowering<onnx::ReduceSumSquareOp>,
       ArgReduceLowering<onnx::ArgMaxOp>, ArgReduceLowering<onnx::ArgMinOp>,
-      CumSumLowering, TopKLowering>(patterns.getContext());
+      CumulativeLowering<onnx::CumSumOp>, CumulativeLowering<onnx::CumProdOp>,
+      TopKLowering>(patterns.getContext());
 }

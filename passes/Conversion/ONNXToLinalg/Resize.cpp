@@ -30,13 +30,15 @@ using namespace onnxc;
 using namespace onnxc::tolinalg;
 
 /// The source coordinate of output index `i` along a dim of `in` elements
-/// resized to `outWidth` (= scale * in) by `scale`, as the ONNX reference
-/// computes it (tf_crop_and_resize excepted).
+/// resized to `out` elements, `outWidth` (= scale * in) before rounding, by
+/// `scale`, as the ONNX reference computes it (tf_crop_and_resize excepted).
 static double sourceCoordinateOf(StringRef coordinates, double i, double in,
-                                 double scale, double outWidth) {
+                                 double out, double scale, double outWidth) {
   double halfPixel = (i + 0.5) / scale - 0.5;
   if (coordinates == "half_pixel")
     return halfPixel;
+  if (coordinates == "half_pixel_symmetric")
+    return in / 2 * (1 - out / outWidth) + halfPixel;
   if (coordinates == "pytorch_half_pixel")
     return outWidth == 1.0 ? -0.5 : halfPixel;
   if (coordinates == "asymmetric")
@@ -66,8 +68,8 @@ static ResizeTable buildResizeTable(StringRef coordinates, bool cubic, double a,
   table.index.assign(taps, SmallVector<int64_t>(out));
   table.weight.assign(taps, SmallVector<double>(out));
   for (int64_t o = 0; o < out; ++o) {
-    double coord =
-        sourceCoordinateOf(coordinates, double(o), double(in), scale, outWidth);
+    double coord = sourceCoordinateOf(coordinates, double(o), double(in),
+                                      double(out), scale, outWidth);
     double floorF = std::floor(coord);
     double r = coord - floorF;
     int64_t base = static_cast<int64_t>(floorF);
@@ -210,6 +212,16 @@ struct ResizeLowering : public ONNXToLinalgPattern<onnx::ResizeOp> {
       };
       if (coordinates == "half_pixel")
         return halfPixel();
+      if (coordinates == "half_pixel_symmetric") {
+        // Centred: shifted by in / 2 * (1 - out / outWidth), where out is
+        // the rounded output size.
+        Value outF = indexToElement(b, l, axis.outSize, f64);
+        Value shrink = b.create<arith::SubFOp>(
+            l, one, b.create<arith::DivFOp>(l, outF, axis.outWidth));
+        Value offset = b.create<arith::MulFOp>(
+            l, b.create<arith::DivFOp>(l, inF, c(2.0)), shrink);
+        return b.create<arith::AddFOp>(l, offset, halfPixel());
+      }
       if (coordinates == "pytorch_half_pixel")
         return b.create<arith::SelectOp>(l, widthIsOne, c(-0.5), halfPixel());
       if (coordinates == "asymmetric")

@@ -5,7 +5,9 @@
 // index computed in f64, then converted to the result's element type.
 // DFT and STFT are generics over the result whose elements sum their signal
 // in an scf.for (a direct, quadratic transform) in f64; the angle of each
-// term is taken from `k * n mod N` so that it stays exact.
+// term is taken from `k * n mod N` so that it stays exact. The inverse of a
+// onesided DFT reads its half spectrum as the whole Hermitian one, mirrored
+// and conjugated, and keeps the real part.
 //
 //===----------------------------------------------------------------------===//
 
@@ -172,6 +174,37 @@ static Value readImaginary(ImplicitLocOpBuilder &b, Value x,
       isComplex, v, b.create<arith::ConstantOp>(b.getF64FloatAttr(0)));
 }
 
+/// Frequency `at[axis]` of an `n`-point Hermitian spectrum of which `x`
+/// holds the first `length` along `axis`: X[k] for k <= n / 2 (`half`), else
+/// the conjugate of X[n - k]; 0 past the input.
+static std::pair<Value, Value> readHermitian(ImplicitLocOpBuilder &b, Value x,
+                                             SmallVector<Value> at,
+                                             int64_t axis, Value n, Value half,
+                                             Value length, bool real,
+                                             Value isComplex, Value imIndex) {
+  Value k = at[axis];
+  Value mirrored = b.create<arith::CmpIOp>(arith::CmpIPredicate::ugt, k, half);
+  Value source =
+      b.create<arith::SelectOp>(mirrored, b.create<arith::SubIOp>(n, k), k);
+  Value inside =
+      b.create<arith::CmpIOp>(arith::CmpIPredicate::ult, source, length);
+  // Read at a clamped position; the select drops what lies past the input.
+  at[axis] = b.create<arith::MinUIOp>(
+      source,
+      b.create<arith::SubIOp>(length, b.create<arith::ConstantIndexOp>(1)));
+  Value zero = b.create<arith::ConstantOp>(b.getF64FloatAttr(0));
+  Value re = b.create<arith::SelectOp>(
+      inside, extendToF64(b, b.create<tensor::ExtractOp>(x, at)), zero);
+  if (real)
+    return {re, Value()};
+  Value im = readImaginary(b, x, at, isComplex, imIndex);
+  im = b.create<arith::SelectOp>(
+      inside,
+      b.create<arith::SelectOp>(mirrored, b.create<arith::NegFOp>(im), im),
+      zero);
+  return {re, im};
+}
+
 /// The one element of an integer tensor as an index.
 static Value readIndexScalar(ImplicitLocOpBuilder &b, Value tensor) {
   return b.create<arith::IndexCastOp>(b.getIndexType(),
@@ -195,20 +228,25 @@ struct DFTLowering : public ONNXToLinalgPattern<onnx::DFTOp> {
     bool real = xType.getDimSize(rank - 1) == 1;
     Value isComplex, imIndex;
     std::tie(isComplex, imIndex) = getComplexity(b, x);
-    bool inverse = op.getInverse() != 0;
+    bool inverse = op.getInverse() != 0, onesided = op.getOnesided() != 0;
+    // The inverse of a onesided transform: a real signal from the first
+    // half of its Hermitian spectrum.
+    bool hermitian = inverse && onesided;
     SmallVector<OpFoldResult> sizes = getDimSizes(b, loc, x);
     Value length = toValue(b, loc, sizes[*axis]);
+    Value one = createIndex(b, loc, 1), two = createIndex(b, loc, 2);
     Value n = length;
     if (!onnx::isNoValue(op.getDftLength()))
       n = readIndexScalar(b, adaptor.getDftLength());
+    else if (hermitian)
+      n = b.create<arith::MulIOp>(two, b.create<arith::SubIOp>(length, one));
     Value bins = n;
-    if (op.getOnesided() != 0)
-      bins = b.create<arith::AddIOp>(
-          b.create<arith::DivUIOp>(n, createIndex(b, loc, 2)),
-          createIndex(b, loc, 1));
-    Value count = b.create<arith::MinSIOp>(n, length);
+    if (onesided && !inverse)
+      bins = b.create<arith::AddIOp>(b.create<arith::DivUIOp>(n, two), one);
+    Value count = hermitian ? n : b.create<arith::MinSIOp>(n, length);
+    Value half = b.create<arith::DivUIOp>(n, two);
     sizes[*axis] = getAsOpFoldResult(bins);
-    sizes[rank - 1] = b.getIndexAttr(2);
+    sizes[rank - 1] = b.getIndexAttr(hermitian ? 1 : 2);
     Type element = resultType.getElementType();
     Value init = createEmpty(b, loc, resultType, sizes);
     auto generic = b.create<linalg::GenericOp>(
@@ -226,11 +264,18 @@ struct DFTLowering : public ONNXToLinalgPattern<onnx::DFTOp> {
                 SmallVector<Value> at(position);
                 at[*axis] = i;
                 at[rank - 1] = rb.create<arith::ConstantIndexOp>(0);
+                if (hermitian)
+                  return readHermitian(rb, x, at, *axis, n, half, length, real,
+                                       isComplex, imIndex);
                 Value re = extendToF64(rb, rb.create<tensor::ExtractOp>(x, at));
                 if (real)
                   return {re, Value()};
                 return {re, readImaginary(rb, x, at, isComplex, imIndex)};
               });
+          if (hermitian) {
+            e.create<linalg::YieldOp>(fromF64(e, l, re, element));
+            return;
+          }
           Value isReal = e.create<arith::CmpIOp>(
               arith::CmpIPredicate::eq, position[rank - 1],
               e.create<arith::ConstantIndexOp>(0));

@@ -1033,15 +1033,16 @@ struct PadLowering : public ONNXToLinalgPattern<onnx::PadOp> {
             } else if (mode == "edge") {
               src = b.create<arith::MaxSIOp>(
                   l, b.create<arith::MinSIOp>(l, src, last), c0);
+            } else if (mode == "wrap") {
+              // The position modulo the dim, made non-negative.
+              src = normalizeIndex(
+                  b, l, b.create<arith::RemSIOp>(l, src, dims[d]), dims[d]);
             } else {
               // reflect: fold into [0, 2 * (dim - 1)), then mirror.
               Value period = b.create<arith::MaxSIOp>(
                   l, b.create<arith::AddIOp>(l, last, last), c1);
-              Value m = b.create<arith::RemSIOp>(l, src, period);
-              Value negative =
-                  b.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, m, c0);
-              m = b.create<arith::SelectOp>(
-                  l, negative, b.create<arith::AddIOp>(l, m, period), m);
+              Value m = normalizeIndex(
+                  b, l, b.create<arith::RemSIOp>(l, src, period), period);
               Value beyond = b.create<arith::CmpIOp>(
                   l, arith::CmpIPredicate::sgt, m, last);
               src = b.create<arith::SelectOp>(

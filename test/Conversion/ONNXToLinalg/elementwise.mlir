@@ -240,6 +240,38 @@ func.func @bitshift(%x: tensor<3xui16>, %y: tensor<3xui16>) -> (tensor<3xui16>, 
 
 // -----
 
+// BitwiseNot flips every bit: xor with all ones.
+// CHECK-LABEL: func.func @bitwise
+// CHECK: %[[ONES:.+]] = arith.constant -1 : i8
+// CHECK: arith.andi %{{.+}}, %{{.+}} : i8
+// CHECK: arith.ori %{{.+}}, %{{.+}} : i8
+// CHECK: arith.xori %{{.+}}, %{{.+}} : i8
+// CHECK: arith.xori %{{.+}}, %[[ONES]] : i8
+func.func @bitwise(%a: tensor<2x4xui8>, %b: tensor<4xui8>) -> tensor<2x4xui8> {
+  %0 = onnx.BitwiseAnd %a, %b : (tensor<2x4xui8>, tensor<4xui8>) -> tensor<2x4xui8>
+  %1 = onnx.BitwiseOr %0, %b : (tensor<2x4xui8>, tensor<4xui8>) -> tensor<2x4xui8>
+  %2 = onnx.BitwiseXor %1, %a : (tensor<2x4xui8>, tensor<2x4xui8>) -> tensor<2x4xui8>
+  %3 = onnx.BitwiseNot %2 : (tensor<2x4xui8>) -> tensor<2x4xui8>
+  return %3 : tensor<2x4xui8>
+}
+
+// -----
+
+// BitCast keeps the bits; bools are the bytes 0 and 1.
+// CHECK-LABEL: func.func @bitcast
+// CHECK: arith.bitcast %{{.+}} : f32 to i32
+// CHECK: arith.extui %{{.+}} : i1 to i8
+// CHECK: arith.cmpi ne, %{{.+}}, %{{.+}} : i8
+func.func @bitcast(%x: tensor<2x3xf32>, %b: tensor<4xi1>, %u: tensor<4xui8>)
+    -> (tensor<2x3xui32>, tensor<4xi8>, tensor<4xi1>) {
+  %0 = onnx.BitCast %x {to = 12 : i64} : (tensor<2x3xf32>) -> tensor<2x3xui32>
+  %1 = onnx.BitCast %b {to = 3 : i64} : (tensor<4xi1>) -> tensor<4xi8>
+  %2 = onnx.BitCast %u {to = 9 : i64} : (tensor<4xui8>) -> tensor<4xi1>
+  return %0, %1, %2 : tensor<2x3xui32>, tensor<4xi8>, tensor<4xi1>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @logical_compare
 // CHECK: %[[TRUE:.+]] = arith.constant true
 // CHECK: arith.andi

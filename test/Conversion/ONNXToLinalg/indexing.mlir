@@ -85,3 +85,26 @@ func.func @one_hot(%i: tensor<3xf32>, %d: tensor<f32>, %v: tensor<2xi32>) -> ten
   %0 = onnx.OneHot %i, %d, %v {axis = 0 : i64} : (tensor<3xf32>, tensor<f32>, tensor<2xi32>) -> tensor<?x3xi32>
   return %0 : tensor<?x3xi32>
 }
+
+// -----
+
+// TensorScatter (circular) gathers: each cache element reads the update at
+// its position minus the batch entry's write index, modulo the axis size,
+// where that falls within the update, else keeps the cache's value.
+// CHECK-LABEL: func.func @tensor_scatter_circular
+// CHECK-SAME: (%[[C:.+]]: tensor<2x1x4x5xf32>, %[[U:.+]]: tensor<2x1x2x5xf32>, %[[I:.+]]: tensor<2xi64>)
+// CHECK: linalg.generic {{.*}} ins(%[[C]] : tensor<2x1x4x5xf32>)
+// CHECK-NEXT: ^bb0(%[[OLD:.+]]: f32, %{{.+}}: f32):
+// CHECK: %[[B:.+]] = linalg.index 0
+// CHECK: %[[P:.+]] = linalg.index 2
+// CHECK: tensor.extract %[[I]][%[[B]]]
+// CHECK: arith.subi %[[P]]
+// CHECK: arith.remsi %{{.+}}, %c4
+// CHECK: arith.cmpi slt, %{{.+}}, %c2
+// CHECK: scf.if
+// CHECK: tensor.extract %[[U]]
+// CHECK: scf.yield %[[OLD]]
+func.func @tensor_scatter_circular(%c: tensor<2x1x4x5xf32>, %u: tensor<2x1x2x5xf32>, %i: tensor<2xi64>) -> tensor<2x1x4x5xf32> {
+  %0 = onnx.TensorScatter %c, %u, %i {mode = "circular"} : (tensor<2x1x4x5xf32>, tensor<2x1x2x5xf32>, tensor<2xi64>) -> tensor<2x1x4x5xf32>
+  return %0 : tensor<2x1x4x5xf32>
+}

@@ -1,6 +1,6 @@
 // RUN: onnx-opt %s -convert-onnx-to-linalg -split-input-file | FileCheck %s
 
-// Reductions, ArgMax/ArgMin, CumSum and TopK (passes/Conversion/ONNXToLinalg/Reduce.cpp).
+// Reductions, ArgMax/ArgMin, CumSum/CumProd and TopK (passes/Conversion/ONNXToLinalg/Reduce.cpp).
 
 // keepdims expands the reduced result back.
 // CHECK-DAG: #[[ID:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
@@ -78,6 +78,23 @@ func.func @reduce_min_int(%x: tensor<2x3xi32>) -> tensor<2xi32> {
   %axes = onnx.Constant {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
   %0 = onnx.ReduceMin %x, %axes {keepdims = 0 : i64} : (tensor<2x3xi32>, tensor<1xi64>) -> tensor<2xi32>
   return %0 : tensor<2xi32>
+}
+
+// -----
+
+// On bools Max is an or from false, Min an and from true.
+// CHECK-LABEL: func.func @reduce_bool
+// CHECK-DAG: %[[FALSE:.+]] = arith.constant false
+// CHECK-DAG: %[[TRUE:.+]] = arith.constant true
+// CHECK: linalg.fill ins(%[[FALSE]] : i1)
+// CHECK: arith.ori
+// CHECK: linalg.fill ins(%[[TRUE]] : i1)
+// CHECK: arith.andi
+func.func @reduce_bool(%x: tensor<4x2xi1>) -> (tensor<4x1xi1>, tensor<4x1xi1>) {
+  %axes = onnx.Constant {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %0 = onnx.ReduceMax %x, %axes : (tensor<4x2xi1>, tensor<1xi64>) -> tensor<4x1xi1>
+  %1 = onnx.ReduceMin %x, %axes : (tensor<4x2xi1>, tensor<1xi64>) -> tensor<4x1xi1>
+  return %0, %1 : tensor<4x1xi1>, tensor<4x1xi1>
 }
 
 // -----
@@ -204,6 +221,21 @@ func.func @cumsum(%x: tensor<2x3xf64>, %axis: tensor<i32>) -> tensor<2x3xf64> {
 
 // -----
 
+// CumProd multiplies from 1 over the window, here [i, n) in reverse.
+// CHECK-LABEL: func.func @cumprod
+// CHECK-DAG: %[[ONE:.+]] = arith.constant 1 : i32
+// CHECK: linalg.generic
+// CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[ACC:.+]] = %[[ONE]]) -> (i32)
+// CHECK: %[[E:.+]] = tensor.extract
+// CHECK: arith.muli %[[ACC]], %[[E]] : i32
+func.func @cumprod(%x: tensor<4xi32>) -> tensor<4xi32> {
+  %axis = onnx.Constant {value = dense<0> : tensor<i64>} : () -> tensor<i64>
+  %0 = onnx.CumProd %x, %axis {reverse = 1 : i64} : (tensor<4xi32>, tensor<i64>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
 // TopK ranks each element along the axis, then inserts those of rank < K.
 // CHECK-LABEL: func.func @topk
 // CHECK: %[[RANKS:.+]] = linalg.generic {{.*}} outs(%{{.+}} : tensor<3x4xindex>)
@@ -218,4 +250,15 @@ func.func @cumsum(%x: tensor<2x3xf64>, %axis: tensor<i32>) -> tensor<2x3xf64> {
 func.func @topk(%x: tensor<3x4xf32>, %k: tensor<1xi64>) -> (tensor<3x?xf32>, tensor<3x?xi64>) {
   %0, %1 = onnx.TopK %x, %k {axis = 1 : i64, largest = 0 : i64} : (tensor<3x4xf32>, tensor<1xi64>) -> (tensor<3x?xf32>, tensor<3x?xi64>)
   return %0, %1 : tensor<3x?xf32>, tensor<3x?xi64>
+}
+
+// -----
+
+// Unsigned elements compare as unsigned, on their signless twins.
+// CHECK-LABEL: func.func @topk_unsigned
+// CHECK: linalg.generic {{.*}} outs(%{{.+}} : tensor<3x4xindex>)
+// CHECK: arith.cmpi ugt, %{{.+}}, %{{.+}} : i64
+func.func @topk_unsigned(%x: tensor<3x4xui64>, %k: tensor<1xi64>) -> (tensor<3x?xui64>, tensor<3x?xi64>) {
+  %0, %1 = onnx.TopK %x, %k {axis = 1 : i64} : (tensor<3x4xui64>, tensor<1xi64>) -> (tensor<3x?xui64>, tensor<3x?xi64>)
+  return %0, %1 : tensor<3x?xui64>, tensor<3x?xi64>
 }

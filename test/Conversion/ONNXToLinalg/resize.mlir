@@ -69,6 +69,24 @@ func.func @linear(%x: tensor<1x3x4x4xf32>) -> tensor<1x3x8x8xf32> {
 
 // -----
 
+// half_pixel_symmetric centres the rounded output: 4 by 0.6 is 2.4, rounded
+// to 2, so half_pixel's coordinates 1/3 and 2 move right by
+// 4 / 2 * (1 - 2 / 2.4) = 1/3.
+// CHECK-LABEL: func.func @linear_half_pixel_symmetric
+// CHECK-DAG: arith.constant dense<[0, 2]> : tensor<2xi64>
+// CHECK-DAG: arith.constant dense<[0.3333{{[0-9]+}}, 0.6666{{[0-9]+}}]> : tensor<2xf64>
+// CHECK-DAG: arith.constant dense<[1, 3]> : tensor<2xi64>
+// CHECK-DAG: arith.constant dense<[0.6666{{[0-9]+}}, 0.3333{{[0-9]+}}]> : tensor<2xf64>
+// CHECK: } -> tensor<1x1x1x2xf32>
+func.func @linear_half_pixel_symmetric(%x: tensor<1x1x1x4xf32>) -> tensor<1x1x1x2xf32> {
+  %none = onnx.NoValue : () -> none
+  %s = onnx.Constant {value = dense<[1.0, 1.0, 1.0, 0.6]> : tensor<4xf32>} : () -> tensor<4xf32>
+  %0 = onnx.Resize %x, %none, %s, %none {mode = "linear", coordinate_transformation_mode = "half_pixel_symmetric"} : (tensor<1x1x1x4xf32>, none, tensor<4xf32>, none) -> tensor<1x1x1x2xf32>
+  return %0 : tensor<1x1x1x2xf32>
+}
+
+// -----
+
 // Sizes read at run time: every dim is resized, each output size comes from
 // `sizes`.
 // CHECK-LABEL: func.func @linear_dynamic_sizes

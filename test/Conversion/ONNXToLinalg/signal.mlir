@@ -51,6 +51,27 @@ func.func @dft(%x: tensor<1x10x1xf32>) -> tensor<1x10x2xf32> {
 
 // -----
 
+// The inverse of a onesided DFT: 6 frequencies of a 10-point Hermitian
+// spectrum; those past 10 / 2 are the conjugates of 10 - k; the result is
+// the real part.
+// CHECK-LABEL: func.func @dft_inverse_onesided
+// CHECK: linalg.generic {{.*}} outs(%{{.+}} : tensor<1x10x1xf32>)
+// CHECK: scf.for %{{.+}} = %c0 to %c10
+// CHECK: %[[MIRRORED:.+]] = arith.cmpi ugt, %{{.+}}, %c5
+// CHECK: arith.subi %c10
+// CHECK: arith.negf
+// CHECK: arith.select %[[MIRRORED]]
+// CHECK: arith.divf
+// CHECK-NOT: arith.select
+// CHECK: linalg.yield
+func.func @dft_inverse_onesided(%x: tensor<1x6x2xf32>) -> tensor<1x10x1xf32> {
+  %none = onnx.NoValue : () -> none
+  %0 = onnx.DFT %x, %none {inverse = 1 : i64, onesided = 1 : i64} : (tensor<1x6x2xf32>, none) -> tensor<1x10x1xf32>
+  return %0 : tensor<1x10x1xf32>
+}
+
+// -----
+
 // STFT transforms each windowed frame; frames and bins come from run-time
 // scalars.
 // CHECK-LABEL: func.func @stft

@@ -332,6 +332,21 @@ func.func @pad_reflect(%x: tensor<2x3xf32>, %p: tensor<4xi64>) -> tensor<?x?xf32
 
 // -----
 
+// wrap: the position modulo the dim, made non-negative.
+// CHECK-LABEL: func.func @pad_wrap
+// CHECK: linalg.generic
+// CHECK: %[[M:.+]] = arith.remsi %{{.+}}, %c3 : index
+// CHECK: %[[NEG:.+]] = arith.cmpi slt, %[[M]], %c0 : index
+// CHECK: %[[UP:.+]] = arith.addi %[[M]], %c3 : index
+// CHECK: arith.select %[[NEG]], %[[UP]], %[[M]] : index
+func.func @pad_wrap(%x: tensor<2x3xf32>, %p: tensor<4xi64>) -> tensor<?x?xf32> {
+  %none = onnx.NoValue : () -> none
+  %0 = onnx.Pad %x, %p, %none, %none {mode = "wrap"} : (tensor<2x3xf32>, tensor<4xi64>, none, none) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
 // DCR: the block offset of the output position picks the input channel.
 // CHECK-LABEL: func.func @depth_to_space
 // CHECK: %[[N:.+]] = linalg.index 0

@@ -947,21 +947,98 @@ func.func @range_c2() -> tensor<?xi64> {
 
 // -----
 
-func.func @cumsum_c1(%x: tensor<4xf32>, %a: tensor<2xi64>) -> tensor<4xf32> {
-  // expected-error @+2 {{'onnx.CumSum' op expects a scalar 'axis' (got 'tensor<2xi64>')}}
+func.func @cumulative_c1(%x: tensor<4xf32>, %a: tensor<2xi64>) -> tensor<4xf32> {
+  // expected-error @+2 {{'onnx.CumProd' op expects a scalar 'axis' (got 'tensor<2xi64>')}}
   // expected-error @+1 {{failed to infer returned types}}
-  %0 = onnx.CumSum %x, %a : (tensor<4xf32>, tensor<2xi64>) -> tensor<4xf32>
+  %0 = onnx.CumProd %x, %a : (tensor<4xf32>, tensor<2xi64>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
 
 // -----
 
-func.func @cumsum_c2(%x: tensor<4xf32>) -> tensor<4xf32> {
+func.func @cumulative_c2(%x: tensor<4xf32>) -> tensor<4xf32> {
   %a = onnx.Constant {value = dense<1> : tensor<i64>} : () -> tensor<i64>
   // expected-error @+2 {{'onnx.CumSum' op expects 'axis' in [-1, 1) (got 1)}}
   // expected-error @+1 {{failed to infer returned types}}
   %0 = onnx.CumSum %x, %a : (tensor<4xf32>, tensor<i64>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @tensorscatter_c1(%c: tensor<2x4x5xf32>, %u: tensor<2x1x5xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.TensorScatter' op expects 'mode' to be "linear" or "circular" (got "ring")}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.TensorScatter %c, %u, %none {mode = "ring"} : (tensor<2x4x5xf32>, tensor<2x1x5xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @tensorscatter_c2(%c: tensor<2x4x5xf32>, %u: tensor<2x1x5xf16>) -> tensor<*xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.TensorScatter' op expects past_cache and update of one element type (got 'f32' and 'f16')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.TensorScatter %c, %u, %none : (tensor<2x4x5xf32>, tensor<2x1x5xf16>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @tensorscatter_c3(%c: tensor<2x4x5xf32>, %u: tensor<2x1x5xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.TensorScatter' op expects 'axis' in [-2, 0) or [1, 3) (got 0)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.TensorScatter %c, %u, %none {axis = 0 : i64} : (tensor<2x4x5xf32>, tensor<2x1x5xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @tensorscatter_c4(%c: tensor<2x4x5xf32>, %u: tensor<1x5xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.TensorScatter' op expects update of the rank of past_cache (got 'tensor<1x5xf32>' and 'tensor<2x4x5xf32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.TensorScatter %c, %u, %none : (tensor<2x4x5xf32>, tensor<1x5xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @tensorscatter_c5(%c: tensor<2x4x5xf32>, %u: tensor<2x5x5xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.TensorScatter' op expects update 'tensor<2x5x5xf32>' to fit past_cache 'tensor<2x4x5xf32>' at dim 1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.TensorScatter %c, %u, %none : (tensor<2x4x5xf32>, tensor<2x5x5xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @tensorscatter_c6(%c: tensor<2x4x5xf32>, %u: tensor<2x1x5xf32>, %i: tensor<3xi64>) -> tensor<*xf32> {
+  // expected-error @+2 {{'onnx.TensorScatter' op expects write_indices of one index per batch entry (got 'tensor<3xi64>' for 'tensor<2x4x5xf32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.TensorScatter %c, %u, %i : (tensor<2x4x5xf32>, tensor<2x1x5xf32>, tensor<3xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @bitcast_c1(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+2 {{'onnx.BitCast' op has unsupported target data type 8}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.BitCast %x {to = 8 : i64} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @bitcast_c2(%x: tensor<4xf32>) -> tensor<4xi64> {
+  // expected-error @+2 {{'onnx.BitCast' op expects types of one bit width (got 'f32' and 'i64')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.BitCast %x {to = 7 : i64} : (tensor<4xf32>) -> tensor<4xi64>
+  return %0 : tensor<4xi64>
 }
 
 // -----
@@ -1035,9 +1112,9 @@ func.func @tile_c2(%x: tensor<2x3xf32>) -> tensor<?x?xf32> {
 
 func.func @pad_c1(%x: tensor<2x3xf32>, %p: tensor<4xi64>) -> tensor<?x?xf32> {
   %none = onnx.NoValue : () -> none
-  // expected-error @+2 {{'onnx.Pad' op has unsupported mode 'wrap'}}
+  // expected-error @+2 {{'onnx.Pad' op has unsupported mode 'mirror'}}
   // expected-error @+1 {{failed to infer returned types}}
-  %0 = onnx.Pad %x, %p, %none, %none {mode = "wrap"} : (tensor<2x3xf32>, tensor<4xi64>, none, none) -> tensor<?x?xf32>
+  %0 = onnx.Pad %x, %p, %none, %none {mode = "mirror"} : (tensor<2x3xf32>, tensor<4xi64>, none, none) -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
 }
 
@@ -1802,6 +1879,181 @@ func.func @gridsample_c4(%x: tensor<2x1x4x4xf32>, %g: tensor<3x2x2x2xf32>) -> te
 
 // -----
 
+func.func @col2im_c1(%x: tensor<5x15xf32>, %s: tensor<2xi64>) -> tensor<*xf32> {
+  // expected-error @+2 {{'onnx.Col2Im' op expects input [N, C * prod(block_shape), L] (got 'tensor<5x15xf32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Col2Im %x, %s, %s : (tensor<5x15xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @col2im_c2(%x: tensor<1x5x15xf32>, %s: tensor<2xi64>, %b: tensor<3xi64>) -> tensor<*xf32> {
+  // expected-error @+2 {{'onnx.Col2Im' op expects image_shape and block_shape 1-D of one length (got 'tensor<2xi64>' and 'tensor<3xi64>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Col2Im %x, %s, %b : (tensor<1x5x15xf32>, tensor<2xi64>, tensor<3xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @col2im_c3(%x: tensor<1x5x15xf32>, %s: tensor<2xi64>) -> tensor<*xf32> {
+  // expected-error @+2 {{'onnx.Col2Im' op expects positive 'dilations' and 'strides' of one value per spatial dim and non-negative 'pads' of two (2 spatial dims)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Col2Im %x, %s, %s {pads = array<i64: 1, 1>} : (tensor<1x5x15xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @col2im_c4(%x: tensor<1x5x15xf32>, %s: tensor<2xi64>) -> tensor<*xf32> {
+  %b = onnx.Constant {value = dense<[0, 5]> : tensor<2xi64>} : () -> tensor<2xi64>
+  // expected-error @+2 {{'onnx.Col2Im' op expects positive image_shape and block_shape}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Col2Im %x, %s, %b : (tensor<1x5x15xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @col2im_c5(%x: tensor<1x6x15xf32>, %s: tensor<2xi64>) -> tensor<*xf32> {
+  %b = onnx.Constant {value = dense<[1, 5]> : tensor<2xi64>} : () -> tensor<2xi64>
+  // expected-error @+2 {{'onnx.Col2Im' op expects input dim 1 (6) to be a multiple of the block size 5}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Col2Im %x, %s, %b : (tensor<1x6x15xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @col2im_c6(%x: tensor<1x5x16xf32>) -> tensor<*xf32> {
+  %s = onnx.Constant {value = dense<5> : tensor<2xi64>} : () -> tensor<2xi64>
+  %b = onnx.Constant {value = dense<[1, 5]> : tensor<2xi64>} : () -> tensor<2xi64>
+  // expected-error @+2 {{'onnx.Col2Im' op expects input dim 2 (16) to be the number of sliding blocks, 5}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Col2Im %x, %s, %b : (tensor<1x5x16xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @deformconv_c1(%x: tensor<1x1x3xf32>, %w: tensor<1x1x2xf32>, %o: tensor<1x4x2xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.DeformConv' op expects X and W of rank 4 (got 'tensor<1x1x3xf32>' and 'tensor<1x1x2xf32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.DeformConv %x, %w, %o, %none, %none : (tensor<1x1x3xf32>, tensor<1x1x2xf32>, tensor<1x4x2xf32>, none, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @deformconv_c2(%x: tensor<1x3x3x3xf32>, %w: tensor<1x3x2x2xf32>, %o: tensor<1x16x2x2xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.DeformConv' op expects 'group' to divide input channels and filters and 'offset_group' to divide input channels (got 1, 2, 3 and 1)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.DeformConv %x, %w, %o, %none, %none {offset_group = 2 : i64} : (tensor<1x3x3x3xf32>, tensor<1x3x2x2xf32>, tensor<1x16x2x2xf32>, none, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @deformconv_c3(%x: tensor<1x2x3x3xf32>, %w: tensor<1x1x2x2xf32>, %o: tensor<1x8x2x2xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.DeformConv' op expects W dim 1 to be channels / group (got 1, expected 2)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.DeformConv %x, %w, %o, %none, %none : (tensor<1x2x3x3xf32>, tensor<1x1x2x2xf32>, tensor<1x8x2x2xf32>, none, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @deformconv_c4(%x: tensor<1x1x3x3xf32>, %w: tensor<1x1x2x2xf32>, %o: tensor<1x8x2x2xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.DeformConv' op expects 'kernel_shape' to match W's spatial dims}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.DeformConv %x, %w, %o, %none, %none {kernel_shape = array<i64: 3, 3>} : (tensor<1x1x3x3xf32>, tensor<1x1x2x2xf32>, tensor<1x8x2x2xf32>, none, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @deformconv_c5(%x: tensor<1x1x3x3xf32>, %w: tensor<1x1x?x2xf32>, %o: tensor<1x8x2x2xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.DeformConv' op expects static kernel dims}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.DeformConv %x, %w, %o, %none, %none : (tensor<1x1x3x3xf32>, tensor<1x1x?x2xf32>, tensor<1x8x2x2xf32>, none, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @deformconv_c6(%x: tensor<1x1x3x3xf32>, %w: tensor<1x1x2x2xf32>, %o: tensor<1x8x2x2xf32>, %b: tensor<2xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.DeformConv' op expects B of shape [1] (got 'tensor<2xf32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.DeformConv %x, %w, %o, %b, %none : (tensor<1x1x3x3xf32>, tensor<1x1x2x2xf32>, tensor<1x8x2x2xf32>, tensor<2xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @deformconv_c7(%x: tensor<1x1x3x3xf32>, %w: tensor<1x1x2x2xf32>, %o: tensor<1x4x2x2xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.DeformConv' op expects offset [1, 8, 2, 2] (got 'tensor<1x4x2x2xf32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.DeformConv %x, %w, %o, %none, %none : (tensor<1x1x3x3xf32>, tensor<1x1x2x2xf32>, tensor<1x4x2x2xf32>, none, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @deformconv_c8(%x: tensor<1x1x3x3xf32>, %w: tensor<1x1x2x2xf32>, %o: tensor<1x8x2x2xf32>, %m: tensor<1x4x3x3xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.DeformConv' op expects mask [1, 4, 2, 2] (got 'tensor<1x4x3x3xf32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.DeformConv %x, %w, %o, %none, %m : (tensor<1x1x3x3xf32>, tensor<1x1x2x2xf32>, tensor<1x8x2x2xf32>, none, tensor<1x4x3x3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @affinegrid_c1(%t: tensor<2x2x3xf32>, %s: tensor<4xi64>) -> tensor<*xf32> {
+  // expected-error @+2 {{'onnx.AffineGrid' op expects 'align_corners' to be 0 or 1 (got 2)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.AffineGrid %t, %s {align_corners = 2 : i64} : (tensor<2x2x3xf32>, tensor<4xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @affinegrid_c2(%t: tensor<2x2x4xf32>, %s: tensor<4xi64>) -> tensor<*xf32> {
+  // expected-error @+2 {{'onnx.AffineGrid' op expects theta [N, 2, 3] or [N, 3, 4] (got 'tensor<2x2x4xf32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.AffineGrid %t, %s : (tensor<2x2x4xf32>, tensor<4xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @affinegrid_c3(%t: tensor<2x2x3xf32>, %s: tensor<5xi64>) -> tensor<*xf32> {
+  // expected-error @+2 {{'onnx.AffineGrid' op expects size [N, C, H, W] with theta [N, 2, 3] or [N, C, D, H, W] with theta [N, 3, 4] (got 'tensor<5xi64>' and 'tensor<2x2x3xf32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.AffineGrid %t, %s : (tensor<2x2x3xf32>, tensor<5xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @affinegrid_c4(%t: tensor<2x2x3xf32>) -> tensor<*xf32> {
+  %s = onnx.Constant {value = dense<[3, 1, 4, 4]> : tensor<4xi64>} : () -> tensor<4xi64>
+  // expected-error @+2 {{'onnx.AffineGrid' op expects positive sizes and theta's batch size (got size of N = 3 and theta 'tensor<2x2x3xf32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.AffineGrid %t, %s : (tensor<2x2x3xf32>, tensor<4xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // Data-dependent sizes, windows, random generators, misc (ShapeMisc.cpp)
 //===----------------------------------------------------------------------===//
@@ -2088,16 +2340,6 @@ func.func @dft_c3(%x: tensor<1x8x1xf32>) -> tensor<1x8x2xf32> {
   // expected-error @+1 {{failed to infer returned types}}
   %0 = onnx.DFT %x, %none {axis = 2 : i64} : (tensor<1x8x1xf32>, none) -> tensor<1x8x2xf32>
   return %0 : tensor<1x8x2xf32>
-}
-
-// -----
-
-func.func @dft_c4(%x: tensor<1x8x2xf32>) -> tensor<1x5x2xf32> {
-  %none = onnx.NoValue : () -> none
-  // expected-error @+2 {{'onnx.DFT' op supports 'onesided' only for the forward transform}}
-  // expected-error @+1 {{failed to infer returned types}}
-  %0 = onnx.DFT %x, %none {inverse = 1 : i64, onesided = 1 : i64} : (tensor<1x8x2xf32>, none) -> tensor<1x5x2xf32>
-  return %0 : tensor<1x5x2xf32>
 }
 
 // -----

@@ -123,6 +123,29 @@ func.func @integer_binary(%a: tensor<4xi32>, %b: tensor<i32>, %f: tensor<4xf16>,
   return %0, %1, %2 : tensor<4xi32>, tensor<4xf16>, tensor<2x3xui16>
 }
 
+// CHECK-LABEL: func.func @bitwise
+func.func @bitwise(%a: tensor<3x4xi32>, %b: tensor<4xi32>, %u: tensor<?xui64>)
+    -> (tensor<3x4xi32>, tensor<?xui64>) {
+  // CHECK: onnx.BitwiseAnd %{{.*}}, %{{.*}} : (tensor<3x4xi32>, tensor<4xi32>) -> tensor<3x4xi32>
+  %0 = onnx.BitwiseAnd %a, %b : (tensor<3x4xi32>, tensor<4xi32>) -> tensor<3x4xi32>
+  // CHECK: onnx.BitwiseOr %{{.*}}, %{{.*}} : (tensor<3x4xi32>, tensor<3x4xi32>) -> tensor<3x4xi32>
+  %1 = onnx.BitwiseOr %0, %a : (tensor<3x4xi32>, tensor<3x4xi32>) -> tensor<3x4xi32>
+  // CHECK: onnx.BitwiseXor %{{.*}}, %{{.*}} : (tensor<3x4xi32>, tensor<4xi32>) -> tensor<3x4xi32>
+  %2 = onnx.BitwiseXor %1, %b : (tensor<3x4xi32>, tensor<4xi32>) -> tensor<3x4xi32>
+  // CHECK: onnx.BitwiseNot %{{.*}} : (tensor<?xui64>) -> tensor<?xui64>
+  %3 = onnx.BitwiseNot %u : (tensor<?xui64>) -> tensor<?xui64>
+  return %2, %3 : tensor<3x4xi32>, tensor<?xui64>
+}
+
+// CHECK-LABEL: func.func @bitcast
+func.func @bitcast(%x: tensor<2x?xf32>, %b: tensor<4xi1>) -> (tensor<2x?xi32>, tensor<4xui8>) {
+  // CHECK: onnx.BitCast %{{.*}} {to = 6 : i64} : (tensor<2x?xf32>) -> tensor<2x?xi32>
+  %0 = onnx.BitCast %x {to = 6 : i64} : (tensor<2x?xf32>) -> tensor<2x?xi32>
+  // CHECK: onnx.BitCast %{{.*}} {to = 2 : i64} : (tensor<4xi1>) -> tensor<4xui8>
+  %1 = onnx.BitCast %b {to = 2 : i64} : (tensor<4xi1>) -> tensor<4xui8>
+  return %0, %1 : tensor<2x?xi32>, tensor<4xui8>
+}
+
 // CHECK-LABEL: func.func @logical
 func.func @logical(%a: tensor<3x4xi1>, %b: tensor<4xi1>, %x: tensor<?xf32>, %y: tensor<f32>)
     -> (tensor<3x4xi1>, tensor<?xi1>, tensor<?xi1>) {
@@ -383,6 +406,15 @@ func.func @slice_gather(%x: tensor<10x?xf32>, %s: tensor<1xi64>, %i: tensor<3xi3
   return %0, %1, %2, %3 : tensor<4x?xf32>, tensor<?x?xf32>, tensor<3x?xf32>, tensor<10x2x2xf32>
 }
 
+// A 0-D `axes` is one axis (ONNX's function bodies pass them so).
+// CHECK-LABEL: func.func @unsqueeze_scalar_axes
+func.func @unsqueeze_scalar_axes(%x: tensor<2x3xf32>) -> tensor<2x3x1xf32> {
+  %axis = onnx.Constant {value = dense<-1> : tensor<i64>} : () -> tensor<i64>
+  // CHECK: onnx.Unsqueeze %{{.*}}, %{{.*}} : (tensor<2x3xf32>, tensor<i64>) -> tensor<2x3x1xf32>
+  %0 = onnx.Unsqueeze %x, %axis : (tensor<2x3xf32>, tensor<i64>) -> tensor<2x3x1xf32>
+  return %0 : tensor<2x3x1xf32>
+}
+
 // CHECK-LABEL: func.func @squeeze_unsqueeze
 func.func @squeeze_unsqueeze(%x: tensor<1x?x1xf32>, %a: tensor<1xi64>)
     -> (tensor<?x1xf32>, tensor<?xf32>, tensor<1x?x1x1xf32>, tensor<?x?x?x?xf32>) {
@@ -473,7 +505,9 @@ func.func @arg_reduce_cumsum_topk(%x: tensor<2x?x4xf32>, %axis: tensor<i32>, %k:
   %three = onnx.Constant {value = dense<3> : tensor<1xi64>} : () -> tensor<1xi64>
   // CHECK: onnx.TopK %{{.*}}, %{{.*}} {largest = 0 : i64, sorted = 0 : i64} : (tensor<2x?x4xf32>, tensor<1xi64>) -> (tensor<2x?x3xf32>, tensor<2x?x3xi64>)
   %5, %6 = onnx.TopK %x, %three {largest = 0 : i64, sorted = 0 : i64} : (tensor<2x?x4xf32>, tensor<1xi64>) -> (tensor<2x?x3xf32>, tensor<2x?x3xi64>)
-  return %0, %1, %2, %3, %4, %5 : tensor<2x4xi64>, tensor<2x?x1xi64>, tensor<2x?x4xf32>, tensor<2x?x?xf32>, tensor<2x?x?xi64>, tensor<2x?x3xf32>
+  // CHECK: onnx.CumProd %{{.*}}, %{{.*}} {exclusive = 1 : i64} : (tensor<2x?x4xf32>, tensor<i32>) -> tensor<2x?x4xf32>
+  %7 = onnx.CumProd %2, %axis {exclusive = 1 : i64} : (tensor<2x?x4xf32>, tensor<i32>) -> tensor<2x?x4xf32>
+  return %0, %1, %7, %3, %4, %5 : tensor<2x4xi64>, tensor<2x?x1xi64>, tensor<2x?x4xf32>, tensor<2x?x?xf32>, tensor<2x?x?xi64>, tensor<2x?x3xf32>
 }
 
 // CHECK-LABEL: func.func @normalization_more
@@ -631,6 +665,42 @@ func.func @gridsample(%x: tensor<?x3x4x4xf32>, %g: tensor<?x5x6x2xf32>) -> tenso
   %0 = onnx.GridSample %x, %g {align_corners = 1 : i64, mode = "nearest", padding_mode = "reflection"}
       : (tensor<?x3x4x4xf32>, tensor<?x5x6x2xf32>) -> tensor<?x3x5x6xf32>
   return %0 : tensor<?x3x5x6xf32>
+}
+
+// CHECK-LABEL: func.func @image_geometry
+func.func @image_geometry(%cols: tensor<1x5x15xf32>, %shape2: tensor<2xi64>,
+                          %theta: tensor<2x2x3xf32>, %size: tensor<4xi64>,
+                          %x: tensor<1x2x3x3xf32>, %w: tensor<1x2x2x2xf32>,
+                          %off: tensor<1x16x2x2xf32>, %mask: tensor<1x8x2x2xf32>)
+    -> (tensor<1x1x5x5xf32>, tensor<1x?x?x?xf32>, tensor<2x?x?x2xf32>,
+        tensor<2x5x6x2xf32>, tensor<1x1x2x2xf32>) {
+  %none = onnx.NoValue : () -> none
+  %image = onnx.Constant {value = dense<5> : tensor<2xi64>} : () -> tensor<2xi64>
+  %block = onnx.Constant {value = dense<[1, 5]> : tensor<2xi64>} : () -> tensor<2xi64>
+  // CHECK: onnx.Col2Im %{{.*}}, %{{.*}}, %{{.*}} {pads = array<i64: 0, 1, 0, 1>} : (tensor<1x5x15xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<1x1x5x5xf32>
+  %0 = onnx.Col2Im %cols, %image, %block {pads = array<i64: 0, 1, 0, 1>} : (tensor<1x5x15xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<1x1x5x5xf32>
+  // CHECK: onnx.Col2Im %{{.*}}, %{{.*}}, %{{.*}} : (tensor<1x5x15xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<1x?x?x?xf32>
+  %1 = onnx.Col2Im %cols, %shape2, %shape2 : (tensor<1x5x15xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<1x?x?x?xf32>
+  // CHECK: onnx.AffineGrid %{{.*}}, %{{.*}} : (tensor<2x2x3xf32>, tensor<4xi64>) -> tensor<2x?x?x2xf32>
+  %2 = onnx.AffineGrid %theta, %size : (tensor<2x2x3xf32>, tensor<4xi64>) -> tensor<2x?x?x2xf32>
+  %sizes = onnx.Constant {value = dense<[2, 3, 5, 6]> : tensor<4xi64>} : () -> tensor<4xi64>
+  // CHECK: onnx.AffineGrid %{{.*}}, %{{.*}} {align_corners = 1 : i64} : (tensor<2x2x3xf32>, tensor<4xi64>) -> tensor<2x5x6x2xf32>
+  %3 = onnx.AffineGrid %theta, %sizes {align_corners = 1 : i64} : (tensor<2x2x3xf32>, tensor<4xi64>) -> tensor<2x5x6x2xf32>
+  // CHECK: onnx.DeformConv %{{.*}} {offset_group = 2 : i64} : (tensor<1x2x3x3xf32>, tensor<1x2x2x2xf32>, tensor<1x16x2x2xf32>, none, tensor<1x8x2x2xf32>) -> tensor<1x1x2x2xf32>
+  %4 = onnx.DeformConv %x, %w, %off, %none, %mask {offset_group = 2 : i64} : (tensor<1x2x3x3xf32>, tensor<1x2x2x2xf32>, tensor<1x16x2x2xf32>, none, tensor<1x8x2x2xf32>) -> tensor<1x1x2x2xf32>
+  return %0, %1, %2, %3, %4 : tensor<1x1x5x5xf32>, tensor<1x?x?x?xf32>, tensor<2x?x?x2xf32>, tensor<2x5x6x2xf32>, tensor<1x1x2x2xf32>
+}
+
+// CHECK-LABEL: func.func @tensor_scatter
+func.func @tensor_scatter(%cache: tensor<2x1x4x5xf32>, %u: tensor<2x1x2x5xf32>, %i: tensor<2xi64>,
+                          %c3: tensor<3x4x5xf32>, %u3: tensor<3x?x5xf32>)
+    -> (tensor<2x1x4x5xf32>, tensor<3x4x5xf32>) {
+  %none = onnx.NoValue : () -> none
+  // CHECK: onnx.TensorScatter %{{.*}}, %{{.*}}, %{{.*}} {mode = "circular"} : (tensor<2x1x4x5xf32>, tensor<2x1x2x5xf32>, tensor<2xi64>) -> tensor<2x1x4x5xf32>
+  %0 = onnx.TensorScatter %cache, %u, %i {mode = "circular"} : (tensor<2x1x4x5xf32>, tensor<2x1x2x5xf32>, tensor<2xi64>) -> tensor<2x1x4x5xf32>
+  // CHECK: onnx.TensorScatter %{{.*}}, %{{.*}}, %{{.*}} {axis = 1 : i64} : (tensor<3x4x5xf32>, tensor<3x?x5xf32>, none) -> tensor<3x4x5xf32>
+  %1 = onnx.TensorScatter %c3, %u3, %none {axis = 1 : i64} : (tensor<3x4x5xf32>, tensor<3x?x5xf32>, none) -> tensor<3x4x5xf32>
+  return %0, %1 : tensor<2x1x4x5xf32>, tensor<3x4x5xf32>
 }
 
 // Large initializers are dense resources.

@@ -226,6 +226,29 @@ def ONNX_XorOp : ONNX_LogicalOp<"Xor", "exclusive or">;
 def ONNX_NotOp : ONNX_UnaryOp<"Not", "logical negation", ONNX_BoolTensor, [],
                               "1 to 21">;
 
+/// Elementwise bitwise op on integers with broadcasting.
+class ONNX_BitwiseOp<string mnemonic, string what>
+    : ONNX_InferredOp<mnemonic, [Commutative]> {
+  let summary = "elementwise bitwise " # what # " with broadcasting";
+  let description = [{
+    Models the ONNX `}] # mnemonic # [{` operator (opsets 18 to 27): the
+    bitwise }] # what # [{ of two integer tensors of one element type after
+    broadcasting.
+
+    ```mlir
+    %c = onnx.}] # mnemonic # [{ %a, %b : (tensor<3x4xui8>, tensor<4xui8>) -> tensor<3x4xui8>
+    ```
+  }];
+  let arguments = (ins ONNX_IntegerTensor:$A, ONNX_IntegerTensor:$B);
+  let results = (outs ONNX_IntegerTensor:$C);
+}
+
+def ONNX_BitwiseAndOp : ONNX_BitwiseOp<"BitwiseAnd", "and">;
+def ONNX_BitwiseOrOp : ONNX_BitwiseOp<"BitwiseOr", "or">;
+def ONNX_BitwiseXorOp : ONNX_BitwiseOp<"BitwiseXor", "exclusive or">;
+def ONNX_BitwiseNotOp : ONNX_UnaryOp<"BitwiseNot", "bitwise negation",
+                                     ONNX_IntegerTensor, [], "18 to 27">;
+
 def ONNX_CeilOp : ONNX_UnaryOp<"Ceil", "rounding up", ONNX_FloatTensor>;
 def ONNX_FloorOp : ONNX_UnaryOp<"Floor", "rounding down", ONNX_FloatTensor>;
 def ONNX_RoundOp : ONNX_UnaryOp<"Round", "rounding to nearest, ties to even",

@@ -129,12 +129,16 @@ def ONNX_DFTOp : ONNX_InferredOp<"DFT"> {
   let summary = "discrete Fourier transform along an axis";
   let description = [{
     Models the ONNX `DFT` operator (opset 17; opset 20 passes `axis` as an
-    input, which the importer takes when it is a constant): `input` is `[batch, ..., 1]` (real) or `[batch, ..., 2]`
-    (complex) and the output `[batch, ..., 2]` holds the transform along
+    input, which the importer takes when it is a constant, and otherwise
+    imports as one DFT per possible axis chosen by `onnx.If`s): `input` is
+    `[batch, ..., 1]` (real) or `[batch, ..., 2]` (complex) and the output `[batch, ..., 2]` holds the transform along
     `axis` of length `dft_length` (a scalar input; the signal is cut or
     zero-padded to it) or of the signal's length. `inverse` computes the
     inverse transform (scaled by 1 / length); `onesided` keeps the first
-    `length / 2 + 1` frequencies of a real signal.
+    `length / 2 + 1` frequencies of a real signal. `inverse` with `onesided`
+    is the inverse of that: the input holds the first half of a Hermitian
+    spectrum, and the real output `[batch, ..., 1]` has `dft_length`, or
+    `2 * (frequencies - 1)`, samples along `axis`.
 
     ```mlir
     %y = onnx.DFT %x, %none {axis = 1 : i64} : (tensor<1x10x1xf32>, none) -> tensor<1x10x2xf32>

@@ -377,9 +377,11 @@ def ONNX_ResizeOp : ONNX_InferredOp<"Resize"> {
     `keep_aspect_ratio_policy` into scales; `antialias` is not modelled) and
     the deprecated `Upsample` (opsets 7 to 9). Each output element is
     interpolated from `X` at the coordinate that
-    `coordinate_transformation_mode` (`half_pixel`, `pytorch_half_pixel`,
-    `align_corners`, `asymmetric` or `tf_crop_and_resize`, which reads `roi`
-    and writes `extrapolation_value` outside it) maps it to. `mode` is
+    `coordinate_transformation_mode` (`half_pixel`, `half_pixel_symmetric`
+    (opset 19: half_pixel shifted by `in / 2 * (1 - out / (in * scale))`),
+    `pytorch_half_pixel`, `align_corners`, `asymmetric` or
+    `tf_crop_and_resize`, which reads `roi` and writes `extrapolation_value`
+    outside it) maps it to. `mode` is
     `nearest` (rounded by `nearest_mode`: `round_prefer_floor`,
     `round_prefer_ceil`, `floor` or `ceil`), `linear` (n-linear) or `cubic`
     (coefficient `cubic_coeff_a`; `exclude_outside` drops and renormalizes
@@ -425,6 +427,80 @@ def ONNX_GridSampleOp : ONNX_InferredOp<"GridSample"> {
                        DefaultValuedStrAttr<StrAttr, "bilinear">:$mode,
                        DefaultValuedStrAttr<StrAttr, "zeros">:$padding_mode);
   let results = (outs ONNX_FloatTensor:$Y);
+}
+
+def ONNX_Col2ImOp : ONNX_InferredOp<"Col2Im"> {
+  let summary = "sum sliding blocks back into an image (the inverse of im2col)";
+  let description = [{
+    Models the ONNX `Col2Im` operator (opsets 18 to 27): `input`
+    `[N, C * prod(block_shape), L]` holds, for each of the `L` positions of
+    a block of `block_shape` sliding over the image of `image_shape` (padded
+    by `pads`, begin pads then end pads, with `strides` and `dilations` as in
+    Conv; row-major order), the block's elements. The output
+    `[N, C, image_shape...]` sums every element into its image position;
+    those in the padding are dropped. `image_shape` and `block_shape` are
+    1-D int64 tensors of one length, the number of spatial dims, perhaps
+    known only at run time.
+
+    ```mlir
+    %y = onnx.Col2Im %x, %image, %block : (tensor<1x5x5xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<1x1x?x?xf32>
+    ```
+  }];
+  let arguments = (ins ONNX_NumericTensor:$input, ONNX_I64Tensor:$image_shape,
+                       ONNX_I64Tensor:$block_shape,
+                       OptionalAttr<DenseI64ArrayAttr>:$dilations,
+                       OptionalAttr<DenseI64ArrayAttr>:$pads,
+                       OptionalAttr<DenseI64ArrayAttr>:$strides);
+  let results = (outs ONNX_NumericTensor:$output);
+}
+
+def ONNX_DeformConvOp : ONNX_InferredOp<"DeformConv"> {
+  let summary = "convolution whose taps sample the input at learned offsets";
+  let description = [{
+    Models the ONNX `DeformConv` operator (opsets 19 to 27) over 2 spatial
+    dims: as Conv (`X [N, C, H, W]`, `W [M, C/group, kH, kW]`, optional
+    bias `B [M]`, `pads`, `strides`, `dilations`, `group`), but each kernel
+    tap reads `X` bilinearly (0 outside) at its position moved by
+    `offset [N, offset_group * kH * kW * 2, oH, oW]` (for each offset group
+    and tap, the move along H then along W) and scaled by the optional
+    `mask [N, offset_group * kH * kW, oH, oW]` (1 when absent). The input
+    channels fall into `offset_group` groups, each with its own offsets.
+
+    ```mlir
+    %y = onnx.DeformConv %x, %w, %off, %none, %none {kernel_shape = array<i64: 2, 2>} : (tensor<1x1x3x3xf32>, tensor<1x1x2x2xf32>, tensor<1x8x2x2xf32>, none, none) -> tensor<1x1x2x2xf32>
+    ```
+  }];
+  let arguments = (ins ONNX_FloatTensor:$X, ONNX_FloatTensor:$W,
+                       ONNX_FloatTensor:$offset, ONNX_OptTensor:$B,
+                       ONNX_OptTensor:$mask,
+                       OptionalAttr<DenseI64ArrayAttr>:$dilations,
+                       DefaultValuedAttr<I64Attr, "1">:$group,
+                       OptionalAttr<DenseI64ArrayAttr>:$kernel_shape,
+                       DefaultValuedAttr<I64Attr, "1">:$offset_group,
+                       OptionalAttr<DenseI64ArrayAttr>:$pads,
+                       OptionalAttr<DenseI64ArrayAttr>:$strides);
+  let results = (outs ONNX_FloatTensor:$Y);
+}
+
+def ONNX_AffineGridOp : ONNX_InferredOp<"AffineGrid"> {
+  let summary = "sampling grid of a batch of affine transforms";
+  let description = [{
+    Models the ONNX `AffineGrid` operator (opsets 20 to 27): for `theta`
+    `[N, 2, 3]` and `size` `[N, C, H, W]` (a 1-D int64 tensor, perhaps known
+    only at run time) the grid `[N, H, W, 2]` holds `theta[n]` applied to the
+    homogeneous coordinates `(x, y, 1)` of each position, normalized to
+    [-1, 1] (the centers of the corner pixels with `align_corners`, their
+    outer edges without); in 3-D, `theta [N, 3, 4]`, `size [N, C, D, H, W]`
+    and the grid `[N, D, H, W, 3]` of `(x, y, z, 1)`. The grid is what
+    GridSample reads.
+
+    ```mlir
+    %g = onnx.AffineGrid %theta, %size : (tensor<2x2x3xf32>, tensor<4xi64>) -> tensor<2x?x?x2xf32>
+    ```
+  }];
+  let arguments = (ins ONNX_FloatTensor:$theta, ONNX_I64Tensor:$size,
+                       DefaultValuedAttr<I64Attr, "0">:$align_corners);
+  let results = (outs ONNX_FloatTensor:$grid);
 }
 
 #endif // ONNXC_DIALECTS_ONNX_IR_OPS_NN_TD

@@ -379,16 +379,19 @@ def ONNX_RangeOp : ONNX_InferredOp<"Range"> {
   let results = (outs ONNX_NumericTensor:$output);
 }
 
-def ONNX_CumSumOp : ONNX_InferredOp<"CumSum"> {
-  let summary = "cumulative sum along an axis";
+/// Running sums or products along an axis.
+class ONNX_CumulativeOp<string mnemonic, string what, string opsets>
+    : ONNX_InferredOp<mnemonic> {
+  let summary = "cumulative " # what # " along an axis";
   let description = [{
-    Models the ONNX `CumSum` operator (opsets 11 to 14): running sums of `x`
-    along `axis` (a 0-D or one-element int tensor, perhaps known only at run
-    time). `exclusive` leaves the current element out; `reverse` sums from
-    the back.
+    Models the ONNX `}] # mnemonic # [{` operator (opsets }] # opsets # [{): running
+    }] # what # [{s of `x` along `axis` (a 0-D or one-element int tensor,
+    perhaps known only at run time). `exclusive` leaves the current element
+    out (the first element of the result is then the identity, 0 for a sum
+    and 1 for a product); `reverse` runs from the back.
 
     ```mlir
-    %y = onnx.CumSum %x, %axis {exclusive = 1 : i64} : (tensor<2x3xf64>, tensor<i32>) -> tensor<2x3xf64>
+    %y = onnx.}] # mnemonic # [{ %x, %axis {exclusive = 1 : i64} : (tensor<2x3xf64>, tensor<i32>) -> tensor<2x3xf64>
     ```
   }];
   let arguments = (ins ONNX_NumericTensor:$x, ONNX_IndexTensor:$axis,
@@ -396,6 +399,9 @@ def ONNX_CumSumOp : ONNX_InferredOp<"CumSum"> {
                        DefaultValuedAttr<I64Attr, "0">:$reverse);
   let results = (outs ONNX_NumericTensor:$y);
 }
+
+def ONNX_CumSumOp : ONNX_CumulativeOp<"CumSum", "sum", "11 to 14">;
+def ONNX_CumProdOp : ONNX_CumulativeOp<"CumProd", "product", "26 to 27">;
 
 def ONNX_SplitOp : ONNX_InferredOp<"Split"> {
   let summary = "split a tensor into parts along an axis";
@@ -435,11 +441,12 @@ def ONNX_TileOp : ONNX_InferredOp<"Tile"> {
 def ONNX_PadOp : ONNX_InferredOp<"Pad"> {
   let summary = "pad a tensor";
   let description = [{
-    Models the ONNX `Pad` operator (opsets 2 to 18, opset 18 form; opset 2's
+    Models the ONNX `Pad` operator (opsets 2 to 25, opset 19 form; opset 2's
     `pads` and `value` attributes become inputs on import). `pads` holds the
     begin counts then the end counts for each dim in `axes` (all dims when
     `axes` is absent); negative counts crop. `mode` is `constant` (the
-    scalar `constant_value`, 0 when absent), `reflect` or `edge`.
+    scalar `constant_value`, 0 when absent), `reflect`, `edge` or `wrap`
+    (opset 19: the input repeats, each position read modulo its dim).
 
     ```mlir
     %y = onnx.Pad %x, %p, %v, %none {mode = "constant"} : (tensor<2x3xf32>, tensor<4xi64>, tensor<f32>, none) -> tensor<?x?xf32>
@@ -534,6 +541,44 @@ def ONNX_SpaceToDepthOp : ONNX_InferredOp<"SpaceToDepth"> {
   }];
   let arguments = (ins ONNX_Tensor:$input, I64Attr:$blocksize);
   let results = (outs ONNX_Tensor:$output);
+}
+
+def ONNX_BitCastOp : ONNX_InferredOp<"BitCast"> {
+  let summary = "reinterpret the bits of each element as another type";
+  let description = [{
+    Models the ONNX `BitCast` operator (opsets 26 to 27): each element of
+    `input` read as the bits of the type `to` (an ONNX
+    `TensorProto.DataType` code) of the same width; bool counts as a byte,
+    and a byte read as bool is true when it is not 0. The shape is kept.
+
+    ```mlir
+    %y = onnx.BitCast %x {to = 6 : i64} : (tensor<2x3xf32>) -> tensor<2x3xi32>
+    ```
+  }];
+  let arguments = (ins ONNX_Tensor:$input, I64Attr:$to);
+  let results = (outs ONNX_Tensor:$output);
+}
+
+def ONNX_TensorScatterOp : ONNX_InferredOp<"TensorScatter"> {
+  let summary = "write updates into a cache along its sequence axis";
+  let description = [{
+    Models the ONNX `TensorScatter` operator (opsets 24 to 27): the result is
+    `past_cache` with, for each batch entry `b` (dim 0), the slices of
+    `update` along `axis` (not 0; `update` has the cache's shape but a
+    shorter or equal `axis` dim) written at `write_indices[b] + i` (`mode`
+    `linear`), or at that position modulo the axis size (`circular`).
+    `write_indices` is an optional 1-D int64 tensor of one index per batch
+    entry (0 when absent).
+
+    ```mlir
+    %y = onnx.TensorScatter %cache, %u, %idx {mode = "circular"} : (tensor<2x1x4x5xf32>, tensor<2x1x2x5xf32>, tensor<2xi64>) -> tensor<2x1x4x5xf32>
+    ```
+  }];
+  let arguments = (ins ONNX_Tensor:$past_cache, ONNX_Tensor:$update,
+                       ONNX_OptI64Tensor:$write_indices,
+                       DefaultValuedAttr<I64Attr, "-2">:$axis,
+                       DefaultValuedStrAttr<StrAttr, "linear">:$mode);
+  let results = (outs ONNX_Tensor:$present_cache);
 }
 
 #endif // ONNXC_DIALECTS_ONNX_IR_OPS_TENSOR_TD
