@@ -57,6 +57,11 @@ private:
   /// opset still requires it.
   std::string emptyInput(StringRef base, int32_t dtype,
                          ::onnx::GraphProto &graph);
+  /// Writes a 0-D int64 tensor holding `value` as an initializer of `graph`
+  /// and returns its name: an attribute that a newer opset takes as an
+  /// input.
+  std::string scalarInput(StringRef base, int64_t value,
+                          ::onnx::GraphProto &graph);
   LogicalResult exportOutputs(mlir::func::FuncOp func, mlir::func::ReturnOp ret,
                               llvm::ArrayRef<std::string> outputNames,
                               ::onnx::GraphProto &graph);
@@ -349,6 +354,13 @@ LogicalResult GraphExporter::exportOp(Operation *op,
       if (inputs[index].empty())
         inputs[index] = emptyInput(node->name() + "_" + base,
                                    ::onnx::TensorProto::FLOAT, graph);
+  // DFT takes `axis` as its third input from opset 20 on.
+  if (auto dft = dyn_cast<onnxc::onnx::DFTOp>(op); dft && opset >= 20) {
+    auto axis = static_cast<int64_t>(dft.getAxis());
+    inputs.resize(2);
+    inputs.push_back(scalarInput(node->name() + "_axis", axis, graph));
+    implicitAttributes.push_back("axis");
+  }
   while (!inputs.empty() && inputs.back().empty())
     inputs.pop_back();
   for (const std::string &input : inputs)
@@ -488,6 +500,15 @@ LogicalResult GraphExporter::exportSubgraph(Region &region, StringRef name,
       return failure();
   }
   return success();
+}
+
+std::string GraphExporter::scalarInput(StringRef base, int64_t value,
+                                       ::onnx::GraphProto &graph) {
+  auto *init = graph.add_initializer();
+  init->set_name(freshName(base));
+  init->set_data_type(::onnx::TensorProto::INT64);
+  init->add_int64_data(value);
+  return init->name();
 }
 
 std::string GraphExporter::emptyInput(StringRef base, int32_t dtype,
