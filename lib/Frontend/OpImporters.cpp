@@ -1275,13 +1275,14 @@ static FailureOr<SmallVector<Value>> importResizeV10(NodeContext &node,
   return node.buildGeneric("Resize", error);
 }
 
-/// QuantizeLinear and DequantizeLinear (opset 19 on): `saturate` matters only
-/// for float8, which onnxc does not model; blocked quantization (opset 21's
-/// `block_size`) and an `output_dtype` other than the zero point's are not
-/// supported.
+/// QuantizeLinear and DequantizeLinear (opset 19 on): QuantizeLinear keeps
+/// `saturate` (for float8), DequantizeLinear has none; blocked quantization
+/// (opset 21's `block_size`) and an `output_dtype` other than the zero
+/// point's are not supported.
 static FailureOr<SmallVector<Value>> importQuantizeV19(NodeContext &node,
                                                        std::string &error) {
-  node.takeAttribute("saturate");
+  if (node.node.op_type() == "DequantizeLinear")
+    node.takeAttribute("saturate");
   FailureOr<int64_t> blockSize = takeInt(node, "block_size", 0, error);
   FailureOr<int64_t> outputDType = takeInt(node, "output_dtype", 0, error);
   if (failed(blockSize) || failed(outputDType))
@@ -1545,10 +1546,9 @@ struct Registry {
     add("LpPool", 2, 1, importLpPool);
     add("CenterCropPad", 18, 2, importCenterCropPad);
     add("GroupNormalization", 21, 3, importGroupNormalization);
-    // Opset 24's `round_mode` rounds only casts to float8e8m0, a type that
-    // onnxc refuses by name.
-    add("Cast", 24, 1, dropping({"round_mode"}));
-    add("CastLike", 24, 2, dropping({"round_mode"}));
+    // Opset 24's `round_mode` rounds casts to float8e8m0.
+    add("Cast", 24, 1);
+    add("CastLike", 24, 2);
     add("CumSum", 11);
     add("Split", 2, 1, importSplitV2);
     add("Split", 13, 2, importSplitV13);
