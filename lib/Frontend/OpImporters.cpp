@@ -1276,9 +1276,11 @@ static FailureOr<SmallVector<Value>> importResizeV10(NodeContext &node,
 }
 
 /// QuantizeLinear and DequantizeLinear (opset 19 on): QuantizeLinear keeps
-/// `saturate` (for float8), DequantizeLinear has none; blocked quantization
-/// (opset 21's `block_size`) and an `output_dtype` other than the zero
-/// point's are not supported.
+/// `saturate` (for float8), DequantizeLinear has none. Opset 21's
+/// `output_dtype` without a zero point becomes a zero point of that type
+/// (but FLOAT4E2M1, which no constant holds); blocked quantization
+/// (`block_size`) and an `output_dtype` other than the zero point's are not
+/// supported.
 static FailureOr<SmallVector<Value>> importQuantizeV19(NodeContext &node,
                                                        std::string &error) {
   if (node.node.op_type() == "DequantizeLinear")
@@ -1296,9 +1298,20 @@ static FailureOr<SmallVector<Value>> importQuantizeV19(NodeContext &node,
                          ? getElementTypeOrSelf(node.inputs[2])
                          : Type(node.builder.getNoneType());
     std::optional<int64_t> zeroPointDType = onnx::getONNXDType(zeroPoint);
-    bool matches = zeroPointDType ? *zeroPointDType == *outputDType
-                                  : *outputDType == ::onnx::TensorProto::UINT8;
-    if (!matches) {
+    Type outputType =
+        onnx::getElementType(node.builder.getContext(), *outputDType);
+    if (!zeroPointDType && outputType && outputType.isIntOrFloat()) {
+      // No zero point: a zero of `output_dtype` gives y its type.
+      OpBuilder &b = node.builder;
+      auto type = RankedTensorType::get({}, outputType);
+      Value zero = b.create<onnx::ConstantOp>(
+          node.constantLoc(),
+          DenseElementsAttr::get(type, b.getZeroAttr(outputType)));
+      node.inputs.resize(2);
+      node.inputs.push_back(zero);
+      zeroPointDType = *outputDType;
+    }
+    if (zeroPointDType != *outputDType) {
       error = unsupportedAt(node, "an 'output_dtype' other than the zero "
                                   "point's type");
       return failure();

@@ -39,14 +39,16 @@ def ONNX_NoValueOp : ONNX_Op<"NoValue"> {
 def ONNX_IdentityOp : ONNX_InferredOp<"Identity", [SameOperandsAndResultType]> {
   let summary = "the input, unchanged";
   let description = [{
-    Models the ONNX `Identity` operator (opsets 1 to 21).
+    Models the ONNX `Identity` operator (opsets 1 to 21), of any element
+    type (float8 and int4 too: the exporter writes a graph output that is a
+    constant as an Identity of it).
 
     ```mlir
     %y = onnx.Identity %x : (tensor<4xf32>) -> tensor<4xf32>
     ```
   }];
-  let arguments = (ins ONNX_Tensor:$input);
-  let results = (outs ONNX_Tensor:$output);
+  let arguments = (ins ONNX_AnyTensor:$input);
+  let results = (outs ONNX_AnyTensor:$output);
   let hasFolder = 1;
 }
 
