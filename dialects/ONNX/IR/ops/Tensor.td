@@ -67,7 +67,7 @@ def ONNX_CastOp : ONNX_InferredOp<"Cast"> {
     zero and one NaN (0x80). Conversions to INT4, UINT4, INT2 and UINT2 keep
     the low bits of the integer (wrap around), as to the other integers.
     FLOAT8E8M0 rounds as `round_mode` says: "up" (the default), "down" or
-    "nearest" (half away from zero of the fraction, as ONNX's reference).
+    "nearest" (ties up, as ONNX's reference for normal numbers).
 
     ```mlir
     %y = onnx.Cast %x {to = 17 : i64, saturate = 0 : i64} : (tensor<4xf32>) -> tensor<4xf8E4M3FN>
