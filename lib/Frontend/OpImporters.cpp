@@ -1368,13 +1368,16 @@ static FailureOr<SmallVector<Value>> importResizeV10(NodeContext &node,
   return node.buildGeneric("Resize", error);
 }
 
-/// QuantizeLinear and DequantizeLinear (opset 19 on): `saturate` matters only
-/// for float8, which onnxc does not model; blocked quantization (opset 21's
-/// `block_size`) and an `output_dtype` other than the zero point's are not
+/// QuantizeLinear and DequantizeLinear (opset 19 on): QuantizeLinear keeps
+/// `saturate` (for float8), DequantizeLinear has none. Opset 21's
+/// `output_dtype` without a zero point becomes a zero point of that type
+/// (but FLOAT4E2M1, which no constant holds); blocked quantization
+/// (`block_size`) and an `output_dtype` other than the zero point's are not
 /// supported.
 static FailureOr<SmallVector<Value>> importQuantizeV19(NodeContext &node,
                                                        std::string &error) {
-  node.takeAttribute("saturate");
+  if (node.node.op_type() == "DequantizeLinear")
+    node.takeAttribute("saturate");
   FailureOr<int64_t> blockSize = takeInt(node, "block_size", 0, error);
   FailureOr<int64_t> outputDType = takeInt(node, "output_dtype", 0, error);
   if (failed(blockSize) || failed(outputDType))
@@ -1388,9 +1391,20 @@ static FailureOr<SmallVector<Value>> importQuantizeV19(NodeContext &node,
                          ? getElementTypeOrSelf(node.inputs[2])
                          : Type(node.builder.getNoneType());
     std::optional<int64_t> zeroPointDType = onnx::getONNXDType(zeroPoint);
-    bool matches = zeroPointDType ? *zeroPointDType == *outputDType
-                                  : *outputDType == ::onnx::TensorProto::UINT8;
-    if (!matches) {
+    Type outputType =
+        onnx::getElementType(node.builder.getContext(), *outputDType);
+    if (!zeroPointDType && outputType && outputType.isIntOrFloat()) {
+      // No zero point: a zero of `output_dtype` gives y its type.
+      OpBuilder &b = node.builder;
+      auto type = RankedTensorType::get({}, outputType);
+      Value zero = b.create<onnx::ConstantOp>(
+          node.constantLoc(),
+          DenseElementsAttr::get(type, b.getZeroAttr(outputType)));
+      node.inputs.resize(2);
+      node.inputs.push_back(zero);
+      zeroPointDType = *outputDType;
+    }
+    if (zeroPointDType != *outputDType) {
       error = unsupportedAt(node, "an 'output_dtype' other than the zero "
                                   "point's type");
       return failure();
@@ -1641,10 +1655,9 @@ struct Registry {
     add("LpPool", 2, 1, importLpPool);
     add("CenterCropPad", 18, 2, importCenterCropPad);
     add("GroupNormalization", 21, 3, importGroupNormalization);
-    // Opset 24's `round_mode` rounds only casts to float8e8m0, a type that
-    // onnxc refuses by name.
-    add("Cast", 24, 1, dropping({"round_mode"}));
-    add("CastLike", 24, 2, dropping({"round_mode"}));
+    // Opset 24's `round_mode` rounds casts to float8e8m0.
+    add("Cast", 24, 1);
+    add("CastLike", 24, 2);
     add("CumSum", 11);
     add("CumProd", 26);
     add("BitCast", 26);

@@ -28,8 +28,38 @@ static constexpr size_t kResourceThresholdBytes = 1024;
 /// beyond it sizes stop fitting in memory, and their products in 64 bits.
 static constexpr int64_t kMaxTensorElements = int64_t(1) << 40;
 
+/// The bytes an element takes in memory: one for bool and for the integers
+/// narrower than a byte (INT4, UINT4, INT2, UINT2, one value a byte).
 static size_t byteWidth(Type element) {
-  return element.isInteger(1) ? 1 : element.getIntOrFloatBitWidth() / 8;
+  return std::max<size_t>(1, element.getIntOrFloatBitWidth() / 8);
+}
+
+/// The bits an element of INT4, UINT4, INT2 or UINT2 takes in ONNX's packed
+/// form (two or four values a byte, the first in the low bits), else 0.
+static unsigned packedBits(Type element) {
+  auto intType = dyn_cast<IntegerType>(element);
+  return intType && (intType.getWidth() == 4 || intType.getWidth() == 2)
+             ? intType.getWidth()
+             : 0;
+}
+
+/// The bytes that `count` packed values of `bits` bits take.
+static size_t packedSize(int64_t count, unsigned bits) {
+  return (count * bits + 7) / 8;
+}
+
+/// `count` values of `bits` bits packed in `packed` as one byte each, the
+/// signed ones (`isSigned`) sign-extended.
+static std::vector<char> unpackValues(ArrayRef<uint8_t> packed, int64_t count,
+                                      unsigned bits, bool isSigned) {
+  std::vector<char> bytes(count);
+  unsigned perByte = 8 / bits;
+  for (int64_t i = 0; i < count; ++i) {
+    unsigned v =
+        (packed[i / perByte] >> (i % perByte * bits)) & ((1u << bits) - 1);
+    bytes[i] = static_cast<char>(isSigned ? llvm::SignExtend32(v, bits) : v);
+  }
+  return bytes;
 }
 
 /// `name` as a resource key that MLIR's parser reads back (a bare
@@ -190,12 +220,56 @@ std::string dataTypeName(int64_t code) {
   return "with code " + std::to_string(code);
 }
 
+/// A tensor of INT4, UINT4, INT2 or UINT2: ONNX packs its values in
+/// raw_data, or in int32_data one byte a value; the attribute holds one
+/// value a byte (MLIR's storage of i4 and i2).
+static FailureOr<ElementsAttr> convertPackedTensor(::onnx::TensorProto &t,
+                                                   RankedTensorType type,
+                                                   unsigned bits,
+                                                   std::string &error) {
+  int64_t count = type.getNumElements();
+  size_t size = packedSize(count, bits);
+  std::vector<uint8_t> packed;
+  if (t.data_location() == ::onnx::TensorProto::EXTERNAL) {
+    error = "has external data of a type narrower than a byte, which onnxc "
+            "does not read";
+    return failure();
+  }
+  if (t.has_raw_data()) {
+    if (t.raw_data().size() != size) {
+      error = "has " + std::to_string(t.raw_data().size()) +
+              " bytes of raw data but its dims and type need " +
+              std::to_string(size);
+      return failure();
+    }
+    packed.assign(t.raw_data().begin(), t.raw_data().end());
+  } else {
+    if (static_cast<size_t>(t.int32_data_size()) != size) {
+      error = "holds " + std::to_string(t.int32_data_size()) +
+              " packed bytes but its dims say " + std::to_string(size);
+      return failure();
+    }
+    for (int32_t v : t.int32_data())
+      packed.push_back(static_cast<uint8_t>(v));
+  }
+  std::vector<char> bytes = unpackValues(
+      packed, count, bits, !type.getElementType().isUnsignedInteger());
+  return denseFromRaw(type, bytes);
+}
+
 FailureOr<ElementsAttr> convertTensor(::onnx::TensorProto &t,
                                       StringRef modelDir, MLIRContext *ctx,
                                       std::string &error) {
   Type element = onnx::getElementType(ctx, t.data_type());
   if (!element) {
     error = "has unsupported data type " + dataTypeName(t.data_type());
+    return failure();
+  }
+  // MLIR's elements attributes hold builtin integers and floats only.
+  if (!element.isIntOrFloat()) {
+    error = "has data type " + dataTypeName(t.data_type()) +
+            ", which onnxc takes as graph inputs and outputs but not as "
+            "constants";
     return failure();
   }
   SmallVector<int64_t> dims(t.dims().begin(), t.dims().end());
@@ -215,6 +289,8 @@ FailureOr<ElementsAttr> convertTensor(::onnx::TensorProto &t,
   auto type = RankedTensorType::get(dims, element);
   size_t bytes = count * byteWidth(element);
   std::string name = t.name().empty() ? "tensor" : t.name();
+  if (unsigned bits = packedBits(element))
+    return convertPackedTensor(t, type, bits, error);
 
   if (t.data_location() == ::onnx::TensorProto::EXTERNAL) {
     std::string location;
@@ -326,6 +402,30 @@ LogicalResult fillTensorProto(ElementsAttr attr, ::onnx::TensorProto &out,
     out.add_dims(d);
   size_t width = byteWidth(type.getElementType());
   std::string *raw = out.mutable_raw_data();
+  if (unsigned bits = packedBits(type.getElementType())) {
+    // One value a byte in the attribute, packed in the file.
+    SmallVector<uint8_t> values;
+    if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
+      AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+      if (!blob) {
+        error = "has a dense resource without data";
+        return failure();
+      }
+      values.assign(blob->getData().begin(), blob->getData().end());
+    } else if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+      for (const APInt &v : dense.getValues<APInt>())
+        values.push_back(static_cast<uint8_t>(v.getZExtValue()));
+    } else {
+      error = "has an unsupported constant attribute kind";
+      return failure();
+    }
+    raw->assign(packedSize(values.size(), bits), 0);
+    unsigned perByte = 8 / bits, mask = (1u << bits) - 1;
+    for (auto [i, v] : llvm::enumerate(values))
+      (*raw)[i / perByte] |=
+          static_cast<char>((v & mask) << (i % perByte * bits));
+    return success();
+  }
   if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
     AsmResourceBlob *blob = resource.getRawHandle().getBlob();
     if (!blob) {
@@ -346,6 +446,7 @@ LogicalResult fillTensorProto(ElementsAttr attr, ::onnx::TensorProto &out,
       raw->push_back(b ? 1 : 0);
     return success();
   }
+
   ArrayRef<char> data = dense.getRawData();
   if (dense.isSplat()) {
     raw->reserve(count * width);

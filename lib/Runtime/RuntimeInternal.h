@@ -58,6 +58,10 @@ void onnxcFormatDims(char *buf, size_t size, int32_t rank, const int64_t *dims);
 /// True if `dtype` is a dtype tensors can hold (known and not string).
 bool onnxcDtypeIsNumeric(int32_t dtype);
 
+/// The bits an element of `dtype` takes in a .pb file when ONNX packs it
+/// (4: INT4, UINT4, FLOAT4E2M1; 2: INT2, UINT2), else 0.
+unsigned onnxcDtypePackedBits(int32_t dtype);
+
 /// Checks dtype, rank and dims and computes the element count and byte
 /// size. Sets the last error and returns its status on failure.
 onnxc_status onnxcCheckShape(int32_t dtype, int32_t rank, const int64_t *dims,

@@ -59,6 +59,26 @@ const char *onnxc_dtype_name(int32_t dtype) {
     return "uint64";
   case ONNXC_DTYPE_BFLOAT16:
     return "bfloat16";
+  case ONNXC_DTYPE_FLOAT8E4M3FN:
+    return "float8_e4m3fn";
+  case ONNXC_DTYPE_FLOAT8E4M3FNUZ:
+    return "float8_e4m3fnuz";
+  case ONNXC_DTYPE_FLOAT8E5M2:
+    return "float8_e5m2";
+  case ONNXC_DTYPE_FLOAT8E5M2FNUZ:
+    return "float8_e5m2fnuz";
+  case ONNXC_DTYPE_UINT4:
+    return "uint4";
+  case ONNXC_DTYPE_INT4:
+    return "int4";
+  case ONNXC_DTYPE_FLOAT4E2M1:
+    return "float4_e2m1fn";
+  case ONNXC_DTYPE_FLOAT8E8M0:
+    return "float8_e8m0fnu";
+  case ONNXC_DTYPE_UINT2:
+    return "uint2";
+  case ONNXC_DTYPE_INT2:
+    return "int2";
   default:
     return "unknown";
   }
@@ -69,6 +89,16 @@ size_t onnxc_dtype_size(int32_t dtype) {
   case ONNXC_DTYPE_UINT8:
   case ONNXC_DTYPE_INT8:
   case ONNXC_DTYPE_BOOL:
+  case ONNXC_DTYPE_FLOAT8E4M3FN:
+  case ONNXC_DTYPE_FLOAT8E4M3FNUZ:
+  case ONNXC_DTYPE_FLOAT8E5M2:
+  case ONNXC_DTYPE_FLOAT8E5M2FNUZ:
+  case ONNXC_DTYPE_UINT4:
+  case ONNXC_DTYPE_INT4:
+  case ONNXC_DTYPE_FLOAT4E2M1:
+  case ONNXC_DTYPE_FLOAT8E8M0:
+  case ONNXC_DTYPE_UINT2:
+  case ONNXC_DTYPE_INT2:
     return 1;
   case ONNXC_DTYPE_UINT16:
   case ONNXC_DTYPE_INT16:
@@ -89,6 +119,20 @@ size_t onnxc_dtype_size(int32_t dtype) {
 }
 
 bool onnxcDtypeIsNumeric(int32_t dtype) { return onnxc_dtype_size(dtype) != 0; }
+
+unsigned onnxcDtypePackedBits(int32_t dtype) {
+  switch (dtype) {
+  case ONNXC_DTYPE_UINT4:
+  case ONNXC_DTYPE_INT4:
+  case ONNXC_DTYPE_FLOAT4E2M1:
+    return 4;
+  case ONNXC_DTYPE_UINT2:
+  case ONNXC_DTYPE_INT2:
+    return 2;
+  default:
+    return 0;
+  }
+}
 
 void onnxcFormatDims(char *buf, size_t size, int32_t rank,
                      const int64_t *dims) {

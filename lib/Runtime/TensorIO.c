@@ -216,26 +216,21 @@ enum {
 static const char *const dataFieldNames[NumDataFields] = {
     "float_data", "int32_data", "int64_data", "double_data", "uint64_data"};
 
-/// The data field that holds values of `dtype` when raw_data is not used.
+/// The data field that holds values of `dtype` when raw_data is not used:
+/// int32_data for int32 and every type of one or two bytes (bool, float16
+/// and the float8 types as their bits, the 2- and 4-bit types packed).
 static int dataFieldFor(int32_t dtype) {
   switch (dtype) {
   case ONNXC_DTYPE_FLOAT:
     return FieldFloat;
   case ONNXC_DTYPE_INT32:
-  case ONNXC_DTYPE_INT16:
-  case ONNXC_DTYPE_INT8:
-  case ONNXC_DTYPE_UINT16:
-  case ONNXC_DTYPE_UINT8:
-  case ONNXC_DTYPE_BOOL:
-  case ONNXC_DTYPE_FLOAT16:
-  case ONNXC_DTYPE_BFLOAT16:
     return FieldInt32;
   case ONNXC_DTYPE_INT64:
     return FieldInt64;
   case ONNXC_DTYPE_DOUBLE:
     return FieldDouble;
   default:
-    return FieldUint64;
+    return onnxc_dtype_size(dtype) <= 2 ? FieldInt32 : FieldUint64;
   }
 }
 
@@ -432,6 +427,40 @@ static onnxc_status pbParse(const char *path, const unsigned char *data,
   return ONNXC_OK;
 }
 
+/// The bytes that `numel` elements of `dtype` take in a .pb file.
+static size_t pbDataSize(int32_t dtype, int64_t numel) {
+  unsigned bits = onnxcDtypePackedBits(dtype);
+  if (!bits)
+    return (size_t)numel * onnxc_dtype_size(dtype);
+  return ((size_t)numel * bits + 7) / 8;
+}
+
+/// Unpacks `numel` elements of the packed `dtype` from `packed` into `out`,
+/// one a byte (onnxc_runtime.h): INT4 and INT2 sign-extended.
+static void unpackElements(int32_t dtype, const unsigned char *packed,
+                           int64_t numel, unsigned char *out) {
+  unsigned bits = onnxcDtypePackedBits(dtype), perByte = 8 / bits;
+  unsigned mask = (1u << bits) - 1, signBit = 1u << (bits - 1);
+  bool isSigned = dtype == ONNXC_DTYPE_INT4 || dtype == ONNXC_DTYPE_INT2;
+  for (int64_t i = 0; i < numel; ++i) {
+    unsigned v = (packed[i / perByte] >> (i % perByte * bits)) & mask;
+    if (isSigned && (v & signBit))
+      v |= ~mask & 0xFFu;
+    out[i] = (unsigned char)v;
+  }
+}
+
+/// Packs the `numel` one-a-byte elements of `dtype` at `in` into `out`
+/// (pbDataSize bytes), the first in the low bits.
+static void packElements(int32_t dtype, const unsigned char *in, int64_t numel,
+                         unsigned char *out) {
+  unsigned bits = onnxcDtypePackedBits(dtype), perByte = 8 / bits;
+  unsigned mask = (1u << bits) - 1;
+  memset(out, 0, pbDataSize(dtype, numel));
+  for (int64_t i = 0; i < numel; ++i)
+    out[i / perByte] |= (unsigned char)((in[i] & mask) << (i % perByte * bits));
+}
+
 /// Stores `values` (as a typed field holds them) into `out` as `dtype`.
 static void storeValues(int32_t dtype, const uint64_t *values, size_t count,
                         void *out) {
@@ -538,12 +567,40 @@ static onnxc_tensor *readPb(const char *path, unsigned char *buf, size_t size) {
     sourceName = dataFieldNames[i];
   }
 
+  size_t pbBytes = pbDataSize(dtype, numel);
   if (source == NumDataFields) {
-    if (pb.rawSize != nbytes) {
+    if (pb.rawSize != pbBytes) {
       pbError(path, "raw_data has %zu bytes but %s %s needs %zu", pb.rawSize,
-              onnxc_dtype_name(dtype), shape, nbytes);
+              onnxc_dtype_name(dtype), shape, pbBytes);
       goto done;
     }
+  }
+  if (onnxcDtypePackedBits(dtype) && source >= 0) {
+    // Packed in raw_data, or in int32_data one byte a value.
+    if (source != NumDataFields && source != FieldInt32) {
+      pbError(path, "%s cannot hold %s values", sourceName,
+              onnxc_dtype_name(dtype));
+      goto done;
+    }
+    if (source == FieldInt32 && pb.values[source].count != pbBytes) {
+      pbError(path,
+              "int32_data has %zu values but %s %s needs %zu packed bytes",
+              pb.values[source].count, onnxc_dtype_name(dtype), shape, pbBytes);
+      goto done;
+    }
+    unsigned char *packed = malloc(pbBytes ? pbBytes : 1);
+    tensor = packed ? onnxc_tensor_create(dtype, rank, dims) : NULL;
+    if (!packed)
+      onnxcSetError(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
+    if (tensor) {
+      for (size_t i = 0; i < pbBytes; ++i)
+        packed[i] = source == FieldInt32
+                        ? (unsigned char)pb.values[source].items[i]
+                        : pb.raw[i];
+      unpackElements(dtype, packed, numel, tensor->data);
+    }
+    free(packed);
+  } else if (source == NumDataFields) {
     // Reuse the file buffer for the data.
     memmove(buf, pb.raw, nbytes);
     unsigned char *data = realloc(buf, nbytes ? nbytes : 1);
@@ -910,7 +967,7 @@ onnxc_status onnxcEncodePbHeader(const onnxc_tensor *tensor, const char *name,
     n += nameLen;
   }
   out[n++] = 0x4a;
-  n += putVarint(out + n, tensor->nbytes);
+  n += putVarint(out + n, pbDataSize(tensor->dtype, tensor->numel));
   *header = out;
   *headerSize = n;
   return ONNXC_OK;
@@ -930,7 +987,20 @@ onnxc_status onnxcWritePbTemp(const onnxc_tensor *tensor, const char *path,
     return status;
   const void *parts[2] = {header, tensor->data};
   size_t sizes[2] = {headerSize, tensor->nbytes};
+  unsigned char *packed = NULL;
+  if (onnxcDtypePackedBits(tensor->dtype)) {
+    int64_t numel = tensor->numel;
+    sizes[1] = pbDataSize(tensor->dtype, numel);
+    packed = malloc(sizes[1] ? sizes[1] : 1);
+    if (!packed) {
+      free(header);
+      return onnxcSetError(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    packElements(tensor->dtype, tensor->data, numel, packed);
+    parts[1] = packed;
+  }
   status = onnxcWriteTemp(path, parts, sizes, 2, tmpPath);
+  free(packed);
   free(header);
   return status;
 }

@@ -23,6 +23,18 @@ extern "C" {
 
 /*===------------------------------------------------------------------------===
  * Element types: the values of ONNX's TensorProto.DataType.
+ *
+ * In memory every element takes onnxc_dtype_size() bytes. The types
+ * narrower than 16 bits take one byte each, unpacked:
+ *   FLOAT8E4M3FN, FLOAT8E4M3FNUZ, FLOAT8E5M2, FLOAT8E5M2FNUZ, FLOAT8E8M0:
+ *     the 8-bit code (ONNX's encoding).
+ *   FLOAT4E2M1: the 4-bit code in the low bits, the high bits zero.
+ *   INT4, INT2: the value as an int8 (-8..7, -2..1); UINT4, UINT2: the value
+ *     as a uint8 (0..15, 0..3).
+ * Only .pb files pack INT4, UINT4, FLOAT4E2M1 (two a byte) and INT2, UINT2
+ * (four a byte), the first value in the low bits, as ONNX specifies; the
+ * runtime packs and unpacks them when it writes and reads .pb files. numpy
+ * has none of these types: .npy files cannot hold them.
  *===------------------------------------------------------------------------===*/
 typedef enum onnxc_dtype {
   ONNXC_DTYPE_UNDEFINED = 0,
@@ -39,7 +51,17 @@ typedef enum onnxc_dtype {
   ONNXC_DTYPE_DOUBLE = 11,
   ONNXC_DTYPE_UINT32 = 12,
   ONNXC_DTYPE_UINT64 = 13,
-  ONNXC_DTYPE_BFLOAT16 = 16
+  ONNXC_DTYPE_BFLOAT16 = 16,
+  ONNXC_DTYPE_FLOAT8E4M3FN = 17,
+  ONNXC_DTYPE_FLOAT8E4M3FNUZ = 18,
+  ONNXC_DTYPE_FLOAT8E5M2 = 19,
+  ONNXC_DTYPE_FLOAT8E5M2FNUZ = 20,
+  ONNXC_DTYPE_UINT4 = 21,
+  ONNXC_DTYPE_INT4 = 22,
+  ONNXC_DTYPE_FLOAT4E2M1 = 23,
+  ONNXC_DTYPE_FLOAT8E8M0 = 24,
+  ONNXC_DTYPE_UINT2 = 25,
+  ONNXC_DTYPE_INT2 = 26
 } onnxc_dtype;
 
 /*===------------------------------------------------------------------------===
@@ -101,9 +123,11 @@ const char *onnxc_last_error(void);
 /* The status of the last error on this thread (ONNXC_OK if none): how
  * functions that return a pointer report what kind of error they hit. */
 onnxc_status onnxc_last_status(void);
-/* Name of a dtype as numpy spells it ("float32", "int64", "bool", ...). */
+/* Name of a dtype as numpy spells it ("float32", "int64", "bool", ...; the
+ * types numpy lacks as ml_dtypes does: "float8_e4m3fn", "int4", ...). */
 const char *onnxc_dtype_name(int32_t dtype);
-/* Size of one element in bytes; 0 for unknown or string. */
+/* Size of one element in memory in bytes (1 for the 2- and 4-bit types);
+ * 0 for unknown or string. */
 size_t onnxc_dtype_size(int32_t dtype);
 
 /*===------------------------------------------------------------------------===

@@ -645,7 +645,8 @@ struct FoldConstantInputs : public RewritePattern {
         isa<ConstantOp, NoValueOp>(op))
       return failure();
     auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-    if (!type || !type.hasStaticShape())
+    if (!type || !type.hasStaticShape() ||
+        !isReadableElementType(type.getElementType()))
       return failure();
     // Elements of the constants that die with the op (read by it alone).
     int64_t freedElements = 0;

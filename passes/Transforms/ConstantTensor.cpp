@@ -24,7 +24,7 @@ ConstantTensor ConstantTensor::zeros(RankedTensorType type) {
   return t;
 }
 
-static bool isReadable(Type element) {
+bool onnxc::isReadableElementType(Type element) {
   if (element.isF16() || element.isBF16() || element.isF32() || element.isF64())
     return true;
   auto intType = dyn_cast<IntegerType>(element);
@@ -89,7 +89,8 @@ static void readRaw(ArrayRef<char> raw, ConstantTensor &t) {
 std::optional<ConstantTensor> onnxc::readElements(ElementsAttr attr,
                                                   int64_t maxElements) {
   auto type = dyn_cast<RankedTensorType>(attr.getType());
-  if (!type || !type.hasStaticShape() || !isReadable(type.getElementType()) ||
+  if (!type || !type.hasStaticShape() ||
+      !isReadableElementType(type.getElementType()) ||
       type.getNumElements() > maxElements)
     return std::nullopt;
   ConstantTensor t;

@@ -41,6 +41,10 @@ struct ConstantTensor {
   static ConstantTensor zeros(mlir::RankedTensorType type);
 };
 
+/// True for the element types that ConstantTensor reads and writes: f16,
+/// bf16, f32, f64 and integers of 1, 8, 16, 32 or 64 bits.
+bool isReadableElementType(mlir::Type element);
+
 /// The elements of `attr` if it is dense or a dense resource with data, has
 /// a static shape, an element type this reads (floats, integers, bool) and
 /// at most `maxElements` elements.

@@ -112,14 +112,16 @@ static Operation *getSingleUser(Value value) {
 }
 
 /// The end of a float island: `op`'s result, through a Relu if one follows,
-/// into a per-tensor QuantizeLinear; sets `relu` when there is one.
+/// into a per-tensor QuantizeLinear to 8-bit integers; sets `relu` when there
+/// is one.
 static QuantizeLinearOp getQuantizeAfter(Operation *op, ReluOp &relu) {
   Operation *user = getSingleUser(op->getResult(0));
   relu = dyn_cast_or_null<ReluOp>(user);
   if (relu)
     user = getSingleUser(relu.getResult());
   auto q = dyn_cast_or_null<QuantizeLinearOp>(user);
-  if (!q || !isScalarConstant(q.getYScale()) || isNoValue(q.getYZeroPoint()) ||
+  if (!q || !getElementTypeOrSelf(q.getY()).isInteger(8) ||
+      !isScalarConstant(q.getYScale()) || isNoValue(q.getYZeroPoint()) ||
       !isScalarConstant(q.getYZeroPoint()))
     return nullptr;
   return q;

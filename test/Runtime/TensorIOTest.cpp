@@ -42,6 +42,12 @@ onnxc_tensor *readFrom(const TempDir &dir, const std::string &bytes,
 
 std::string errorText() { return onnxc_last_error(); }
 
+/// The bytes of `t`'s data.
+std::vector<uint8_t> bytesOf(const onnxc_tensor *t) {
+  const auto *data = static_cast<const uint8_t *>(onnxc_tensor_data(t));
+  return std::vector<uint8_t>(data, data + onnxc_tensor_nbytes(t));
+}
+
 struct Case {
   int32_t dtype;
   std::vector<int64_t> dims;
@@ -99,6 +105,58 @@ TEST_CASE(".pb writer emits the canonical TensorProto bytes", "[io][pb]") {
       lengthDelimited(9, fixed32(0x3f800000) + fixed32(0x40000000));
   CHECK(readBytes(dir.file("x.pb")) == expected);
   onnxc_tensor_free(t);
+}
+
+TEST_CASE(".pb files pack the 2- and 4-bit types", "[io][pb]") {
+  TempDir dir;
+
+  SECTION("INT4 in raw_data: two a byte, low bits first, sign-extended") {
+    std::string bytes = key(1, 0) + varint(3) + key(2, 0) +
+                        varint(ONNXC_DTYPE_INT4) +
+                        lengthDelimited(9, std::string("\x78\x01", 2));
+    onnxc_tensor *t = readFrom(dir, bytes);
+    REQUIRE(t);
+    CHECK(bytesOf(t) == std::vector<uint8_t>{0xf8, 7, 1});
+    // Written back packed, byte for byte.
+    REQUIRE(onnxc_tensor_write_pb(t, dir.file("y.pb").c_str(), nullptr) ==
+            ONNXC_OK);
+    CHECK(readBytes(dir.file("y.pb")) ==
+          key(1, 0) + varint(3) + key(2, 0) + varint(ONNXC_DTYPE_INT4) +
+              lengthDelimited(9, std::string("\x78\x01", 2)));
+    onnxc_tensor_free(t);
+  }
+
+  SECTION("UINT2 in int32_data: one packed byte an entry") {
+    std::string bytes = key(1, 0) + varint(5) + key(2, 0) +
+                        varint(ONNXC_DTYPE_UINT2) +
+                        lengthDelimited(5, varint(147) + varint(1));
+    onnxc_tensor *t = readFrom(dir, bytes);
+    REQUIRE(t);
+    CHECK(bytesOf(t) == std::vector<uint8_t>{3, 0, 1, 2, 1});
+    onnxc_tensor_free(t);
+  }
+
+  SECTION("a packed size that does not match the dims") {
+    std::string bytes = key(1, 0) + varint(5) + key(2, 0) +
+                        varint(ONNXC_DTYPE_FLOAT4E2M1) +
+                        lengthDelimited(9, std::string("\x12", 1));
+    CHECK_FALSE(readFrom(dir, bytes));
+    CHECK(onnxc_last_status() == ONNXC_ERROR_FORMAT);
+    CHECK(errorText().find("raw_data has 1 bytes but float4_e2m1fn [5] "
+                           "needs 3") != std::string::npos);
+  }
+
+  SECTION("float8 codes take a byte each") {
+    std::string bytes = key(1, 0) + varint(2) + key(2, 0) +
+                        varint(ONNXC_DTYPE_FLOAT8E4M3FN) +
+                        lengthDelimited(5, varint(0x38) + varint(0xb8));
+    onnxc_tensor *t = readFrom(dir, bytes);
+    REQUIRE(t);
+    CHECK(bytesOf(t) == std::vector<uint8_t>{0x38, 0xb8});
+    CHECK(std::string(onnxc_dtype_name(ONNXC_DTYPE_FLOAT8E4M3FN)) ==
+          "float8_e4m3fn");
+    onnxc_tensor_free(t);
+  }
 }
 
 TEST_CASE(".pb reader decodes the typed data fields", "[io][pb]") {

@@ -5,13 +5,23 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace onnxc::onnx;
 
 #include "dialects/ONNX/IR/ONNXDialect.cpp.inc"
 
-void ONNXDialect::initialize() { registerONNXDialectOperations(this); }
+#define GET_TYPEDEF_CLASSES
+#include "dialects/ONNX/IR/ONNXTypes.cpp.inc"
+
+void ONNXDialect::initialize() {
+  registerONNXDialectOperations(this);
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "dialects/ONNX/IR/ONNXTypes.cpp.inc"
+      >();
+}
 
 Operation *ONNXDialect::materializeConstant(OpBuilder &builder, Attribute value,
                                             Type type, Location loc) {
@@ -65,6 +75,26 @@ Type onnxc::onnx::getElementType(MLIRContext *ctx, int64_t onnxDType) {
     return IntegerType::get(ctx, 64, IntegerType::Unsigned);
   case 16:
     return b.getBF16Type();
+  case 17:
+    return b.getFloat8E4M3FNType();
+  case 18:
+    return b.getFloat8E4M3FNUZType();
+  case 19:
+    return b.getFloat8E5M2Type();
+  case 20:
+    return b.getFloat8E5M2FNUZType();
+  case 21:
+    return IntegerType::get(ctx, 4, IntegerType::Unsigned);
+  case 22:
+    return IntegerType::get(ctx, 4);
+  case 23:
+    return Float4E2M1Type::get(ctx);
+  case 24:
+    return Float8E8M0Type::get(ctx);
+  case 25:
+    return IntegerType::get(ctx, 2, IntegerType::Unsigned);
+  case 26:
+    return IntegerType::get(ctx, 2);
   default:
     return nullptr;
   }
@@ -79,6 +109,18 @@ std::optional<int64_t> onnxc::onnx::getONNXDType(Type type) {
     return 11;
   if (type.isBF16())
     return 16;
+  if (type.isFloat8E4M3FN())
+    return 17;
+  if (type.isFloat8E4M3FNUZ())
+    return 18;
+  if (type.isFloat8E5M2())
+    return 19;
+  if (type.isFloat8E5M2FNUZ())
+    return 20;
+  if (isa<Float4E2M1Type>(type))
+    return 23;
+  if (isa<Float8E8M0Type>(type))
+    return 24;
   auto intType = dyn_cast<IntegerType>(type);
   if (!intType)
     return std::nullopt;
@@ -86,6 +128,10 @@ std::optional<int64_t> onnxc::onnx::getONNXDType(Type type) {
   switch (intType.getWidth()) {
   case 1:
     return isUnsigned ? std::nullopt : std::optional<int64_t>(9);
+  case 2:
+    return isUnsigned ? 25 : 26;
+  case 4:
+    return isUnsigned ? 21 : 22;
   case 8:
     return isUnsigned ? 2 : 3;
   case 16:
@@ -97,6 +143,11 @@ std::optional<int64_t> onnxc::onnx::getONNXDType(Type type) {
   default:
     return std::nullopt;
   }
+}
+
+bool onnxc::onnx::isLowPrecisionFloat(Type type) {
+  return isa<Float4E2M1Type, Float8E8M0Type>(type) ||
+         (isa<FloatType>(type) && type.getIntOrFloatBitWidth() == 8);
 }
 
 DenseElementsAttr onnxc::onnx::getDenseConstant(Value value) {

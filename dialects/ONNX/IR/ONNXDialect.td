@@ -32,6 +32,8 @@ def ONNX_Dialect : Dialect {
   // Inherent attributes stay in the attribute dictionary so that the
   // importer and exporter can handle every op generically.
   let usePropertiesForAttributes = 0;
+  // The two element types of ONNX that MLIR 19 lacks (ONNXTypes below).
+  let useDefaultTypePrinterParser = 1;
 }
 
 /// Base class of all onnx ops. `onnxName` is the ONNX operator name, and
@@ -55,6 +57,51 @@ class ONNX_InferredOp<string mnemonic, list<Trait> traits = []>
     : ONNX_Op<mnemonic, !listconcat(traits,
                                     [DeclareOpInterfaceMethods<InferTypeOpInterface>])>;
 
+//===----------------------------------------------------------------------===//
+// Element types that MLIR 19 has no builtin for.
+//===----------------------------------------------------------------------===//
+
+/// An ONNX element type held as its bit pattern: it has no arithmetic of its
+/// own; Cast, QuantizeLinear and DequantizeLinear convert it (bit
+/// manipulation in the lowering, passes/Conversion/ONNXToLinalg/LowPrecision.cpp)
+/// and the lowering stores it in one byte (docs/lowering.md).
+class ONNX_CodeType<string name, string typeMnemonic, string summaryText>
+    : TypeDef<ONNX_Dialect, name> {
+  let mnemonic = typeMnemonic;
+  let summary = summaryText;
+}
+
+def ONNX_Float4E2M1Type : ONNX_CodeType<"Float4E2M1", "f4E2M1",
+    "ONNX FLOAT4E2M1 (sign, 2 exponent bits of bias 1, 1 mantissa bit)"> {
+  let description = [{
+    ONNX's `FLOAT4E2M1` (data type 23), the 4-bit float of the OCP
+    microscaling formats: no infinity, no NaN, largest magnitude 6. MLIR 19
+    has no such builtin (`f4E2M1FN` came with MLIR 20).
+
+    ```mlir
+    %y = onnx.Cast %x {to = 23 : i64} : (tensor<4xf32>) -> tensor<4x!onnx.f4E2M1>
+    ```
+  }];
+}
+
+def ONNX_Float8E8M0Type : ONNX_CodeType<"Float8E8M0", "f8E8M0",
+    "ONNX FLOAT8E8M0 (8 exponent bits of bias 127, no sign, no mantissa)"> {
+  let description = [{
+    ONNX's `FLOAT8E8M0` (data type 24), the scale type of the OCP
+    microscaling formats: code `e` is 2^(e - 127), code 255 is NaN. MLIR 19
+    has no such builtin (`f8E8M0FNU` came with MLIR 20).
+
+    ```mlir
+    %y = onnx.Cast %x {to = 24 : i64, round_mode = "up"} : (tensor<4xf32>) -> tensor<4x!onnx.f8E8M0>
+    ```
+  }];
+}
+
+def ONNX_F4E2M1 : Type<CPred<"::llvm::isa<::onnxc::onnx::Float4E2M1Type>($_self)">,
+                       "f4E2M1 type">;
+def ONNX_F8E8M0 : Type<CPred<"::llvm::isa<::onnxc::onnx::Float8E8M0Type>($_self)">,
+                       "f8E8M0 type">;
+
 // Element types ONNX tensors carry.
 def ONNX_FloatType : AnyTypeOf<[F16, BF16, F32, F64]>;
 def ONNX_IntType : AnyTypeOf<[AnySignlessInteger, AnyUnsignedInteger]>;
@@ -68,6 +115,14 @@ def ONNX_IntegerTensor : TensorOf<[I8, I16, I32, I64, UI8, UI16, UI32, UI64]>;
 def ONNX_IndexTensor : TensorOf<[I32, I64]>;
 def ONNX_I64Tensor : TensorOf<[I64]>;
 def ONNX_BoolTensor : TensorOf<[I1]>;
+// The float8 and float4 types (ONNX 1.14 on): only converted, by Cast,
+// CastLike, QuantizeLinear and DequantizeLinear.
+def ONNX_LowPrecisionFloat : AnyTypeOf<[F8E4M3FN, F8E4M3FNUZ, F8E5M2,
+                                        F8E5M2FNUZ, ONNX_F8E8M0,
+                                        ONNX_F4E2M1]>;
+// Every element type of the dialect: what Cast converts from and to.
+def ONNX_AnyTensor : TensorOf<[F16, BF16, F32, F64, AnySignlessInteger,
+                               AnyUnsignedInteger, ONNX_LowPrecisionFloat]>;
 // An optional input: a tensor, or the `none` of onnx.NoValue.
 def ONNX_OptTensor : AnyTypeOf<[ONNX_Tensor, NoneType]>;
 def ONNX_OptI64Tensor : AnyTypeOf<[ONNX_I64Tensor, NoneType]>;

@@ -27,7 +27,9 @@ namespace onnxc::onnx {
 bool areCompatibleTypes(mlir::TypeRange lhs, mlir::TypeRange rhs);
 
 /// The MLIR element type of an ONNX `TensorProto.DataType` code, or null for
-/// codes the dialect does not model (strings, complex, float8).
+/// codes the dialect does not model (strings, complex). The float8 types are
+/// MLIR's, INT4/UINT4/INT2/UINT2 are i4/ui4/i2/ui2, FLOAT4E2M1 and
+/// FLOAT8E8M0 the dialect's !onnx.f4E2M1 and !onnx.f8E8M0.
 mlir::Type getElementType(mlir::MLIRContext *ctx, int64_t onnxDType);
 
 /// The ONNX `TensorProto.DataType` code of an element type, if it has one.
@@ -46,6 +48,10 @@ getConstantFloatValues(mlir::Value value);
 /// contents.
 mlir::DenseElementsAttr getDenseConstant(mlir::Value value);
 
+/// True for the float types narrower than 16 bits (float8, float4, e8m0):
+/// types held as their bit pattern, with no arithmetic (docs/lowering.md).
+bool isLowPrecisionFloat(mlir::Type elementType);
+
 /// True if `value` is the `none` of onnx.NoValue.
 inline bool isNoValue(mlir::Value value) {
   return llvm::isa<mlir::NoneType>(value.getType());
@@ -54,6 +60,9 @@ inline bool isNoValue(mlir::Value value) {
 } // namespace onnxc::onnx
 
 #include "dialects/ONNX/IR/ONNXDialect.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "dialects/ONNX/IR/ONNXTypes.h.inc"
 
 #define GET_OP_CLASSES
 #include "dialects/ONNX/IR/ONNXOps.h.inc"

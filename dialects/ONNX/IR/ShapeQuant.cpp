@@ -40,8 +40,16 @@ static LogicalResult checkQuantParams(std::optional<Location> loc,
   if (isNoValue(zeroPoint))
     return success();
   auto zpType = dyn_cast<RankedTensorType>(zeroPoint.getType());
+  // One element each is per tensor whatever the ranks (ONNX 1.22's tests
+  // pair a scalar scale with a zero point of shape [1], or [?] under
+  // dynamic shapes).
+  auto isOneElement = [](RankedTensorType type) {
+    return type.getRank() == 0 ||
+           (type.getRank() == 1 && !dimsDiffer(type.getDimSize(0), 1));
+  };
   // quant_c4
   if (scaleType && zpType &&
+      !(isOneElement(scaleType) && isOneElement(zpType)) &&
       (scaleType.getRank() != zpType.getRank() ||
        (scaleType.getRank() == 1 &&
         dimsDiffer(scaleType.getDimSize(0), zpType.getDimSize(0)))))

@@ -128,6 +128,11 @@ LogicalResult ConstantOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
+/// The rounding modes of Cast's `round_mode` (opset 24).
+static bool isRoundMode(StringRef mode) {
+  return mode == "up" || mode == "down" || mode == "nearest";
+}
+
 LogicalResult
 CastOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
                          ValueRange operands, DictionaryAttr attrs,
@@ -139,15 +144,26 @@ CastOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
   if (!element)
     return opError(loc, "Cast", "has unsupported target data type ",
                    op.getTo());
+  // cast_c2
+  if (!isRoundMode(op.getRoundMode()))
+    return opError(loc, "Cast",
+                   "expects 'round_mode' up, down or nearest (got '",
+                   op.getRoundMode(), "')");
   result.push_back(cast<TensorType>(operands[0].getType()).clone(element));
   return success();
 }
 
-LogicalResult CastLikeOp::inferReturnTypes(MLIRContext *,
-                                           std::optional<Location>,
-                                           ValueRange operands, DictionaryAttr,
-                                           OpaqueProperties, RegionRange,
-                                           SmallVectorImpl<Type> &result) {
+LogicalResult
+CastLikeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                             ValueRange operands, DictionaryAttr attrs,
+                             OpaqueProperties props, RegionRange regions,
+                             SmallVectorImpl<Type> &result) {
+  Adaptor op(operands, attrs, props, regions);
+  // castlike_c1
+  if (!isRoundMode(op.getRoundMode()))
+    return opError(loc, "CastLike",
+                   "expects 'round_mode' up, down or nearest (got '",
+                   op.getRoundMode(), "')");
   result.push_back(cast<TensorType>(operands[0].getType())
                        .clone(getElementTypeOrSelf(operands[1])));
   return success();

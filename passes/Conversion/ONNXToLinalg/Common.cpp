@@ -38,7 +38,16 @@ LogicalResult checkRankedOperands(Operation *op) {
   return success();
 }
 
+bool isStorageOnlyType(Type type) {
+  if (onnx::isLowPrecisionFloat(type))
+    return true;
+  auto intType = dyn_cast<IntegerType>(type);
+  return intType && (intType.getWidth() == 2 || intType.getWidth() == 4);
+}
+
 bool isArithType(Type type) {
+  if (isStorageOnlyType(type))
+    return false;
   if (isa<FloatType>(type))
     return true;
   auto intType = dyn_cast<IntegerType>(type);
@@ -54,6 +63,8 @@ Type getSignlessType(Type type) {
     Type element = getSignlessType(shaped.getElementType());
     return element == shaped.getElementType() ? type : shaped.clone(element);
   }
+  if (isStorageOnlyType(type))
+    return IntegerType::get(type.getContext(), 8);
   auto intType = dyn_cast<IntegerType>(type);
   if (!intType || !intType.isUnsigned())
     return type;
@@ -81,14 +92,30 @@ static TypedAttr getSignlessAttr(TypedAttr attr) {
   Type type = getSignlessType(attr.getType());
   if (type == attr.getType())
     return attr;
-  if (auto dense = dyn_cast<DenseElementsAttr>(attr))
-    return dense.bitcast(cast<ShapedType>(type).getElementType());
+  Type element = getElementTypeOrSelf(attr.getType());
+  Type signless = getElementTypeOrSelf(type);
+  auto dense = dyn_cast<DenseElementsAttr>(attr);
+  if (dense && element.getIntOrFloatBitWidth() < 8) {
+    // i4, ui4, i2, ui2: each value extended to its byte.
+    bool isUnsigned = element.isUnsignedInteger();
+    return dense.mapValues(signless, [&](const APInt &v) {
+      return isUnsigned ? v.zext(8) : v.sext(8);
+    });
+  }
+  if (dense)
+    return dense.bitcast(signless);
   if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr))
     return DenseResourceElementsAttr::get(cast<ShapedType>(type),
                                           resource.getRawHandle());
-  if (auto integer = dyn_cast<IntegerAttr>(attr))
-    return IntegerAttr::get(type, integer.getValue());
-  llvm_unreachable("unexpected unsigned constant");
+  if (auto integer = dyn_cast<IntegerAttr>(attr)) {
+    unsigned width = type.getIntOrFloatBitWidth();
+    const APInt &v = integer.getValue();
+    return IntegerAttr::get(type, element.isUnsignedInteger() ? v.zext(width)
+                                                              : v.sext(width));
+  }
+  if (auto value = dyn_cast<FloatAttr>(attr)) // a float8 code
+    return IntegerAttr::get(type, value.getValue().bitcastToAPInt());
+  llvm_unreachable("unexpected unsigned or storage-only constant");
 }
 
 void makeIntegersSignless(Operation *root) {

@@ -29,8 +29,14 @@ mlir::RankedTensorType getRankedResultType(mlir::Operation *op,
 mlir::LogicalResult checkRankedOperands(mlir::Operation *op);
 
 /// True for the element types arith computes on: floats and signless
-/// integers (including i1).
+/// integers (including i1), not the storage-only types.
 bool isArithType(mlir::Type type);
+
+/// True for the element types that only Cast, CastLike, QuantizeLinear and
+/// DequantizeLinear compute on, held as a byte: the float8 and float4 types
+/// (their bit pattern) and the integers narrower than a byte (i4, ui4, i2,
+/// ui2, the value sign- or zero-extended).
+bool isStorageOnlyType(mlir::Type type);
 
 /// Reports an element type that arith cannot compute on.
 mlir::LogicalResult unsupportedElementType(mlir::Operation *op,
@@ -42,11 +48,17 @@ mlir::LogicalResult unsupportedElementType(mlir::Operation *op,
 /// an unrealized cast (toSignless, fromSignless) and picking the unsigned
 /// arith op (divui, cmpi ult, uitofp, ...). Once no onnx op is left,
 /// makeIntegersSignless turns every `ui` type signless and drops the casts.
+/// The storage-only types (isStorageOnlyType) have the signless twin i8, the
+/// byte that holds them: scalar code reads and writes that byte
+/// (LowPrecision.h converts it), and the compiled model stores one element a
+/// byte (the runtime's layout, lib/Runtime/onnxc_runtime.h).
 
-/// `type` (a scalar or a shaped type) with unsigned integers made signless.
+/// `type` (a scalar or a shaped type) with unsigned integers made signless
+/// and the storage-only types as i8.
 mlir::Type getSignlessType(mlir::Type type);
 
-/// The scalar `value` as its signless twin when it is an unsigned integer.
+/// The scalar `value` as its signless twin when it is an unsigned integer
+/// or of a storage-only type.
 mlir::Value toSignless(mlir::OpBuilder &b, mlir::Location loc,
                        mlir::Value value);
 
@@ -54,9 +66,9 @@ mlir::Value toSignless(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value fromSignless(mlir::OpBuilder &b, mlir::Location loc,
                          mlir::Value value, mlir::Type type);
 
-/// Rewrites every `ui` type under `root` (values, block arguments, function
-/// types, constants) to the signless type of its width and removes the casts
-/// that become no-ops.
+/// Rewrites every `ui` and storage-only type under `root` (values, block
+/// arguments, function types, constants) to its signless twin and removes
+/// the casts that become no-ops.
 void makeIntegersSignless(mlir::Operation *root);
 
 /// Size of dim `dim` of the ranked tensor `tensor`: an attribute when

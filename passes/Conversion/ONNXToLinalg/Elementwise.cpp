@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Conversion/ONNXToLinalg/Common.h"
+#include "passes/Conversion/ONNXToLinalg/LowPrecision.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 #include "passes/Conversion/ONNXToLinalg/Pattern.h"
 
@@ -26,8 +27,34 @@ static bool isUnsignedOp(Operation *op) {
 /// (the signless form of) ONNX type `to` as Cast does: to bool is `x != 0`,
 /// from bool is 0 or 1, unsigned integers zero-extend and convert with the
 /// unsigned float conversions, and integers of one width keep their bits.
+/// The float8 and float4 types convert through f32 (LowPrecision.h, with
+/// `saturate` and `roundMode`); to a 2- or 4-bit integer keeps the low bits
+/// of the value converted to i64 (wraps around); from one, the value is the
+/// byte that holds it.
 static Value convertScalar(OpBuilder &b, Location loc, Value value, Type from,
-                           Type to) {
+                           Type to, bool saturate = true,
+                           StringRef roundMode = "up") {
+  MLIRContext *ctx = b.getContext();
+  if (from == to)
+    return value;
+  Type f32 = b.getF32Type();
+  if (onnx::isLowPrecisionFloat(from)) {
+    value = decodeLowPrecisionFloat(b, loc, value, from);
+    return convertScalar(b, loc, value, f32, to, saturate, roundMode);
+  }
+  if (onnx::isLowPrecisionFloat(to)) {
+    // (From f64, rounding to f32 first may round twice.)
+    value = convertScalar(b, loc, value, from, f32);
+    return encodeLowPrecisionFloat(b, loc, value, to, saturate, roundMode);
+  }
+  if (isStorageOnlyType(from))
+    from = IntegerType::get(ctx, 8,
+                            from.isUnsignedInteger() ? IntegerType::Unsigned
+                                                     : IntegerType::Signless);
+  if (isStorageOnlyType(to)) {
+    value = convertScalar(b, loc, value, from, b.getI64Type());
+    return wrapToNarrowInteger(b, loc, value, to);
+  }
   Type target = getSignlessType(to);
   if (getSignlessType(from) == target)
     return value;
@@ -237,13 +264,15 @@ static Value buildScalar(onnx::LeakyReluOp op, OpBuilder &b, Location loc,
 static Value buildScalar(onnx::CastOp op, OpBuilder &b, Location loc,
                          ValueRange args, Type) {
   return convertScalar(b, loc, args[0], getElementTypeOrSelf(op.getInput()),
-                       getElementTypeOrSelf(op.getOutput()));
+                       getElementTypeOrSelf(op.getOutput()),
+                       op.getSaturate() != 0, op.getRoundMode());
 }
 
 static Value buildScalar(onnx::CastLikeOp op, OpBuilder &b, Location loc,
                          ValueRange args, Type) {
   return convertScalar(b, loc, args[0], getElementTypeOrSelf(op.getInput()),
-                       getElementTypeOrSelf(op.getOutput()));
+                       getElementTypeOrSelf(op.getOutput()),
+                       op.getSaturate() != 0, op.getRoundMode());
 }
 
 //===----------------------------------------------------------------------===//
@@ -628,9 +657,10 @@ static Value buildScalar(onnx::PReluOp op, OpBuilder &b, Location loc,
 //===----------------------------------------------------------------------===//
 
 /// Floats and signless integers, and unsigned integers computed on as
-/// signless ones.
+/// signless ones; not the storage-only types.
 static bool isLowerableType(Type type) {
-  return isArithType(type) || type.isUnsignedInteger();
+  return isArithType(type) ||
+         (type.isUnsignedInteger() && !isStorageOnlyType(type));
 }
 
 /// By default every operand and the result must be of lowerable types.
@@ -646,6 +676,20 @@ static LogicalResult checkTypes(Operation *op) {
 
 /// Where only selects, so any element type works.
 static LogicalResult checkTypes(onnx::WhereOp) { return success(); }
+
+/// Cast and CastLike also convert the storage-only types.
+static LogicalResult checkCastTypes(Operation *op) {
+  for (Value value : {op->getOperand(0), Value(op->getResult(0))}) {
+    Type type = getElementTypeOrSelf(value);
+    if (!isLowerableType(type) && !isStorageOnlyType(type))
+      return unsupportedElementType(op, type);
+  }
+  return success();
+}
+static LogicalResult checkTypes(onnx::CastOp op) { return checkCastTypes(op); }
+static LogicalResult checkTypes(onnx::CastLikeOp op) {
+  return checkCastTypes(op);
+}
 
 /// The operands that the scalar body reads: all by default.
 static ValueRange getElementwiseInputs(Operation *, ValueRange operands) {

@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Conversion/ONNXToLinalg/Common.h"
+#include "passes/Conversion/ONNXToLinalg/LowPrecision.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 #include "passes/Conversion/ONNXToLinalg/Pattern.h"
 
@@ -57,9 +58,19 @@ static Value intToFloat(OpBuilder &b, Location loc, Value value, Type type,
 
 /// The scalar float `value` as the float type `type`.
 static Value convertFloat(OpBuilder &b, Location loc, Value value, Type type) {
+  if (value.getType() == type)
+    return value;
   if (value.getType().getIntOrFloatBitWidth() < type.getIntOrFloatBitWidth())
     return b.create<arith::ExtFOp>(loc, type, value);
   return b.create<arith::TruncFOp>(loc, type, value);
+}
+
+/// The scalar `value` of the float8 or float4 type `type` as the float type
+/// `floatType` (exact for f16, bf16, f32 and f64).
+static Value lowPrecisionToFloat(OpBuilder &b, Location loc, Value value,
+                                 Type type, Type floatType) {
+  value = decodeLowPrecisionFloat(b, loc, toSignless(b, loc, value), type);
+  return convertFloat(b, loc, value, floatType);
 }
 
 /// The first element of the one-element `param` as a float of `floatType`.
@@ -219,12 +230,19 @@ struct QuantizeLinearLowering
                                  : OpFoldResult(rewriter.getIndexAttr(1));
     QuantParam scale =
         getScale(rewriter, loc, adaptor.getYScale(), axisSize, floatType);
+    Type yElement = resultType.getElementType();
+    bool toFloat = onnx::isLowPrecisionFloat(yElement);
+    // A float8 zero point is zero (ONNX's reference ignores it); FLOAT4E2M1
+    // adds its own.
     QuantParam zeroPoint;
-    if (!onnx::isNoValue(op.getYZeroPoint()))
+    if (!onnx::isNoValue(op.getYZeroPoint()) &&
+        (!toFloat || isa<onnx::Float4E2M1Type>(yElement)))
       zeroPoint = getQuantParam(
           rewriter, loc, adaptor.getYZeroPoint(), axisSize, floatType,
           [&](OpBuilder &b, Location l, Value v) {
-            return intToFloat(b, l, v, resultType.getElementType(), floatType);
+            if (toFloat)
+              return lowPrecisionToFloat(b, l, v, yElement, floatType);
+            return intToFloat(b, l, v, yElement, floatType);
           });
     SmallVector<Value> inputs{x};
     SmallVector<AffineMap> maps{rewriter.getMultiDimIdentityMap(rank)};
@@ -232,7 +250,7 @@ struct QuantizeLinearLowering
     int64_t zeroPos = addParamInput(zeroPoint, axis, rank, inputs, maps, ctx);
     maps.push_back(rewriter.getMultiDimIdentityMap(rank));
     Type xElement = xType.getElementType();
-    Type yElement = resultType.getElementType();
+    bool saturate = op.getSaturate() != 0;
     Value init =
         createEmpty(rewriter, loc, resultType, getDimSizes(rewriter, loc, x));
     auto generic = rewriter.create<linalg::GenericOp>(
@@ -244,9 +262,18 @@ struct QuantizeLinearLowering
           else if (xElement != floatType)
             v = convertFloat(b, l, v, floatType);
           v = b.create<arith::DivFOp>(l, v, readParam(scale, scalePos, args));
-          b.create<linalg::YieldOp>(
-              l, roundAndSaturate(b, l, v, readParam(zeroPoint, zeroPos, args),
-                                  yElement));
+          Value zp = readParam(zeroPoint, zeroPos, args);
+          if (!toFloat) {
+            b.create<linalg::YieldOp>(l,
+                                      roundAndSaturate(b, l, v, zp, yElement));
+            return;
+          }
+          if (zp)
+            v = b.create<arith::AddFOp>(l, v, zp);
+          Value code = encodeLowPrecisionFloat(
+              b, l, convertFloat(b, l, v, b.getF32Type()), yElement, saturate,
+              "up");
+          b.create<linalg::YieldOp>(l, fromSignless(b, l, code, yElement));
         });
     rewriter.replaceOp(op, generic.getResult(0));
     return success();
@@ -272,8 +299,16 @@ struct DequantizeLinearLowering
                                  : OpFoldResult(rewriter.getIndexAttr(1));
     QuantParam scale =
         getScale(rewriter, loc, adaptor.getXScale(), axisSize, floatType);
+    bool fromFloat = onnx::isLowPrecisionFloat(xElement);
+    Type f32 = rewriter.getF32Type();
     QuantParam zeroPoint =
-        getZeroPoint(rewriter, loc, adaptor.getXZeroPoint(), axisSize);
+        fromFloat
+            ? getQuantParam(
+                  rewriter, loc, adaptor.getXZeroPoint(), axisSize, f32,
+                  [&](OpBuilder &b, Location l, Value v) {
+                    return lowPrecisionToFloat(b, l, v, xElement, f32);
+                  })
+            : getZeroPoint(rewriter, loc, adaptor.getXZeroPoint(), axisSize);
     SmallVector<Value> inputs{x};
     SmallVector<AffineMap> maps{rewriter.getMultiDimIdentityMap(rank)};
     int64_t scalePos = addParamInput(scale, axis, rank, inputs, maps, ctx);
@@ -284,11 +319,20 @@ struct DequantizeLinearLowering
     auto generic = rewriter.create<linalg::GenericOp>(
         loc, TypeRange{resultType}, inputs, ValueRange{init}, maps,
         getParallel(rank), [&](OpBuilder &b, Location l, ValueRange args) {
-          // (x - zero point) exactly in i32, then scaled.
-          Value v = extendToI32(b, l, args[0], xElement);
-          if (Value zp = readParam(zeroPoint, zeroPos, args))
-            v = b.create<arith::SubIOp>(l, v, zp);
-          v = b.create<arith::SIToFPOp>(l, floatType, v);
+          // (x - zero point) exactly in i32 (in f32 for float8 and
+          // float4), then scaled.
+          Value v;
+          if (fromFloat) {
+            v = lowPrecisionToFloat(b, l, args[0], xElement, f32);
+            if (Value zp = readParam(zeroPoint, zeroPos, args))
+              v = b.create<arith::SubFOp>(l, v, zp);
+            v = convertFloat(b, l, v, floatType);
+          } else {
+            v = extendToI32(b, l, args[0], xElement);
+            if (Value zp = readParam(zeroPoint, zeroPos, args))
+              v = b.create<arith::SubIOp>(l, v, zp);
+            v = b.create<arith::SIToFPOp>(l, floatType, v);
+          }
           Value scaled =
               b.create<arith::MulFOp>(l, v, readParam(scale, scalePos, args));
           b.create<linalg::YieldOp>(l, scaled);

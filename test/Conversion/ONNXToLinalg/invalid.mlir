@@ -99,3 +99,14 @@ func.func @resize_linear_integer(%x: tensor<1x1x2x2xi32>, %s: tensor<4xf32>) -> 
   %0 = onnx.Resize %x, %none, %s, %none {mode = "linear"} : (tensor<1x1x2x2xi32>, none, tensor<4xf32>, none) -> tensor<?x?x?x?xi32>
   return %0 : tensor<?x?x?x?xi32>
 }
+
+// -----
+
+// The 2- and 4-bit integers are only converted (Cast, QuantizeLinear,
+// DequantizeLinear), never computed on.
+func.func @less_int4(%a: tensor<4xi4>, %b: tensor<4xi4>) -> tensor<4xi1> {
+  // expected-error @+2 {{'onnx.Less' op has unsupported element type 'i4'}}
+  // expected-error @+1 {{failed to legalize operation 'onnx.Less'}}
+  %0 = onnx.Less %a, %b : (tensor<4xi4>, tensor<4xi4>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}

@@ -583,6 +583,33 @@ func.func @cast_c1(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+func.func @cast_c2(%x: tensor<4xf32>) -> tensor<4x!onnx.f8E8M0> {
+  // expected-error @+2 {{'onnx.Cast' op expects 'round_mode' up, down or nearest (got 'even')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Cast %x {to = 24 : i64, round_mode = "even"} : (tensor<4xf32>) -> tensor<4x!onnx.f8E8M0>
+  return %0 : tensor<4x!onnx.f8E8M0>
+}
+
+// -----
+
+func.func @castlike_c1(%x: tensor<4xf32>, %like: tensor<1x!onnx.f8E8M0>) -> tensor<4x!onnx.f8E8M0> {
+  // expected-error @+2 {{'onnx.CastLike' op expects 'round_mode' up, down or nearest (got 'zero')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.CastLike %x, %like {round_mode = "zero"} : (tensor<4xf32>, tensor<1x!onnx.f8E8M0>) -> tensor<4x!onnx.f8E8M0>
+  return %0 : tensor<4x!onnx.f8E8M0>
+}
+
+// -----
+
+// QuantizeLinear produces no FLOAT8E8M0 (ONNX's type constraint).
+func.func @quantize_e8m0(%x: tensor<4xf32>, %s: tensor<f32>, %z: tensor<!onnx.f8E8M0>) -> tensor<4x!onnx.f8E8M0> {
+  // expected-error @+1 {{'onnx.QuantizeLinear' op operand #2 must be}}
+  %0 = onnx.QuantizeLinear %x, %s, %z : (tensor<4xf32>, tensor<f32>, tensor<!onnx.f8E8M0>) -> tensor<4x!onnx.f8E8M0>
+  return %0 : tensor<4x!onnx.f8E8M0>
+}
+
+// -----
+
 func.func @reshape_c1(%x: tensor<2x6xf32>) -> tensor<?x?xf32> {
   %s = onnx.Constant {value = dense<[-1, -1]> : tensor<2xi64>} : () -> tensor<2xi64>
   // expected-error @+2 {{'onnx.Reshape' op expects at most one -1 in 'shape'}}

@@ -199,6 +199,26 @@ func.func @rounding_trig(%x: tensor<2x?xf32>, %i: tensor<3xi8>) -> (tensor<2x?xf
   return %13, %14 : tensor<2x?xf32>, tensor<3xi8>
 }
 
+// The float8, float4 and 2- and 4-bit integer types of Cast and the
+// quantization ops.
+// CHECK-LABEL: func.func @low_precision_types
+func.func @low_precision_types(%x: tensor<4xf32>, %s: tensor<f32>, %zp: tensor<1xi4>)
+    -> (tensor<4x!onnx.f4E2M1>, tensor<4x!onnx.f8E8M0>, tensor<4xf8E5M2FNUZ>, tensor<4xi4>, tensor<4xf32>) {
+  // CHECK: onnx.Cast %{{.*}} {saturate = 0 : i64, to = 23 : i64} : (tensor<4xf32>) -> tensor<4x!onnx.f4E2M1>
+  %0 = onnx.Cast %x {to = 23 : i64, saturate = 0 : i64} : (tensor<4xf32>) -> tensor<4x!onnx.f4E2M1>
+  // CHECK: onnx.Cast %{{.*}} {round_mode = "nearest", to = 24 : i64} : (tensor<4xf32>) -> tensor<4x!onnx.f8E8M0>
+  %1 = onnx.Cast %x {to = 24 : i64, round_mode = "nearest"} : (tensor<4xf32>) -> tensor<4x!onnx.f8E8M0>
+  // CHECK: onnx.CastLike %{{.*}}, %{{.*}} : (tensor<4x!onnx.f4E2M1>, tensor<4xf8E5M2FNUZ>) -> tensor<4xf8E5M2FNUZ>
+  %like = onnx.Cast %x {to = 20 : i64} : (tensor<4xf32>) -> tensor<4xf8E5M2FNUZ>
+  %2 = onnx.CastLike %0, %like : (tensor<4x!onnx.f4E2M1>, tensor<4xf8E5M2FNUZ>) -> tensor<4xf8E5M2FNUZ>
+  // CHECK: onnx.QuantizeLinear %{{.*}}, %{{.*}}, %{{.*}} : (tensor<4xf32>, tensor<f32>, tensor<1xi4>) -> tensor<4xi4>
+  %3 = onnx.QuantizeLinear %x, %s, %zp : (tensor<4xf32>, tensor<f32>, tensor<1xi4>) -> tensor<4xi4>
+  // CHECK: onnx.DequantizeLinear %{{.*}}, %{{.*}}, %{{.*}} : (tensor<4xf8E5M2FNUZ>, tensor<f32>, none) -> tensor<4xf32>
+  %none = onnx.NoValue : () -> none
+  %4 = onnx.DequantizeLinear %like, %s, %none : (tensor<4xf8E5M2FNUZ>, tensor<f32>, none) -> tensor<4xf32>
+  return %0, %1, %2, %3, %4 : tensor<4x!onnx.f4E2M1>, tensor<4x!onnx.f8E8M0>, tensor<4xf8E5M2FNUZ>, tensor<4xi4>, tensor<4xf32>
+}
+
 // CHECK-LABEL: func.func @casts_and_tests
 func.func @casts_and_tests(%x: tensor<?x4xf16>, %like: tensor<1xui32>)
     -> (tensor<?x4xui32>, tensor<?x4xi1>, tensor<?x4xi1>) {

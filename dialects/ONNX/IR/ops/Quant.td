@@ -11,15 +11,23 @@
 
 def ONNX_Int8Tensor : TensorOf<[I8, UI8]>;
 def ONNX_OptInt8Tensor : AnyTypeOf<[ONNX_Int8Tensor, NoneType]>;
+// What QuantizeLinear produces and DequantizeLinear reads (ONNX 1.22).
+def ONNX_QuantTensor : TensorOf<[I<2>, UI<2>, I<4>, UI<4>, I8, UI8, I16, UI16,
+                                 F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ,
+                                 ONNX_F4E2M1]>;
+def ONNX_OptQuantTensor : AnyTypeOf<[ONNX_QuantTensor, NoneType]>;
 
 def ONNX_QuantizeLinearOp : ONNX_InferredOp<"QuantizeLinear"> {
-  let summary = "linear quantization to 8-bit integers";
+  let summary = "linear quantization to narrow integers or floats";
   let description = [{
-    Models the ONNX `QuantizeLinear` operator (opsets 10 to 19, without
-    float8): `y = saturate(round(x / y_scale) + y_zero_point)`, rounding half
-    to even and saturating to the range of y's type, the zero point's
-    (uint8 when it is absent). `y_scale` and `y_zero_point` are scalars
-    (per tensor) or 1-D along `axis` (per axis).
+    Models the ONNX `QuantizeLinear` operator (opsets 10 to 25, without
+    blocked quantization): to an integer type, `y = saturate(round(x /
+    y_scale) + y_zero_point)`, rounding half to even and saturating to the
+    range of y's type, the zero point's (uint8 when it is absent); to a
+    float8 type, `y = Cast(x / y_scale)` with `saturate` (the zero point, if
+    any, is zero); to FLOAT4E2M1, `y = Cast(x / y_scale + y_zero_point)`.
+    `y_scale` and `y_zero_point` are scalars (per tensor) or 1-D along
+    `axis` (per axis).
 
     ```mlir
     %y = onnx.QuantizeLinear %x, %s, %zp : (tensor<1x3x4xf32>, tensor<3xf32>, tensor<3xui8>) -> tensor<1x3x4xui8>
@@ -27,26 +35,30 @@ def ONNX_QuantizeLinearOp : ONNX_InferredOp<"QuantizeLinear"> {
   }];
   let arguments = (ins TensorOf<[F16, BF16, F32, I32]>:$x,
                        ONNX_FloatTensor:$y_scale,
-                       ONNX_OptInt8Tensor:$y_zero_point,
-                       DefaultValuedAttr<I64Attr, "1">:$axis);
-  let results = (outs ONNX_Int8Tensor:$y);
+                       ONNX_OptQuantTensor:$y_zero_point,
+                       DefaultValuedAttr<I64Attr, "1">:$axis,
+                       DefaultValuedAttr<I64Attr, "1">:$saturate);
+  let results = (outs ONNX_QuantTensor:$y);
 }
 
 def ONNX_DequantizeLinearOp : ONNX_InferredOp<"DequantizeLinear"> {
-  let summary = "linear dequantization of integers";
+  let summary = "linear dequantization of narrow integers or floats";
   let description = [{
-    Models the ONNX `DequantizeLinear` operator (opsets 10 to 19, without
-    float8): `y = (x - x_zero_point) * x_scale`, of the scale's element type.
-    `x_scale` and `x_zero_point` are scalars (per tensor) or 1-D along `axis`
-    (per axis). An int32 `x` has no zero point (or a zero one).
+    Models the ONNX `DequantizeLinear` operator (opsets 10 to 25, without
+    blocked quantization): `y = (x - x_zero_point) * x_scale`, of the scale's
+    element type, the difference exact (in i32 for integers, in f32 for the
+    float8 and float4 types). `x_scale` and `x_zero_point` are scalars (per
+    tensor) or 1-D along `axis` (per axis). An int32 `x` has no zero point
+    (or a zero one).
 
     ```mlir
     %y = onnx.DequantizeLinear %x, %s, %zp : (tensor<4xui8>, tensor<f32>, tensor<ui8>) -> tensor<4xf32>
+    %z = onnx.DequantizeLinear %w, %s, %none : (tensor<4xf8E4M3FN>, tensor<f32>, none) -> tensor<4xf32>
     ```
   }];
-  let arguments = (ins TensorOf<[I8, UI8, I32]>:$x,
+  let arguments = (ins AnyTypeOf<[ONNX_QuantTensor, TensorOf<[I32]>]>:$x,
                        ONNX_FloatTensor:$x_scale,
-                       AnyTypeOf<[TensorOf<[I8, UI8, I32]>, NoneType]>:$x_zero_point,
+                       AnyTypeOf<[ONNX_QuantTensor, TensorOf<[I32]>, NoneType]>:$x_zero_point,
                        DefaultValuedAttr<I64Attr, "1">:$axis);
   let results = (outs ONNX_FloatTensor:$y);
 }

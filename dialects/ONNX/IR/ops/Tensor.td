@@ -16,7 +16,7 @@ def ONNX_ConstantOp : ONNX_InferredOp<"Constant", [ConstantLike]> {
     ```
   }];
   let arguments = (ins ElementsAttr:$value);
-  let results = (outs ONNX_Tensor:$output);
+  let results = (outs ONNX_AnyTensor:$output);
   let hasFolder = 1;
   let builders = [OpBuilder<(ins "::mlir::ElementsAttr":$value), [{
     build($_builder, $_state, value.getType(), value);
@@ -39,48 +39,62 @@ def ONNX_NoValueOp : ONNX_Op<"NoValue"> {
 def ONNX_IdentityOp : ONNX_InferredOp<"Identity", [SameOperandsAndResultType]> {
   let summary = "the input, unchanged";
   let description = [{
-    Models the ONNX `Identity` operator (opsets 1 to 21).
+    Models the ONNX `Identity` operator (opsets 1 to 21), of any element
+    type (float8 and int4 too: the exporter writes a graph output that is a
+    constant as an Identity of it).
 
     ```mlir
     %y = onnx.Identity %x : (tensor<4xf32>) -> tensor<4xf32>
     ```
   }];
-  let arguments = (ins ONNX_Tensor:$input);
-  let results = (outs ONNX_Tensor:$output);
+  let arguments = (ins ONNX_AnyTensor:$input);
+  let results = (outs ONNX_AnyTensor:$output);
   let hasFolder = 1;
 }
 
 def ONNX_CastOp : ONNX_InferredOp<"Cast"> {
   let summary = "elementwise conversion to another element type";
   let description = [{
-    Models the ONNX `Cast` operator (opsets 6 to 19). `to` is an ONNX
-    `TensorProto.DataType` code (1 float, 7 int64, 9 bool, ...). Strings are
-    not supported.
+    Models the ONNX `Cast` operator (opsets 6 to 25). `to` is an ONNX
+    `TensorProto.DataType` code (1 float, 7 int64, 9 bool, 17 float8e4m3fn,
+    22 int4, ...). Strings and complex numbers are not supported.
+
+    Conversions to a float8 type round to nearest even; with `saturate` (the
+    default) values beyond the type's range become its largest finite value
+    of that sign (infinities included), without it they become infinity
+    (FLOAT8E5M2) or NaN (the others). FLOAT4E2M1 always saturates and has no
+    NaN (a NaN becomes -0, as ONNX's reference). The 'fnuz' types have one
+    zero and one NaN (0x80). Conversions to INT4, UINT4, INT2 and UINT2 keep
+    the low bits of the integer (wrap around), as to the other integers.
+    FLOAT8E8M0 rounds as `round_mode` says: "up" (the default), "down" or
+    "nearest" (ties up, as ONNX's reference for normal numbers).
 
     ```mlir
-    %y = onnx.Cast %x {to = 7 : i64} : (tensor<4xf32>) -> tensor<4xi64>
+    %y = onnx.Cast %x {to = 17 : i64, saturate = 0 : i64} : (tensor<4xf32>) -> tensor<4xf8E4M3FN>
     ```
   }];
-  let arguments = (ins ONNX_Tensor:$input, I64Attr:$to,
-                       DefaultValuedAttr<I64Attr, "1">:$saturate);
-  let results = (outs ONNX_Tensor:$output);
+  let arguments = (ins ONNX_AnyTensor:$input, I64Attr:$to,
+                       DefaultValuedAttr<I64Attr, "1">:$saturate,
+                       DefaultValuedAttr<StrAttr, "\"up\"">:$round_mode);
+  let results = (outs ONNX_AnyTensor:$output);
   let hasFolder = 1;
 }
 
 def ONNX_CastLikeOp : ONNX_InferredOp<"CastLike"> {
   let summary = "elementwise conversion to the element type of another tensor";
   let description = [{
-    Models the ONNX `CastLike` operator (opsets 15 to 19): `input` converted
-    as by `Cast` to the element type of `target_type`, whose values are not
-    read.
+    Models the ONNX `CastLike` operator (opsets 15 to 25): `input` converted
+    as by `Cast` (with its `saturate` and `round_mode`) to the element type of
+    `target_type`, whose values are not read.
 
     ```mlir
     %y = onnx.CastLike %x, %like : (tensor<4xf32>, tensor<1xf16>) -> tensor<4xf16>
     ```
   }];
-  let arguments = (ins ONNX_Tensor:$input, ONNX_Tensor:$target_type,
-                       DefaultValuedAttr<I64Attr, "1">:$saturate);
-  let results = (outs ONNX_Tensor:$output);
+  let arguments = (ins ONNX_AnyTensor:$input, ONNX_AnyTensor:$target_type,
+                       DefaultValuedAttr<I64Attr, "1">:$saturate,
+                       DefaultValuedAttr<StrAttr, "\"up\"">:$round_mode);
+  let results = (outs ONNX_AnyTensor:$output);
 }
 
 def ONNX_ShapeOp : ONNX_InferredOp<"Shape"> {
