@@ -35,10 +35,9 @@ static bool isHalf(Type type) {
 /// onnx.Cast of `value` to `type`, the ONNX data type `dtype`.
 static Value castTo(PatternRewriter &rewriter, Location loc, Value value,
                     Type type, int64_t dtype) {
-  return rewriter.create<CastOp>(
-      loc, type, ValueRange{value},
-      ArrayRef<NamedAttribute>{
-          rewriter.getNamedAttr("to", rewriter.getI64IntegerAttr(dtype))});
+  return rewriter.create<CastOp>(loc, type, ValueRange{value},
+                                 ArrayRef<NamedAttribute>{rewriter.getNamedAttr(
+                                     "to", rewriter.getI64IntegerAttr(dtype))});
 }
 
 /// `value` as a tensor of float.
@@ -49,8 +48,7 @@ static Value toFloat(PatternRewriter &rewriter, Location loc, Value value) {
 }
 
 /// OpT on half floats: the same op on float inputs, its result cast back.
-template <typename OpT>
-struct WidenHalf : public OpRewritePattern<OpT> {
+template <typename OpT> struct WidenHalf : public OpRewritePattern<OpT> {
   using OpRewritePattern<OpT>::OpRewritePattern;
   LogicalResult matchAndRewrite(OpT op,
                                 PatternRewriter &rewriter) const override {
