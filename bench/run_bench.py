@@ -265,25 +265,21 @@ def bench_model(model, args, work, engines, compilers):
         return res
     res["model_mib"] = os.path.getsize(path) / 2**20
 
-    exe = {"onnxc": os.path.join(work, "bin", model.name)}
-    comp = compile_model(compilers["onnxc"], path, exe["onnxc"], args.timeout)
-    res["compile_s"], res["compile_rss_mib"] = comp.wall_s, comp.rss_mib
-    if not comp.ok():
-        res.update(status="COMPILE FAIL", detail=comp.error())
-        log(f"  {res['status']}: {res['detail']}")
-        return res
-    res["binary_mib"] = os.path.getsize(exe["onnxc"]) / 2**20
-    log(f"  compiled in {comp.wall_s:.1f}s ({comp.rss_mib:.0f} MiB), binary {size(res['binary_mib'])}")
-    if "base" in compilers:
-        exe["base"] = os.path.join(work, "bin-base", model.name)
-        comp = compile_model(compilers["base"], path, exe["base"], args.timeout)
-        res["base_compile_s"] = comp.wall_s
+    # Each compiled engine: its compiler, its binaries' folder, its result keys' prefix.
+    exe = {}
+    for engine, folder, prefix in (("onnxc", "bin", ""), ("base", "bin-base", "base_")):
+        if engine not in compilers:
+            continue
+        exe[engine] = os.path.join(work, folder, model.name)
+        comp = compile_model(compilers[engine], path, exe[engine], args.timeout)
+        res[prefix + "compile_s"], res[prefix + "compile_rss_mib"] = comp.wall_s, comp.rss_mib
         if not comp.ok():
-            res.update(status="BASE COMPILE FAIL", detail=comp.error())
+            res.update(status=f"{prefix.replace('_', ' ').upper()}COMPILE FAIL", detail=comp.error())
             log(f"  {res['status']}: {res['detail']}")
             return res
-        res["base_binary_mib"] = os.path.getsize(exe["base"]) / 2**20
-        log(f"  baseline compiled in {comp.wall_s:.1f}s, binary {size(res['base_binary_mib'])}")
+        res[prefix + "binary_mib"] = os.path.getsize(exe[engine]) / 2**20
+        log(f"  {engine} compiled in {comp.wall_s:.1f}s ({comp.rss_mib:.0f} MiB), "
+            f"binary {size(res[prefix + 'binary_mib'])}")
 
     out = os.path.join(work, "out", model.name)
     estimate = {}
