@@ -42,9 +42,10 @@ static Value castTo(PatternRewriter &rewriter, Location loc, Value value,
 
 /// `value` as a tensor of float.
 static Value toFloat(PatternRewriter &rewriter, Location loc, Value value) {
-  auto type = cast<TensorType>(value.getType());
-  return castTo(rewriter, loc, value, type.clone(rewriter.getF32Type()),
-                /*FLOAT*/ 1);
+  Type f32 = rewriter.getF32Type();
+  return castTo(rewriter, loc, value,
+                cast<TensorType>(value.getType()).clone(f32),
+                *getONNXDType(f32));
 }
 
 /// OpT on half floats: the same op on float inputs, its result cast back.
