@@ -70,6 +70,10 @@ void populateApproximateExpTanhPatterns(mlir::RewritePatternSet &patterns);
 void populateApproximateAsinAcosPatterns(mlir::RewritePatternSet &patterns,
                                          mlir::PatternBenefit benefit = 1);
 
+/// memref.copy ops outside kernels and parallel loops as linalg.copy (the
+/// pattern of onnx-gpu-copy-kernels).
+void populateGPUCopyKernelPatterns(mlir::RewritePatternSet &patterns);
+
 /// Runs every outermost scf.parallel of `module` (on the host, without
 /// reductions or calls) whose work is at least `minWork` scalar ops on the
 /// runtime's thread pool: see convert-parallel-loops-to-thread-pool.

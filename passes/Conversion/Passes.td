@@ -450,6 +450,62 @@ def GPUGemmKernelsPass : Pass<"onnx-gpu-gemm-kernels", "mlir::func::FuncOp"> {
   ];
 }
 
+def GPUCopyKernelsPass : Pass<"onnx-gpu-copy-kernels", "mlir::func::FuncOp"> {
+  let summary = "the host's memref.copy ops as linalg.copy, so that they run as kernels";
+  let description = [{
+    Bufferization leaves `memref.copy` ops on the host: the padding of a
+    convolution (a copy into a subview of a filled buffer), concatenations,
+    copies of returned values. On the nvptx target the host would run them
+    over managed memory, pulling whole activations to the CPU and back. This
+    pass, run before `convert-linalg-to-parallel-loops`, rewrites each ranked
+    copy outside kernels and parallel loops into `linalg.copy`, which becomes
+    a parallel loop and then a kernel like any other elementwise op. Rank-0
+    copies stay on the host (a one-element kernel costs more).
+
+    ```mlir
+    memref.copy %a, %sub : memref<?x3x224x224xf32> to memref<?x3x224x224xf32, strided<[...], offset: 227>>
+    // becomes
+    linalg.copy ins(%a : memref<?x3x224x224xf32>)
+                outs(%sub : memref<?x3x224x224xf32, strided<[...], offset: 227>>)
+    ```
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
+def GPUAsyncLaunchesPass
+    : Pass<"onnx-gpu-async-launches", "mlir::func::FuncOp"> {
+  let summary = "chain the host's kernel launches on one stream, waiting only where the host needs it";
+  let description = [{
+    A `gpu.launch_func` without async tokens lowers to a launch followed by a
+    stream synchronization: the host waits for every kernel before it
+    launches the next. This pass, run on the host functions after kernel
+    outlining, makes the launches of each block async, chained on one token
+    that starts with a `gpu.wait async` (the thread's stream); a synchronous
+    `gpu.wait` on that token goes before the first op after them that reads
+    or writes memory, calls a function or holds regions (anything not free of
+    memory effects), and before the block's terminator. Index arithmetic,
+    views, `memref.get_global`, allocations and deallocations do not wait: the
+    runtime reuses a buffer freed while kernels are in flight only on the
+    same stream (lib/Device/CUDA). Launches that are already async are left
+    alone.
+
+    ```mlir
+    gpu.launch_func @k::@a blocks in (...) threads in (...) args(%x : memref<4xf32>)
+    %y = memref.alloc() : memref<4xf32>
+    gpu.launch_func @k::@b blocks in (...) threads in (...) args(%x : memref<4xf32>, %y : memref<4xf32>)
+    %v = memref.load %y[%c0] : memref<4xf32>
+    // becomes
+    %t0 = gpu.wait async
+    %t1 = gpu.launch_func async [%t0] @k::@a ...
+    %y = memref.alloc() : memref<4xf32>
+    %t2 = gpu.launch_func async [%t1] @k::@b ...
+    gpu.wait [%t2]
+    %v = memref.load %y[%c0] : memref<4xf32>
+    ```
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect"];
+}
+
 def GPUMergeKernelModulesPass
     : Pass<"onnx-gpu-merge-kernel-modules", "mlir::ModuleOp"> {
   let summary = "merge the outlined gpu.modules into one";

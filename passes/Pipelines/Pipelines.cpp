@@ -160,6 +160,7 @@ void onnxc::buildONNXLowerToNVVMPipeline(OpPassManager &pm,
   if (options.gemmKernels)
     pm.addNestedPass<func::FuncOp>(
         createGPUGemmKernelsPass({options.precision}));
+  pm.addNestedPass<func::FuncOp>(createGPUCopyKernelsPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(
@@ -169,6 +170,7 @@ void onnxc::buildONNXLowerToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createGPUMergeKernelModulesPass());
+  pm.addNestedPass<func::FuncOp>(createGPUAsyncLaunchesPass());
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
   target.features = options.features;

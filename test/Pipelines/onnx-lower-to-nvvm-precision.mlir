@@ -5,9 +5,9 @@
 // rounded to bf16 and the products on mma.sync, then the Relu.
 // CHECK-LABEL: llvm.func @main_graph
 // CHECK: %[[C128:.+]] = llvm.mlir.constant(128 : index) : i64
-// CHECK: gpu.launch_func @onnxc_kernels::@main_graph_kernel blocks
-// CHECK: gpu.launch_func @onnxc_kernels::@main_graph_kernel_0 blocks in (%{{.+}}, %{{.+}}, %{{.+}}) threads in (%[[C128]], %{{.+}}, %{{.+}})
-// CHECK: gpu.launch_func @onnxc_kernels::@main_graph_kernel_1 blocks
+// CHECK: gpu.launch_func <%{{.+}} : !llvm.ptr> @onnxc_kernels::@main_graph_kernel blocks
+// CHECK: gpu.launch_func <%{{.+}} : !llvm.ptr> @onnxc_kernels::@main_graph_kernel_0 blocks in (%{{.+}}, %{{.+}}, %{{.+}}) threads in (%[[C128]], %{{.+}}, %{{.+}})
+// CHECK: gpu.launch_func <%{{.+}} : !llvm.ptr> @onnxc_kernels::@main_graph_kernel_1 blocks
 // CHECK: gpu.binary @onnxc_kernels
 // CHECK-SAME: .visible .entry main_graph_kernel_0(
 // CHECK-SAME: .shared .align {{[0-9]+}} .b8 __wg_main_graph_kernel_0_0[

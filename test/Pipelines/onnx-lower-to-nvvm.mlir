@@ -2,13 +2,20 @@
 
 // The GPU pipeline end to end on a small graph: the host is LLVM dialect
 // that allocates through the runtime, reads the weights through
-// onnxc_gpu_constant and launches kernels of one PTX module for sm_90.
+// onnxc_gpu_constant and launches kernels of one PTX module for sm_90 on
+// one stream, synchronized once, before it returns.
 // CHECK-LABEL: llvm.func @main_graph
 // CHECK-DAG: llvm.call @_mlir_memref_to_llvm_alloc
 // CHECK-DAG: llvm.call @onnxc_gpu_constant
-// CHECK: gpu.launch_func @onnxc_kernels::@main_graph_kernel
+// CHECK-DAG: %[[STREAM:.+]] = llvm.call @mgpuStreamCreate()
+// CHECK: gpu.launch_func <%[[STREAM]] : !llvm.ptr> @onnxc_kernels::@main_graph_kernel
 // CHECK-SAME: blocks in
 // CHECK-SAME: threads in
+// CHECK-NOT: llvm.call @mgpuStreamSynchronize
+// CHECK: llvm.call @mgpuStreamSynchronize(%[[STREAM]])
+// CHECK-NEXT: llvm.call @mgpuStreamDestroy(%[[STREAM]])
+// CHECK-NOT: llvm.call @mgpuStreamSynchronize
+// CHECK: llvm.return
 // CHECK-NOT: gpu.module
 // CHECK: gpu.binary @onnxc_kernels [#gpu.object<#nvvm.target<chip = "sm_90", features = "+ptx78">
 // CHECK-SAME: assembly = "

@@ -6,8 +6,8 @@
  * buffer ownership and error paths run on a machine without a GPU
  * (ONNXC_CUDA_DRIVER=libonnxc_fake_cuda.so). FAKE_CUDA_FAIL names a function
  * that fails (cuInit, cuDeviceGetCount, cuModuleLoadDataEx, cuLaunchKernel,
- * cuMemAllocManaged) and FAKE_CUDA_LOG counts the launches, prefetches and
- * memory advices on stderr.
+ * cuMemAllocManaged) and FAKE_CUDA_LOG counts the launches, stream
+ * synchronizations, prefetches and memory advices on stderr.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -24,10 +24,11 @@ static int fails(const char *name) {
   return fail && strcmp(fail, name) == 0;
 }
 
-static long launches, prefetches, advices;
+static long launches, syncs, prefetches, advices;
 static void report(void) {
-  fprintf(stderr, "fake-cuda: %ld launches, %ld prefetches, %ld advices\n",
-          launches, prefetches, advices);
+  fprintf(stderr,
+          "fake-cuda: %ld launches, %ld syncs, %ld prefetches, %ld advices\n",
+          launches, syncs, prefetches, advices);
 }
 
 CUresult cuInit(unsigned flags) {
@@ -91,7 +92,10 @@ CUresult cuStreamCreate(void **stream, unsigned flags) {
   *stream = (void *)2;
   return 0;
 }
-CUresult cuStreamSynchronize(void *stream) { return stream ? 0 : 1; }
+CUresult cuStreamSynchronize(void *stream) {
+  ++syncs;
+  return stream ? 0 : 1;
+}
 CUresult cuMemAllocManaged(uint64_t *ptr, size_t bytes, unsigned flags) {
   (void)flags;
   if (fails("cuMemAllocManaged"))

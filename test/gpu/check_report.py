@@ -1,6 +1,8 @@
 """check_report.py BUILD WORK - run_on_gpu.py's machinery on any machine,
 through the stand-in driver (ONNXC_CUDA_DRIVER): two node tests and the
-smallest zoo model at two batch sizes, then --merge of two reports. The
+smallest zoo model at two batch sizes, its profile (the latency with and
+without ONNXC_GPU_SYNC=1; ncu's kernel times where ncu is installed), then
+--merge of two reports. The
 stand-in runs no kernel (its outputs are zeros), so every GPU result must be
 reported as a mismatch, and the report must say so; the exit status is 1."""
 import json
@@ -38,7 +40,7 @@ env = dict(os.environ, ONNXC_CUDA_DRIVER=os.path.join(build, "test", "gpu", "lib
 out = os.path.join(work, "out")
 r = subprocess.run([sys.executable, script, "--build", build, "--out", out, "--zoo", "gru_classifier",
                     "--batches", "1,2", "--precisions", "fp32,fp16", "--all-precision-models", "gru_classifier",
-                    "--bench", "3", "-j", "2", "--node-set",
+                    "--bench", "3", "-j", "2", "--profile", "gru_classifier", "--node-set",
                     f"1.12={node_dir}:{tests}"],
                    env=env, capture_output=True, text=True)
 print(r.stdout[-3000:], r.stderr[-3000:])
@@ -56,7 +58,12 @@ if sorted((r["batch"], r["precision"]) for r in rows) != [(1, "fp16"), (1, "fp32
     failures.append(f"model rows: {[(r['batch'], r['precision']) for r in rows]}")
 if any(r["ok"] or r["error"] is None or r["gpu_ms"] is None for r in rows):
     failures.append(f"every row should be a timed mismatch: {rows}")
+profile = report["profile"]
+if len(profile) != 1 or profile[0]["async_ms"] is None or profile[0]["sync_ms"] is None:
+    failures.append(f"profile: {profile}")
 md = open(os.path.join(out, "gpu.md")).read()
+if "| gru_classifier | " + f"{profile[0]['async_ms']:.3f} | " not in md:
+    failures.append("gpu.md lacks the profile")
 if "| gru_classifier | 2 | fp16 |" not in md or "| ONNX 1.12 | 2 | 2 | 0 | 0.0% |" not in md:
     failures.append("gpu.md lacks the rows")
 merged = os.path.join(work, "merged")

@@ -36,14 +36,22 @@ check cuLaunchKernel 1 "error: GPU error: cuLaunchKernel failed: CUDA_ERROR_LAUN
 check cuMemAllocManaged 1 "error: GPU error: cuMemAllocManaged failed"
 
 # Every kernel launched, the inputs and outputs prefetched, the weights
-# advised read-mostly.
-FAKE_CUDA_LOG=1 ONNXC_CUDA_DRIVER=$driver "$work/model" --output-dir "$work/out" \
-  "$input" 2>"$work/stderr" >/dev/null
-if grep -qE '^fake-cuda: [1-9][0-9]* launches, [1-9][0-9]* prefetches, [1-9][0-9]* advices$' "$work/stderr"; then
-  echo "ok   [log]: $(cat "$work/stderr")"
-else
-  echo "FAIL [log]:"; cat "$work/stderr"; fail=1
-fi
+# advised read-mostly; the launches chained on the stream, with the host
+# waiting once after the model's kernels and once for the outputs'
+# prefetch, or after every launch with ONNXC_GPU_SYNC=1.
+log_line='^fake-cuda: ([1-9][0-9]*) launches, ([0-9]+) syncs, [1-9][0-9]* prefetches, [1-9][0-9]* advices$'
+for sync in 0 1; do
+  ONNXC_GPU_SYNC=$sync FAKE_CUDA_LOG=1 ONNXC_CUDA_DRIVER=$driver "$work/model" --output-dir "$work/out" \
+    "$input" 2>"$work/stderr" >/dev/null
+  counts=$(sed -nE "s/$log_line/\\1 \\2/p" "$work/stderr")
+  launched=${counts% *} synced=${counts#* }
+  if [ -n "$counts" ] && { { [ "$sync" = 0 ] && [ "$synced" -eq 2 ]; } ||
+                           { [ "$sync" = 1 ] && [ "$synced" -ge "$launched" ]; }; }; then
+    echo "ok   [log, ONNXC_GPU_SYNC=$sync]: $(cat "$work/stderr")"
+  else
+    echo "FAIL [log, ONNXC_GPU_SYNC=$sync]:"; cat "$work/stderr"; fail=1
+  fi
+done
 
 # --bench: one JSON line.
 if ONNXC_CUDA_DRIVER=$driver "$work/model" --bench 3 --output-dir "$work/out-bench" "$input" 2>"$work/stderr" |

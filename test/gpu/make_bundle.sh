@@ -39,6 +39,8 @@ link=${link//$llvm_lib\/libMLIR.so.19.1/-Wl,--start-group $mlir_archives}
 link=${link//$llvm_lib\/libLLVM.so.1/$llvm_archives -Wl,--end-group $multiarch/libz.so.1 $multiarch/libzstd.so.1 -lrt}
 link=${link//$multiarch\/libprotobuf.so/$multiarch/libprotobuf.a}
 origin='-Wl,-rpath,\$ORIGIN'
+# The build's rpath: LLVM's lib (CMake may end it with a colon).
+link=${link//-Wl,-rpath,$llvm_lib:/-Wl,-rpath,$llvm_lib}
 link=${link//-Wl,-rpath,$llvm_lib/$origin -Wl,--gc-sections -Wl,--strip-all}
 (cd "$build" && eval "$link")
 cp -L "$(ldd "$bundle/bin/onnx-compile" | awk '/libfmt/ {print $3}')" "$bundle/bin/"

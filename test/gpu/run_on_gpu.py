@@ -6,7 +6,7 @@ bundle made by make_bundle.sh (--bundle: a statically linked onnx-compile, the
 runtime archives and the CPU-passing node tests, for a GPU machine without
 LLVM/MLIR). PyTorch (with torchvision and onnx) exports the zoo there and gives
 the eager baseline; ONNX Runtime's CUDA execution provider is timed too when
-the installed onnxruntime has it. Three steps:
+the installed onnxruntime has it. Four steps:
 
   1. node tests: each --node-set (NAME=DATA_DIR:TESTS_FILE, the tests that pass
      on the CPU build) run through --target nvptx at fp32 and compared with the
@@ -29,6 +29,10 @@ the installed onnxruntime has it. Three steps:
      GPU at the same precision (fp32 with TF32 off, tf32 with TF32 matmuls and
      convolutions, fp16 and bf16 under torch.autocast; inputs already on the
      GPU) and ONNX Runtime's CUDA EP (fp32).
+  4. profile (--profile, run before step 3): for each named model at batch 1 in fp32, the
+     latency as run and with ONNXC_GPU_SYNC=1 (the host waits after every
+     launch), and the GPU time of each kernel under Nsight Compute (ncu),
+     when it is installed.
 
 Writes OUT/gpu-report.json, OUT/gpu-report.md and OUT/gpu.md (the text of
 docs/gpu.md); --deadline S stops starting work after S seconds and reports
@@ -36,7 +40,7 @@ what ran.
 
   test/gpu/run_on_gpu.py (--build build | --bundle DIR) [--out DIR] [--gpu sm_90]
       [--node-set NAME=DIR:TESTS]... [--zoo m1,m2] [--precisions fp32,tf32,fp16,bf16]
-      [--batches 1,32] [--bench N] [--deadline S] [-j N]
+      [--batches 1,32] [--bench N] [--deadline S] [-j N] [--node-jobs N] [--profile m1,m2]
 
 Exit status: 0 all passed, 1 a failure, 77 no usable GPU (nothing ran).
 """
@@ -146,7 +150,8 @@ def node_set(args, out, name, data_dir, tests_file, clock):
         report_json = os.path.join(work, f"{label}.json")
         r = run([sys.executable, runner, "--compiler", args.compiler, "--cache-dir", os.path.join(work, "cache"),
                  "--data-dir", data, "--work-dir", os.path.join(work, "work-" + label), "--tests", tests_path,
-                 "--report", os.path.join(work, f"{label}.md"), "--json", report_json, "-j", str(args.jobs),
+                 "--report", os.path.join(work, f"{label}.md"), "--json", report_json,
+                 "-j", str(args.node_jobs or args.jobs),
                  "--skips", os.devnull, "--run-timeout", "120"] + extra,
                 timeout=max(60, clock.left() - args.model_time))
         if not os.path.exists(report_json):
@@ -215,22 +220,24 @@ def batch_inputs(args, name, batch):
     return sorted(glob.glob(os.path.join(d, "input_*.pb")))
 
 
-def run_exe(exe, inputs, out_dir, timeout=180):
+def run_exe(exe, inputs, out_dir, timeout=180, env=None):
     shutil.rmtree(out_dir, ignore_errors=True)
-    r = run([exe, "--output-dir", out_dir] + inputs, timeout=timeout)
+    r = run([exe, "--output-dir", out_dir] + inputs, timeout=timeout, env=env)
     if r.returncode != 0:
         return f"run failed (exit {r.returncode}): {first_line(r.stderr)}"
     return None
 
 
-def bench_exe(exe, inputs, budget_s, max_runs):
-    """Median ms of the executable's --bench, with as many runs as the budget allows."""
+def bench_exe(exe, inputs, budget_s, max_runs, env=None):
+    """Median ms of the executable's --bench, with as many runs as the budget
+    allows; `env`: variables to set for it."""
+    env = dict(os.environ, **(env or {}))
     t0 = time.time()
-    if run_exe(exe, inputs, exe + ".warm") is not None:
+    if run_exe(exe, inputs, exe + ".warm", env=env) is not None:
         return None
     one = time.time() - t0
     n = int(max(3, min(max_runs, budget_s / max(one, 1e-3))))
-    r = run([exe, "--bench", str(n), "--output-dir", exe + ".bench-out"] + inputs, timeout=180)
+    r = run([exe, "--bench", str(n), "--output-dir", exe + ".bench-out"] + inputs, timeout=180, env=env)
     for line in r.stdout.splitlines():
         if line.startswith("{"):
             return json.loads(line)["median_ms"]
@@ -379,6 +386,73 @@ def model_rows(args, clock, compiles, exports):
     return rows
 
 
+def find_ncu():
+    """Nsight Compute's command line, or None."""
+    found = shutil.which("ncu") or shutil.which("ncu", path="/usr/local/cuda/bin")
+    return found or next(iter(sorted(glob.glob("/opt/nvidia/nsight-compute/*/ncu"))), None)
+
+
+NCU_UNIT_MS = {"nsecond": 1e-6, "ns": 1e-6, "usecond": 1e-3, "us": 1e-3, "msecond": 1.0, "ms": 1.0,
+               "second": 1e3, "s": 1e3}
+
+
+def ncu_kernel_times(ncu, exe, inputs, out_dir, timeout):
+    """[(kernel name, ms)] of one run of `exe` under ncu (each kernel's
+    gpu__time_duration), or a string saying why not."""
+    import csv
+    r = run([ncu, "--clock-control", "none", "--metrics", "gpu__time_duration.sum", "--csv",
+             exe, "--output-dir", out_dir] + inputs, timeout=timeout)
+    rows = list(csv.reader(l for l in r.stdout.splitlines() if l.startswith('"')))
+    if r.returncode != 0 or not rows or "Kernel Name" not in rows[0]:
+        return f"ncu failed (exit {r.returncode}): {first_line(r.stderr or r.stdout)}"
+    head = rows[0]
+    name, unit, value = head.index("Kernel Name"), head.index("Metric Unit"), head.index("Metric Value")
+    times = []
+    for row in rows[1:]:
+        try:
+            times.append((row[name], float(row[value].replace(",", "")) * NCU_UNIT_MS[row[unit]]))
+        except (IndexError, KeyError, ValueError):
+            continue
+    return times
+
+
+def profile_rows(args, clock, compiles):
+    """Where a batch-1 fp32 run of each --profile model goes: its latency as
+    run, its latency with ONNXC_GPU_SYNC=1 (the host waits after each
+    launch), and ncu's GPU time per kernel."""
+    ncu = find_ncu()
+    rows = []
+    for m in args.profile:
+        row = {"model": m, "async_ms": None, "sync_ms": None, "kernels": None, "kernel_ms": None,
+               "top": [], "detail": ""}
+        rows.append(row)
+        inputs = batch_inputs(args, m, 1)
+        built = compiles[m].result() if m in compiles and compiles[m].done() else {}
+        exe = built.get("gpu-fp32", (None,))[0]
+        if not exe or not inputs or clock.left() < 40:
+            row["detail"] = "not built" if not exe or not inputs else "out of time"
+            continue
+        row["async_ms"] = bench_exe(exe, inputs, 1.5, args.bench)
+        row["sync_ms"] = bench_exe(exe, inputs, 1.5, args.bench, env={"ONNXC_GPU_SYNC": "1"})
+        if not ncu:
+            row["detail"] = "no ncu on this machine"
+            continue
+        times = ncu_kernel_times(ncu, exe, inputs, exe + ".ncu-out", max(30, min(240, clock.left() - 10)))
+        if isinstance(times, str):
+            row["detail"] = times
+            log(f"profile {m}: {times}")
+            continue
+        row["kernels"], row["kernel_ms"] = len(times), sum(t for _, t in times)
+        by_name = {}
+        for k, t in times:
+            n, total = by_name.get(k, (0, 0.0))
+            by_name[k] = (n + 1, total + t)
+        row["top"] = sorted(([k, n, t] for k, (n, t) in by_name.items()), key=lambda x: -x[2])[:8]
+        log(f"profile {m}: {fmt(row['async_ms'])} ms as run, {fmt(row['sync_ms'])} ms with ONNXC_GPU_SYNC=1, "
+            f"{row['kernels']} kernels take {fmt(row['kernel_ms'])} ms on the GPU")
+    return rows
+
+
 # --------------------------------------------------------------------------------------------
 # Reports
 # --------------------------------------------------------------------------------------------
@@ -447,6 +521,24 @@ def markdown(report):
         lines += ["", "Rows that did not match or did not run:", ""]
         lines += [f"- {r['model']} batch {r['batch']} {r['precision']}: {r['detail'] or 'error above tolerance'}"
                   for r in problems]
+    profile = report.get("profile") or []
+    if profile:
+        lines += [
+            "",
+            "## Where the time goes (batch 1, fp32)",
+            "",
+            "Latency as run (kernels chained on one stream), with `ONNXC_GPU_SYNC=1` (the host waits after "
+            "each launch), and the sum of the kernels' GPU times under Nsight Compute "
+            "(`gpu__time_duration`, one run): what the latency has beyond that sum is the host's share "
+            "(launches, copies in and out, waits).",
+            "",
+            "| model | onnxc ms | ONNXC_GPU_SYNC=1 ms | kernels | their GPU time ms | costliest kernels (launches, ms) |",
+            "|---|---|---|---|---|---|",
+        ]
+        for r in profile:
+            top = "; ".join(f"{k} ({n}, {t:.3f})" for k, n, t in r["top"][:4]) or r["detail"] or "n/a"
+            lines.append(f"| {r['model']} | {fmt(r['async_ms'])} | {fmt(r['sync_ms'])} | "
+                         f"{r['kernels'] if r['kernels'] is not None else 'n/a'} | {fmt(r['kernel_ms'])} | {top} |")
     return "\n".join(lines) + "\n"
 
 
@@ -471,7 +563,8 @@ def merge_reports(paths):
             if row["error"] is not None or key not in rows:
                 rows[key] = row
     order = {m: i for i, m in enumerate(ZOO)}
-    return {"machine": reports[-1]["machine"], "compiler": reports[0]["compiler"], "gpu": reports[0]["gpu"],
+    profile = next((r["profile"] for r in reversed(reports) if r.get("profile")), [])
+    return {"profile": profile, "machine": reports[-1]["machine"], "compiler": reports[0]["compiler"], "gpu": reports[0]["gpu"],
             "seconds": sum(r["seconds"] for r in reports), "runs": sum(r.get("runs", 1) for r in reports),
             "node_tests": [sets[k] for k in sorted(sets)],
             "models": [rows[k] for k in sorted(rows, key=lambda k: (order.get(k[0], 99), k[1],
@@ -521,6 +614,10 @@ def main():
                     help="seconds before the deadline that the node tests leave to the models (default 180)")
     ap.add_argument("--version", dest="version", default=None, help=argparse.SUPPRESS)
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--node-jobs", type=int, default=None,
+                    help="node tests run at once (default: -j); each waits mostly on the GPU's start")
+    ap.add_argument("--profile", default="",
+                    help="zoo models whose batch-1 fp32 run is profiled (ONNXC_GPU_SYNC=1, ncu) after the rest")
     ap.add_argument("--merge", nargs="+", metavar="REPORT",
                     help="write OUT/gpu.md and OUT/gpu-report.json of these runs' gpu-report.json and stop")
     args = ap.parse_args()
@@ -540,6 +637,9 @@ def main():
     args.zoo = [m for m in args.zoo.split(",") if m]
     if any(m not in ZOO for m in args.zoo):
         ap.error(f"--zoo: each of {', '.join(ZOO)}")
+    args.profile = [m for m in args.profile.split(",") if m]
+    if any(m not in args.zoo for m in args.profile):
+        ap.error("--profile: models of --zoo")
     args.all_precision_models = [m for m in args.all_precision_models.split(",") if m]
     args.batches = [int(b) for b in args.batches.split(",") if b]
     args.tolerance_items, args.tolerance = args.tolerance, dict(DEFAULT_TOLERANCE)
@@ -587,10 +687,15 @@ def main():
             node.append({"set": name, "cpu_passing": 0, "passed": 0, "failures": [], "error": "out of time"})
             continue
         node.append(node_set(args, out, name, d, tests, clock))
+    # The profile first: it says where the time goes, which matters more
+    # than the last rows when the deadline cuts the run short.
+    if args.profile:
+        concurrent.futures.wait([compiles[m] for m in args.profile], timeout=max(1.0, clock.left() - 120))
+    profile = profile_rows(args, clock, compiles)
     rows = model_rows(args, clock, compiles, exports)
 
     report = {"machine": facts, "compiler": args.version, "gpu": args.gpu, "seconds": time.time() - START,
-              "runs": 1, "node_tests": node, "models": rows}
+              "runs": 1, "node_tests": node, "models": rows, "profile": profile}
     md = markdown(report)
     with open(os.path.join(out, "gpu.md"), "w") as f:
         f.write(md)

@@ -9,7 +9,10 @@
  * the CPU build's ABI promises.
  *
  * Device memory is CUDA managed memory: host code between kernels (the loops
- * that stay on the host) reads and writes the same buffers. Where the device
+ * that stay on the host) reads and writes the same buffers. Kernels are
+ * launched on one stream per thread without waiting between them; the
+ * generated code waits (mgpuStreamSynchronize) before the host touches
+ * memory. Where the device
  * supports it (concurrent managed access), the inputs are prefetched to the
  * GPU on the run's stream before the first kernel, the weights are advised
  * read-mostly and prefetched once, and the outputs are prefetched back
@@ -107,6 +110,9 @@ static int deviceSM;
 static pthread_once_t initOnce = PTHREAD_ONCE_INIT;
 /// Why the GPU cannot be used ("" while it can).
 static char initError[512];
+/// ONNXC_GPU_SYNC=1: wait for each kernel before the next launch (to tell a
+/// race between kernels and the host apart, and to time the difference).
+static bool syncEachLaunch;
 
 /// The first GPU error of the run on this thread ("" if none).
 static _Thread_local char runError[1024];
@@ -143,6 +149,8 @@ static bool gpuFailed(void) { return runError[0] != 0; }
 static void initialize(void) {
   /* ONNXC_CUDA_DRIVER names another driver library (tests point it at a
      missing file to check the no-GPU path on any machine). */
+  const char *sync = getenv("ONNXC_GPU_SYNC");
+  syncEachLaunch = sync && sync[0] == '1';
   const char *driver = getenv("ONNXC_CUDA_DRIVER");
   if (!driver || !driver[0])
     driver = "libcuda.so.1";
@@ -229,86 +237,131 @@ static bool gpuReady(void) {
 }
 
 /*===------------------------------------------------------------------------===
- * Buffers: a 16-byte header says where the memory came from (and its size),
- * so that one free function serves managed memory and the malloc fallback.
+ * Buffers: managed memory, with its bookkeeping on the host. A header inside
+ * the buffer would be a host access to memory that kernels use: a page
+ * migration each way at every allocation and free.
  *===------------------------------------------------------------------------===*/
 
-enum { kHeaderSize = 16 };
-static const uint64_t kManagedMagic = 0x6f6e6e7863474d4dull; /* "onnxcGMM" */
-static const uint64_t kHostMagic = 0x6f6e6e7863484d4dull;    /* "onnxcHMM" */
-
-/* Freed managed blocks, kept for reuse by size: a model allocates the same
-   buffers at every run, and cuMemAllocManaged is slow. */
-typedef struct FreeBlock {
+/// A managed block: live (handed out) or free (kept for reuse by size, since
+/// a model allocates the same buffers at every run and cuMemAllocManaged is
+/// slow). `stream` is the stream whose kernels may still use a free block
+/// (freed while that thread's run had launches in flight; the generated code
+/// waits for them only before the host touches memory), NULL once nothing
+/// can: such a block is reused by that stream alone until its run ends.
+typedef struct Block {
+  void *ptr;
   size_t size;
-  uint64_t *base;
-} FreeBlock;
+  CUstream stream;
+} Block;
+
+typedef struct BlockList {
+  Block *blocks;
+  size_t size, capacity;
+} BlockList;
 
 enum { kMaxFreeBlocks = 4096 };
-static pthread_mutex_t freeLock = PTHREAD_MUTEX_INITIALIZER;
-static FreeBlock freeBlocks[kMaxFreeBlocks];
-static size_t numFreeBlocks;
+static pthread_mutex_t blocksLock = PTHREAD_MUTEX_INITIALIZER;
+static BlockList liveBlocks, freeBlocks;
+/// Whether this thread's run has launched kernels it has not waited for.
+static _Thread_local bool runInFlight;
 
-static uint64_t *takeFreeBlock(size_t size) {
-  uint64_t *base = NULL;
-  pthread_mutex_lock(&freeLock);
-  for (size_t i = numFreeBlocks; i-- > 0;) {
-    if (freeBlocks[i].size == size) {
-      base = freeBlocks[i].base;
-      freeBlocks[i] = freeBlocks[--numFreeBlocks];
-      break;
-    }
+/// Appends `block` to `list`; false when out of memory (blocksLock held).
+static bool pushBlock(BlockList *list, Block block) {
+  if (list->size == list->capacity) {
+    size_t capacity = list->capacity ? 2 * list->capacity : 256;
+    Block *grown = realloc(list->blocks, capacity * sizeof(Block));
+    if (!grown)
+      return false;
+    list->blocks = grown;
+    list->capacity = capacity;
   }
-  pthread_mutex_unlock(&freeLock);
-  return base;
+  list->blocks[list->size++] = block;
+  return true;
+}
+
+/// Removes and returns the block at `i` of `list` (blocksLock held).
+static Block removeBlock(BlockList *list, size_t i) {
+  Block block = list->blocks[i];
+  list->blocks[i] = list->blocks[--list->size];
+  return block;
+}
+
+/// The live block at `ptr`, or -1 (a malloc'ed fallback buffer); blocksLock
+/// held. The newest are searched first: buffers die young.
+static ptrdiff_t findLive(const void *ptr) {
+  for (size_t i = liveBlocks.size; i-- > 0;)
+    if (liveBlocks.blocks[i].ptr == ptr)
+      return (ptrdiff_t)i;
+  return -1;
 }
 
 static void *gpuAlloc(size_t bytes) {
-  size_t total = bytes + kHeaderSize;
-  uint64_t *base = NULL;
+  size_t size = bytes ? bytes : 1;
   if (!gpuFailed() && !initError[0]) {
-    base = takeFreeBlock(total);
-    if (!base) {
-      CUdeviceptr ptr = 0;
-      CUresult result = cuda.memAllocManaged(&ptr, total, CU_MEM_ATTACH_GLOBAL);
+    void *ptr = NULL;
+    pthread_mutex_lock(&blocksLock);
+    for (size_t i = freeBlocks.size; i-- > 0 && !ptr;) {
+      Block *block = &freeBlocks.blocks[i];
+      if (block->size == size &&
+          (!block->stream || block->stream == threadStream))
+        ptr = removeBlock(&freeBlocks, i).ptr;
+    }
+    pthread_mutex_unlock(&blocksLock);
+    if (!ptr) {
+      CUdeviceptr fresh = 0;
+      CUresult result =
+          cuda.memAllocManaged(&fresh, size, CU_MEM_ATTACH_GLOBAL);
       if (result != 0)
         gpuFail("cuMemAllocManaged", result);
-      else
-        base = (uint64_t *)(uintptr_t)ptr;
+      ptr = (void *)(uintptr_t)fresh;
     }
-    if (base) {
-      base[0] = kManagedMagic;
-      base[1] = total;
-      return (char *)base + kHeaderSize;
+    if (ptr) {
+      pthread_mutex_lock(&blocksLock);
+      bool tracked = pushBlock(&liveBlocks, (Block){ptr, size, NULL});
+      pthread_mutex_unlock(&blocksLock);
+      if (tracked)
+        return ptr;
+      cuda.memFree((CUdeviceptr)(uintptr_t)ptr);
+      snprintf(runError, sizeof(runError), "out of memory (host bookkeeping)");
     }
   }
-  base = malloc(total);
-  if (!base) {
+  void *host = malloc(size);
+  if (!host) {
     /* The generated code cannot take a null buffer. */
     fprintf(stderr, "error: out of memory (%zu bytes)\n", bytes);
     exit(1);
   }
-  base[0] = kHostMagic;
-  base[1] = total;
-  return (char *)base + kHeaderSize;
+  return host;
 }
 
 static void gpuRelease(void *ptr) {
   if (!ptr)
     return;
-  uint64_t *base = (uint64_t *)((char *)ptr - kHeaderSize);
-  if (base[0] != kManagedMagic) {
-    free(base);
+  pthread_mutex_lock(&blocksLock);
+  ptrdiff_t live = findLive(ptr);
+  if (live < 0) {
+    pthread_mutex_unlock(&blocksLock);
+    free(ptr);
     return;
   }
-  base[0] = 0;
-  pthread_mutex_lock(&freeLock);
-  bool kept = numFreeBlocks < kMaxFreeBlocks;
-  if (kept)
-    freeBlocks[numFreeBlocks++] = (FreeBlock){(size_t)base[1], base};
-  pthread_mutex_unlock(&freeLock);
+  Block block = removeBlock(&liveBlocks, (size_t)live);
+  block.stream = runInFlight ? threadStream : NULL;
+  bool kept = freeBlocks.size < kMaxFreeBlocks && pushBlock(&freeBlocks, block);
+  pthread_mutex_unlock(&blocksLock);
+  /* cuMemFree waits for the kernels that may still use the block. */
   if (!kept)
-    cuda.memFree((CUdeviceptr)(uintptr_t)base);
+    cuda.memFree((CUdeviceptr)(uintptr_t)ptr);
+}
+
+/// This thread's launches are done: the blocks it freed meanwhile are free
+/// for every thread.
+static void releaseStreamBlocks(void) {
+  runInFlight = false;
+  pthread_mutex_lock(&blocksLock);
+  for (size_t i = 0; i < freeBlocks.size; ++i)
+    if (freeBlocks.blocks[i].stream == threadStream)
+      freeBlocks.blocks[i].stream = NULL;
+  pthread_mutex_unlock(&blocksLock);
 }
 
 /// Moves the buffer `ptr` (from gpuAlloc) to `where` (the device or
@@ -317,18 +370,20 @@ static void gpuRelease(void *ptr) {
 static void prefetch(const void *ptr, CUdevice where, CUstream stream) {
   if (!cuda.memPrefetchAsync || !ptr || gpuFailed())
     return;
-  const uint64_t *base = (const uint64_t *)((const char *)ptr - kHeaderSize);
-  if (base[0] != kManagedMagic)
-    return;
-  (void)cuda.memPrefetchAsync((CUdeviceptr)(uintptr_t)base, (size_t)base[1],
-                              where, stream);
+  pthread_mutex_lock(&blocksLock);
+  ptrdiff_t live = findLive(ptr);
+  size_t size = live < 0 ? 0 : liveBlocks.blocks[live].size;
+  pthread_mutex_unlock(&blocksLock);
+  if (size)
+    (void)cuda.memPrefetchAsync((CUdeviceptr)(uintptr_t)ptr, size, where,
+                                stream);
 }
 
 /* The allocator of the host code (finalize-memref-to-llvm with
    use-generic-functions). */
 void *_mlir_memref_to_llvm_alloc(size_t bytes) { return gpuAlloc(bytes); }
 void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t bytes) {
-  /* Managed memory is 256-byte aligned; the header keeps 16. */
+  /* Managed memory is 256-byte aligned; malloc's fallback 16. */
   (void)alignment;
   return gpuAlloc(bytes);
 }
@@ -365,6 +420,10 @@ void *onnxc_gpu_constant(const void *host, int64_t bytes) {
       return (void *)host;
     }
     copy = (void *)(uintptr_t)ptr;
+    /* Without concurrent managed access the host may not touch managed
+       memory while kernels run, and launches no longer wait one by one. */
+    if (!cuda.memAdvise)
+      (void)cuda.ctxSynchronize();
     memcpy(copy, host, (size_t)bytes);
     /* Weights: read-only copies may live on the device and the host alike. */
     if (cuda.memAdvise && bytes > 0) {
@@ -498,6 +557,8 @@ void mgpuStreamSynchronize(void *stream) {
   CUresult result = cuda.streamSynchronize((CUstream)stream);
   if (result != 0)
     gpuFail("running a kernel (cuStreamSynchronize)", result);
+  else if ((CUstream)stream == threadStream)
+    releaseStreamBlocks();
 }
 
 void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
@@ -515,6 +576,10 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
       (CUstream)stream, params, extra);
   if (result != 0)
     gpuFail("cuLaunchKernel", result);
+  else if (syncEachLaunch)
+    mgpuStreamSynchronize(stream);
+  else
+    runInFlight = true;
 }
 
 void *mgpuMemAlloc(uint64_t bytes, void *stream, bool isHostShared) {
@@ -654,6 +719,8 @@ void onnxc_gpu_run(const onnxc_model_desc *model, onnxc_entry_fn body,
     if (result != 0)
       gpuFail("cuCtxSynchronize", result);
   }
+  if (!gpuFailed())
+    releaseStreamBlocks();
 
   /* The outputs back to the host in bulk before they are read. */
   int64_t *out = outputs;
