@@ -1,4 +1,5 @@
-//===- AsyncLaunches.cpp - The onnx-gpu-async-launches pass ----------------===//
+//===- AsyncLaunches.cpp - The onnx-gpu-async-launches pass
+//----------------===//
 //
 // Chains the host's kernel launches on one stream, waiting only where the
 // host itself touches memory, instead of synchronizing after every launch.

@@ -1,4 +1,5 @@
-//===- CopyKernels.cpp - The onnx-gpu-copy-kernels pass --------------------===//
+//===- CopyKernels.cpp - The onnx-gpu-copy-kernels pass
+//--------------------===//
 //
 // Turns the host's memref.copy ops into linalg.copy, so that the nvptx
 // pipeline runs them as kernels instead of copying on the host through
@@ -45,8 +46,8 @@ struct GPUCopyKernelsPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     onnxc::populateGPUCopyKernelPatterns(patterns);
-    if (failed(applyPatternsAndFoldGreedily(getOperation(),
-                                            std::move(patterns))))
+    if (failed(
+            applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
 };
