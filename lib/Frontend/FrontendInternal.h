@@ -129,6 +129,8 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value>> importSwish(NodeContext &node,
 mlir::FailureOr<llvm::SmallVector<mlir::Value>>
 importCausalConvWithState(NodeContext &node, std::string &error);
 mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+importLinearAttention(NodeContext &node, std::string &error);
+mlir::FailureOr<llvm::SmallVector<mlir::Value>>
 importLpPool(NodeContext &node, std::string &error);
 mlir::FailureOr<llvm::SmallVector<mlir::Value>>
 importCenterCropPad(NodeContext &node, std::string &error);

@@ -111,6 +111,8 @@ std::optional<T> takeAttr(NodeContext &node, StringRef name, StringRef kind,
   }
   if constexpr (std::is_same_v<AttrT, FloatAttr>)
     return typed.getValueAsDouble();
+  else if constexpr (std::is_same_v<AttrT, StringAttr>)
+    return typed.str();
   else
     return typed.getInt();
 }
@@ -123,6 +125,13 @@ std::optional<int64_t> intAttr(NodeContext &node, StringRef name,
 std::optional<double> floatAttr(NodeContext &node, StringRef name,
                                 double fallback, std::string &error) {
   return takeAttr<FloatAttr>(node, name, "a float", fallback, error);
+}
+
+std::optional<std::string> stringAttr(NodeContext &node, StringRef name,
+                                      std::string fallback,
+                                      std::string &error) {
+  return takeAttr<StringAttr>(node, name, "a string", std::move(fallback),
+                              error);
 }
 
 /// Fails with a message naming the attributes the node has that the
@@ -524,17 +533,11 @@ FailureOr<SmallVector<Value>> importSwish(NodeContext &node,
 /// "silu" or "swish"; present_state = the last k - 1 steps of padded.
 FailureOr<SmallVector<Value>> importCausalConvWithState(NodeContext &node,
                                                         std::string &error) {
-  std::string activation = "none";
-  if (std::optional<Attribute> attr = node.takeAttribute("activation")) {
-    auto text = dyn_cast<StringAttr>(*attr);
-    if (!text) {
-      error = "expects attribute 'activation' to be a string";
-      return failure();
-    }
-    activation = text.str();
-  }
-  if (failed(checkNoOtherAttributes(node, error)))
+  std::optional<std::string> activationAttr =
+      stringAttr(node, "activation", "none", error);
+  if (!activationAttr || failed(checkNoOtherAttributes(node, error)))
     return failure();
+  const std::string &activation = *activationAttr;
   if (activation != "none" && activation != "silu" && activation != "swish") {
     error = "has activation '" + activation +
             "' (expected 'silu', 'swish' or 'none')";
@@ -582,6 +585,249 @@ FailureOr<SmallVector<Value>> importCausalConvWithState(NodeContext &node,
   if (!e.ok())
     return failure();
   return SmallVector<Value>{y, present};
+}
+
+/// LinearAttention-27: recurrent linear attention over the time axis of
+/// packed [batch, time, heads x size] query, key and value, as ONNX's
+/// function body computes it, in float: a state S [batch, kv heads, d_k,
+/// d_v] (past_state, or zeros) is updated per step t by the update_rule
+///   gated:        S = exp(g_t) S                    (gated, gated_delta)
+///   delta:        v_t = beta_t (v_t - S^T k_t)      (delta, gated_delta)
+///   always:       S = S + k_t v_t^T, o_t = scale q_t^T S
+/// with each kv head's state read by q_num_heads / kv_num_heads query heads.
+/// One onnx.Scan over axis 1 of the inputs (reshaped to heads, query
+/// pre-scaled, decay pre-exponentiated) carries S; its output stacks o_t.
+/// Outputs: the output in the query's type and present_state in
+/// past_state's (or the query's) type.
+FailureOr<SmallVector<Value>> importLinearAttention(NodeContext &node,
+                                                    std::string &error) {
+  std::optional<int64_t> qHeads = intAttr(node, "q_num_heads", 0, error);
+  std::optional<int64_t> kvHeads = intAttr(node, "kv_num_heads", 0, error);
+  std::optional<double> scaleAttr = floatAttr(node, "scale", 0.0, error);
+  // A tuning hint only: the result does not depend on it.
+  std::optional<int64_t> chunkSize = intAttr(node, "chunk_size", 64, error);
+  std::optional<std::string> ruleAttr =
+      stringAttr(node, "update_rule", "gated_delta", error);
+  if (!qHeads || !kvHeads || !scaleAttr || !chunkSize || !ruleAttr ||
+      failed(checkNoOtherAttributes(node, error)))
+    return failure();
+  const std::string &rule = *ruleAttr;
+  if (rule != "linear" && rule != "gated" && rule != "delta" &&
+      rule != "gated_delta") {
+    error = "has update_rule '" + rule +
+            "' (expected 'linear', 'gated', 'delta' or 'gated_delta')";
+    return failure();
+  }
+  if (*qHeads <= 0 || *kvHeads <= 0 || *qHeads % *kvHeads != 0) {
+    error = "needs q_num_heads and kv_num_heads, the first a positive "
+            "multiple of the second (got " +
+            std::to_string(*qHeads) + " and " + std::to_string(*kvHeads) + ")";
+    return failure();
+  }
+  bool gating = rule == "gated" || rule == "gated_delta";
+  bool deltaRule = rule == "delta" || rule == "gated_delta";
+  auto input = [&](unsigned i) { return optionalInput(node, i); };
+  Value q = input(0), k = input(1), v = input(2), past = input(3),
+        decay = input(4), beta = input(5);
+  if (gating != static_cast<bool>(decay)) {
+    error = "has update_rule '" + rule + "', which " +
+            (gating ? "needs" : "takes no") + " decay input";
+    return failure();
+  }
+  if (deltaRule != static_cast<bool>(beta)) {
+    error = "has update_rule '" + rule + "', which " +
+            (deltaRule ? "needs" : "takes no") + " beta input";
+    return failure();
+  }
+  // Query, key, value, decay and beta: rank 3, of one float type.
+  auto packedType = [&](Value value) -> RankedTensorType {
+    auto type = value ? dyn_cast<RankedTensorType>(value.getType()) : nullptr;
+    return type && type.getRank() == 3 ? type : nullptr;
+  };
+  RankedTensorType qType = packedType(q), kType = packedType(k),
+                   vType = packedType(v);
+  if (!qType || !kType || !vType) {
+    error = "needs query, key and value of rank 3";
+    return failure();
+  }
+  Type element = qType.getElementType();
+  std::optional<int64_t> dtype = floatDType(element);
+  if (!dtype) {
+    error = "needs a floating-point query";
+    return failure();
+  }
+  for (auto [name, value] : {std::pair<StringRef, Value>{"key", k},
+                             {"value", v},
+                             {"decay", decay},
+                             {"beta", beta}}) {
+    if (!value)
+      continue;
+    RankedTensorType type = packedType(value);
+    if (!type || type.getElementType() != element) {
+      error = "needs " + name.str() + " of rank 3 and of the query's type";
+      return failure();
+    }
+  }
+  // The head sizes d_k and d_v, `?` where the packed size is dynamic; the
+  // packed sizes are checked where they are static.
+  auto lastDim = [](RankedTensorType type) { return type.getDimSize(2); };
+  auto headSize = [](int64_t packed, int64_t heads) {
+    return ShapedType::isDynamic(packed) ? packed : packed / heads;
+  };
+  auto notMultiple = [](int64_t packed, int64_t heads) {
+    return !ShapedType::isDynamic(packed) && packed % heads != 0;
+  };
+  int64_t keySize = headSize(lastDim(qType), *qHeads);
+  int64_t valueSize = headSize(lastDim(vType), *kvHeads);
+  if (notMultiple(lastDim(qType), *qHeads) ||
+      notMultiple(lastDim(vType), *kvHeads) ||
+      (!ShapedType::isDynamic(keySize) && !kType.isDynamicDim(2) &&
+       lastDim(kType) != *kvHeads * keySize)) {
+    error = "needs query, key and value sizes of q_num_heads x d_k, "
+            "kv_num_heads x d_k and kv_num_heads x d_v (got " +
+            std::to_string(lastDim(qType)) + ", " +
+            std::to_string(lastDim(kType)) + " and " +
+            std::to_string(lastDim(vType)) + ")";
+    return failure();
+  }
+  int64_t decaySize = decay ? lastDim(packedType(decay)) : 0;
+  if (decay && !ShapedType::isDynamic(decaySize) && decaySize != *kvHeads &&
+      (ShapedType::isDynamic(keySize) || decaySize != *kvHeads * keySize)) {
+    error = "needs a decay size of kv_num_heads or kv_num_heads x d_k (got " +
+            std::to_string(decaySize) + ")";
+    return failure();
+  }
+  int64_t betaSize = beta ? lastDim(packedType(beta)) : 0;
+  if (beta && !ShapedType::isDynamic(betaSize) && betaSize != *kvHeads &&
+      betaSize != 1) {
+    error = "needs a beta size of kv_num_heads or 1 (got " +
+            std::to_string(betaSize) + ")";
+    return failure();
+  }
+  int64_t stateDType = *dtype;
+  if (past) {
+    auto pastType = dyn_cast<RankedTensorType>(past.getType());
+    std::optional<int64_t> pastDType =
+        pastType ? floatDType(pastType.getElementType()) : std::nullopt;
+    SmallVector<int64_t> expected{qType.getDimSize(0), *kvHeads, keySize,
+                                  valueSize};
+    auto differ = [](auto dims) {
+      auto [dim, want] = dims;
+      return !ShapedType::isDynamic(dim) && !ShapedType::isDynamic(want) &&
+             dim != want;
+    };
+    if (!pastDType || pastType.getRank() != 4 ||
+        llvm::any_of(llvm::zip(pastType.getShape(), expected), differ)) {
+      error = "needs a floating-point past_state of shape [batch, "
+              "kv_num_heads, d_k, d_v]";
+      return failure();
+    }
+    stateDType = *pastDType;
+  }
+  constexpr int64_t kFloat = ::onnx::TensorProto::FLOAT;
+  OpBuilder &b = node.builder;
+  Type f32 = b.getF32Type();
+  Expansion e(node, error);
+  NamedAttribute axis0 = e.attr("axis", 0);
+  // d_k and d_v as 1-element tensors (constants once the shapes fold).
+  Value keySizeValue = e.op("Div", {e.op("Shape", q, {e.attr("start", 2)}),
+                                    node.i64Constant({*qHeads})});
+  Value valueSizeValue = e.op("Div", {e.op("Shape", v, {e.attr("start", 2)}),
+                                      node.i64Constant({*kvHeads})});
+  // scale, 1 / sqrt(d_k) by default.
+  Value scale;
+  if (*scaleAttr != 0.0)
+    scale = e.scalar(f32, *scaleAttr);
+  else if (!ShapedType::isDynamic(keySize))
+    scale = e.scalar(f32, 1.0 / std::sqrt(static_cast<double>(keySize)));
+  else
+    scale = e.op("Reciprocal", e.op("Sqrt", e.castTo(keySizeValue, kFloat)));
+  int64_t group = *qHeads / *kvHeads;
+  // [batch, time, heads x size] -> [batch, time, heads, ...] in float.
+  auto toHeads = [&](Value x, ArrayRef<int64_t> dims) {
+    SmallVector<int64_t> shape{0, 0};
+    llvm::append_range(shape, dims);
+    return e.op("Reshape", {e.castTo(x, kFloat), node.i64Constant(shape)});
+  };
+  Value scaledQ = e.op("Mul", {e.castTo(q, kFloat), scale});
+  SmallVector<Value> scanInputs{toHeads(scaledQ, {*kvHeads, group, -1}),
+                                toHeads(k, {*kvHeads, -1}),
+                                toHeads(v, {*kvHeads, -1})};
+  if (gating)
+    scanInputs.push_back(e.op("Exp", toHeads(decay, {*kvHeads, -1})));
+  if (deltaRule)
+    scanInputs.push_back(toHeads(beta, {-1, 1, 1}));
+  Value state = past ? e.castTo(past, kFloat) : Value();
+  if (!past) {
+    Value shape =
+        e.op("Concat",
+             {e.op("Shape", q, {e.attr("end", 1)}),
+              node.i64Constant({*kvHeads}), keySizeValue, valueSizeValue},
+             {axis0});
+    state = e.op("ConstantOfShape", shape);
+  }
+  Value lastAxis = node.i64Constant({-1}),
+        secondLastAxis = node.i64Constant({-2});
+  if (!e.ok())
+    return failure();
+  // The body: one step's slices (the scan inputs without their time axis).
+  SmallVector<Type> argTypes{state.getType()};
+  for (Value scanned : scanInputs) {
+    auto type = cast<RankedTensorType>(scanned.getType());
+    SmallVector<int64_t> dims(type.getShape());
+    dims.erase(dims.begin() + 1);
+    argTypes.push_back(RankedTensorType::get(dims, f32));
+  }
+  OperationState scanState(node.loc, onnx::ScanOp::getOperationName());
+  Region *body = scanState.addRegion();
+  SmallVector<Value> yielded;
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *block = b.createBlock(
+        body, {}, argTypes, SmallVector<Location>(argTypes.size(), node.loc));
+    Value s = block->getArgument(0), qt = block->getArgument(1),
+          kt = block->getArgument(2), vt = block->getArgument(3);
+    unsigned next = 4;
+    if (gating)
+      s = e.op("Mul",
+               {s, e.op("Unsqueeze", {block->getArgument(next++), lastAxis})});
+    Value vRow = e.op("Unsqueeze", {vt, secondLastAxis});
+    if (deltaRule) {
+      Value retrieved =
+          e.op("MatMul", {e.op("Unsqueeze", {kt, secondLastAxis}), s});
+      vRow = e.op("Mul",
+                  {block->getArgument(next++), e.op("Sub", {vRow, retrieved})});
+    }
+    s = e.op("Add",
+             {s, e.op("MatMul", {e.op("Unsqueeze", {kt, lastAxis}), vRow})});
+    Value out = e.op("MatMul", {qt, s});
+    if (!e.ok())
+      return failure();
+    b.create<onnx::YieldOp>(node.loc, ValueRange{s, out});
+    yielded = {s, out};
+  }
+  auto outType = cast<RankedTensorType>(yielded[1].getType());
+  SmallVector<int64_t> outDims(outType.getShape());
+  outDims.insert(outDims.begin() + 1, qType.getDimSize(1));
+  SmallVector<int64_t> inAxes(scanInputs.size(), 1);
+  scanState.addOperands(state);
+  scanState.addOperands(scanInputs);
+  // The state's type as the initial and the yielded one agree on it.
+  Type stateType = onnx::joinTypes(state.getType(), yielded[0].getType());
+  scanState.addTypes({stateType, RankedTensorType::get(outDims, f32)});
+  scanState.addAttribute("num_scan_inputs",
+                         b.getI64IntegerAttr(scanInputs.size()));
+  scanState.addAttribute("scan_input_axes", b.getDenseI64ArrayAttr(inAxes));
+  scanState.addAttribute("scan_output_axes", b.getDenseI64ArrayAttr({1}));
+  Operation *scan = b.create(scanState);
+  // [batch, time, kv heads, group, d_v] -> [batch, time, q heads x d_v].
+  Value output = e.castTo(
+      e.op("Reshape", {scan->getResult(1), node.i64Constant({0, 0, -1})}),
+      *dtype);
+  Value present = e.castTo(scan->getResult(0), stateDType);
+  if (!e.ok())
+    return failure();
+  return SmallVector<Value>{output, present};
 }
 
 /// LpPool (opsets 2 on, integer `p`): (sum of |x|^p over each window)^(1/p),

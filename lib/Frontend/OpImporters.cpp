@@ -1652,6 +1652,7 @@ struct Registry {
     add("RotaryEmbedding", 23, 4, importRotaryEmbedding);
     add("Swish", 24, 1, importSwish);
     add("CausalConvWithState", 27, 4, importCausalConvWithState);
+    add("LinearAttention", 27, 6, importLinearAttention);
     add("LpPool", 2, 1, importLpPool);
     add("CenterCropPad", 18, 2, importCenterCropPad);
     add("GroupNormalization", 21, 3, importGroupNormalization);

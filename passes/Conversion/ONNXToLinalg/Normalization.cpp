@@ -8,9 +8,9 @@
 // (lib/Kernels/norm/Norm.c); otherwise LayerNormalization,
 // InstanceNormalization and MeanVarianceNormalization reduce mean and variance
 // over their dims, then normalize (scale and shift) in one generic;
-// LpNormalization divides by the reduced norm. NegativeLogLikelihoodLoss
-// gathers the target's log probabilities and weights in one generic, then sums;
-// SoftmaxCrossEntropyLoss is LogSoftmax then that.
+// LpNormalization divides by the reduced norm (zero where that is zero).
+// NegativeLogLikelihoodLoss gathers the target's log probabilities and weights
+// in one generic, then sums; SoftmaxCrossEntropyLoss is LogSoftmax then that.
 //
 //===----------------------------------------------------------------------===//
 
@@ -696,6 +696,7 @@ struct LpNormalizationLowering
     AffineMap outer = getMapWithout(rewriter.getContext(), rank, *axis);
     Value init =
         createEmpty(rewriter, loc, resultType, getDimSizes(rewriter, loc, x));
+    Value zero = createScalar(rewriter, loc, element, 0);
     Value result =
         rewriter
             .create<linalg::GenericOp>(
@@ -706,8 +707,13 @@ struct LpNormalizationLowering
                 [&](OpBuilder &b, Location l, ValueRange args) {
                   Value n = l1 ? args[1]
                                : b.create<math::SqrtOp>(l, args[1]).getResult();
+                  // A zero norm (an all-zero vector) gives zeros, not NaN.
+                  Value isZero = b.create<arith::CmpFOp>(
+                      l, arith::CmpFPredicate::OEQ, n, zero);
+                  Value quotient = b.create<arith::DivFOp>(l, args[0], n);
                   b.create<linalg::YieldOp>(
-                      l, b.create<arith::DivFOp>(l, args[0], n).getResult());
+                      l, b.create<arith::SelectOp>(l, isZero, zero, quotient)
+                             .getResult());
                 })
             .getResult(0);
     rewriter.replaceOp(op, result);

@@ -199,12 +199,17 @@ func.func @instance_norm(%x: tensor<2x3x4x5xf32>, %s: tensor<3xf32>, %b: tensor<
 
 // -----
 
+// LpNormalization: the sum of squares, then x / sqrt(sum), or 0 where the
+// norm is 0 (ONNX defines an all-zero vector's output as zeros).
 // CHECK-LABEL: func.func @lp_norm
+// CHECK: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
 // CHECK: %[[SQ:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
 // CHECK: arith.mulf
 // CHECK: linalg.generic {{.*}} ins(%{{.+}}, %[[SQ]] :
-// CHECK: math.sqrt
-// CHECK: arith.divf
+// CHECK: %[[N:.+]] = math.sqrt
+// CHECK: %[[IS0:.+]] = arith.cmpf oeq, %[[N]], %[[ZERO]]
+// CHECK: %[[Q:.+]] = arith.divf %{{.+}}, %[[N]]
+// CHECK: arith.select %[[IS0]], %[[ZERO]], %[[Q]]
 func.func @lp_norm(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %0 = onnx.LpNormalization %x {axis = 1 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>

@@ -280,7 +280,8 @@ def ONNX_LpNormalizationOp : ONNX_InferredOp<"LpNormalization"> {
   let summary = "division by the L1 or L2 norm along an axis";
   let description = [{
     Models the ONNX `LpNormalization` operator (opset 1): `input`
-    divided by its `p`-norm (`p` is 1 or 2) along `axis`.
+    divided by its `p`-norm (`p` is 1 or 2) along `axis`; zeros where that
+    norm is zero.
 
     ```mlir
     %y = onnx.LpNormalization %x {axis = 1 : i64, p = 1 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
