@@ -2,7 +2,7 @@
 """gemm_kernel_model.py - the index math of onnx-gpu-gemm-kernels, executed in numpy.
 
 A model, not a test of the compiler: kernel() replays, thread by thread, the
-tiles, staging, fragment gathering and epilogue that
+split of the reduction, the tiles, staging, fragment gathering and epilogue that
 passes/Conversion/LoopsToGPU/GemmKernels.cpp generates (the same formulas; the
 lit test test/Conversion/LoopsToGPU/onnx-gpu-gemm-kernels.mlir ties the
 generated IR to them), and mma_ptx() executes each warp's mma.sync from the
@@ -19,6 +19,17 @@ import sys
 import numpy as np
 
 BM, BN, BK, THREADS = 64, 64, 32, 128
+TARGET_BLOCKS, MIN_SPLIT_STEPS = 256, 4
+
+
+def split_k(M, N, K, batch):
+    """(splits, chunk): the split of the reduction that GemmKernels.cpp
+    computes on the host."""
+    tiles = max((N + BN - 1) // BN * ((M + BM - 1) // BM) * batch, 1)
+    steps = max((K + BK - 1) // BK, 1)
+    splits = min((TARGET_BLOCKS + tiles - 1) // tiles, max(steps // MIN_SPLIT_STEPS, 1))
+    per = (steps + splits - 1) // splits
+    return (steps + per - 1) // per, per * BK
 
 def mma_ptx(a_regs, b_regs, c_regs, prec):
     """Executes one warp-wide mma.sync from the 32 lanes' registers, as the PTX
@@ -54,12 +65,14 @@ def kernel(view, M, N, K, batch, prec):
     """The kernel as GemmKernels.cpp builds it, thread by thread."""
     perReg = 1 if prec == "tf32" else 2
     mmaK = 8 if prec == "tf32" else 16
-    for bz in range(batch):
+    splits, chunk = split_k(M, N, K, batch)
+    for z in range(batch * splits):
+        bz, kBegin = z // splits, (z % splits) * chunk
         for by in range((M + BM - 1) // BM):
             for bx in range((N + BN - 1) // BN):
                 rowBase, colBase = by * BM, bx * BN
                 accs = {tid: [np.zeros((2, 2)) for _ in range(8)] for tid in range(THREADS)}
-                for k0 in range(0, K, BK):
+                for k0 in range(kBegin, min(K, kBegin + chunk), BK):
                     At = np.zeros((BM, BK)); Bt = np.zeros((BK, BN))
                     for tid in range(THREADS):
                         for i in range(BM * BK // THREADS):
@@ -143,7 +156,10 @@ def main():
     worst = 0.0
     rng = np.random.default_rng(0)
     for prec in ("f16", "tf32"):
-        for (B, M, N, K, tb) in [(1, 70, 45, 50, False), (2, 64, 130, 33, True)]:
+        # The third splits K in 3 ranges of 160 (13 steps of 32 over 2 tiles).
+        for (B, M, N, K, tb) in [(1, 70, 45, 50, False), (2, 64, 130, 33, True), (1, 70, 45, 400, False)]:
+            if K > 100:
+                assert split_k(M, N, K, B) == (3, 160), split_k(M, N, K, B)
             a = rng.standard_normal((B, M, K))
             b = rng.standard_normal((B, N, K) if tb else (B, K, N))
             c = rng.standard_normal((B, M, N))

@@ -8,7 +8,8 @@
 // the NVVM intrinsic for bf16, which MLIR 19's nvgpu and nvvm ops reject);
 // with fp32 each thread computes the same 32 outputs with FMAs.
 // Convolutions are implicit GEMMs: no im2col buffer, the staging loads
-// gather the input window directly.
+// gather the input window directly. An output of few tiles splits its
+// reduction over more blocks, which add into C atomically.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,6 +50,11 @@ constexpr int64_t kWarpM = 32, kWarpN = 32, kMmaM = 16, kMmaN = 8;
 constexpr int64_t kTilesM = kWarpM / kMmaM, kTilesN = kWarpN / kMmaN;
 /// Extra columns of the shared tiles, against bank conflicts.
 constexpr int64_t kPad = 4;
+/// Split-K: when the output has fewer tiles than kTargetBlocks (about two
+/// blocks per multiprocessor of an H100's 132), the reduction is split
+/// into ranges of at least kMinSplitSteps steps of kBlockK, each a block
+/// of its own, whose sums are added into C atomically.
+constexpr int64_t kTargetBlocks = 256, kMinSplitSteps = 4;
 
 /// A GEMM over views of the op's buffers:
 ///   C[b, m, n] += sum_k A[b, m, k] * B[b, k, n]   for b < batch.
@@ -318,8 +324,26 @@ static void buildGemmKernel(OpBuilder &b, Location loc, const GemmView &view,
   Value gridX = host.div(host.add(view.n, kBlockN - 1), kBlockN);
   Value gridY = host.div(host.add(view.m, kBlockM - 1), kBlockM);
   Value one = host.c(1);
+  // Split-K (see kTargetBlocks): `splits` ranges of `chunk` (a multiple of
+  // kBlockK) along k, none of them empty.
+  auto maxOf = [&](Value x, Value y) {
+    return b.create<arith::MaxUIOp>(loc, x, y).getResult();
+  };
+  auto minOf = [&](Value x, Value y) {
+    return b.create<arith::MinUIOp>(loc, x, y).getResult();
+  };
+  Value tiles = maxOf(host.mul(host.mul(gridX, gridY), view.batch), one);
+  Value steps = maxOf(host.div(host.add(view.k, kBlockK - 1), kBlockK), one);
+  Value wanted =
+      host.div(host.add(host.c(kTargetBlocks), host.add(tiles, -1)), tiles);
+  Value splits = minOf(wanted, maxOf(host.div(steps, kMinSplitSteps), one));
+  Value stepsPerSplit = host.div(host.add(steps, host.add(splits, -1)), splits);
+  splits =
+      host.div(host.add(steps, host.add(stepsPerSplit, -1)), stepsPerSplit);
+  Value chunk = host.mul(stepsPerSplit, kBlockK);
   auto launch = b.create<gpu::LaunchOp>(
-      loc, gridX, gridY, view.batch, host.c(kThreads), one, one,
+      loc, gridX, gridY, host.mul(view.batch, splits), host.c(kThreads), one,
+      one,
       /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
       ValueRange{}, TypeRange{aTileType, bTileType});
 
@@ -329,7 +353,10 @@ static void buildGemmKernel(OpBuilder &b, Location loc, const GemmView &view,
   Value aTile = launch.getWorkgroupAttributions()[0];
   Value bTile = launch.getWorkgroupAttributions()[1];
   Value tid = launch.getThreadIds().x;
-  Value batch = launch.getBlockIds().z;
+  Value batch = im.div(launch.getBlockIds().z, splits);
+  Value kBegin = im.mul(im.rem(launch.getBlockIds().z, splits), chunk);
+  Value kEnd =
+      b.create<arith::MinUIOp>(loc, view.k, im.add(kBegin, chunk)).getResult();
   Value rowBase = im.mul(launch.getBlockIds().y, kBlockM);
   Value colBase = im.mul(launch.getBlockIds().x, kBlockN);
   Value warp = im.div(tid, kWarpSize), laneId = im.rem(tid, kWarpSize);
@@ -342,7 +369,7 @@ static void buildGemmKernel(OpBuilder &b, Location loc, const GemmView &view,
       loc, accType, DenseElementsAttr::get(accType, b.getF32FloatAttr(0.0)));
   SmallVector<Value> init(kTilesM * kTilesN, zero);
   auto kLoop = b.create<scf::ForOp>(
-      loc, im.c(0), view.k, im.c(kBlockK), init,
+      loc, kBegin, kEnd, im.c(kBlockK), init,
       [&](OpBuilder &b, Location loc, Value k0, ValueRange accs) {
         // The previous step's reads of the tiles are done before they are
         // overwritten, and the new tiles are complete before they are read.
@@ -371,7 +398,9 @@ static void buildGemmKernel(OpBuilder &b, Location loc, const GemmView &view,
         b.create<scf::YieldOp>(loc, next);
       });
 
-  // C += the accumulators, at the C layout of mmaStep.
+  // C += the accumulators, at the C layout of mmaStep; atomically, since
+  // the blocks of a split K add into the same outputs (in no fixed order:
+  // the sums may differ in their last bits from run to run).
   Value tc = im.mul(lane.inGroup, 2);
   for (int64_t i = 0; i < kTilesM; ++i)
     for (int64_t jt = 0; jt < kTilesN; ++jt)
@@ -385,11 +414,10 @@ static void buildGemmKernel(OpBuilder &b, Location loc, const GemmView &view,
         Value acc = kLoop.getResult(i * kTilesN + jt);
         b.create<scf::IfOp>(loc, inside, [&](OpBuilder &b, Location loc) {
           auto [memref, indices] = view.elementC(b, loc, batch, row, col);
-          Value old = b.create<memref::LoadOp>(loc, memref, indices);
           Value part = b.create<vector::ExtractOp>(
               loc, acc, ArrayRef<int64_t>{v / 2, v % 2});
-          Value sum = b.create<arith::AddFOp>(loc, old, part);
-          b.create<memref::StoreOp>(loc, sum, memref, indices);
+          b.create<memref::AtomicRMWOp>(loc, arith::AtomicRMWKind::addf, part,
+                                        memref, indices);
           b.create<scf::YieldOp>(loc);
         });
       }

@@ -8,7 +8,8 @@
 
 // A matmul becomes one launch: 64x64 output tiles (grid x over N, y over M),
 // 128 threads, the A and B tiles in shared memory in the chosen type, a
-// reduction loop by 32 with two barriers, and C += the f32 accumulators.
+// reduction loop by 32 with two barriers, and C += the f32 accumulators
+// (atomically: with few tiles the reduction is split over more blocks).
 // The fragment loads follow the PTX ISA's layouts, with g = lane / 4 and
 // t = lane % 4 (see GemmKernels.cpp):
 //   f16/bf16 m16n8k16: A reg r elt j = A[g + 8(r%2)][2t + j + 8(r/2)],
@@ -24,12 +25,35 @@
 // CHECK: %[[GX:.+]] = arith.divui %[[NP]], %c64
 // CHECK: %[[MP:.+]] = arith.addi %[[M]], %c63
 // CHECK: %[[GY:.+]] = arith.divui %[[MP]], %c64
-// CHECK: gpu.launch blocks(%[[BX:[a-z0-9_]+]], %[[BY:[a-z0-9_]+]], %{{[a-z0-9_]+}}) in (%{{[a-z0-9_]+}} = %[[GX]], %{{[a-z0-9_]+}} = %[[GY]], %{{[a-z0-9_]+}} = %c1)
+// Split-K: splits = min(ceil(256 / tiles), max(steps / 4, 1)) with steps =
+// ceil(K / 32), then evened out into ranges of PER steps (none empty).
+// CHECK: %[[TILES:.+]] = arith.muli %[[GX]], %[[GY]]
+// CHECK: %[[T1:.+]] = arith.maxui %[[TILES]], %c1
+// CHECK: %[[KP:.+]] = arith.addi %[[K]], %c31
+// CHECK: %[[ST0:.+]] = arith.divui %[[KP]], %c32
+// CHECK: %[[STEPS:.+]] = arith.maxui %[[ST0]], %c1
+// CHECK: %[[W0:.+]] = arith.addi %[[T1]], %c255
+// CHECK: %[[WANTED:.+]] = arith.divui %[[W0]], %[[T1]]
+// CHECK: %[[MS0:.+]] = arith.divui %[[STEPS]], %c4
+// CHECK: %[[MS:.+]] = arith.maxui %[[MS0]], %c1
+// CHECK: %[[S0:.+]] = arith.minui %[[WANTED]], %[[MS]]
+// CHECK: %[[S0M:.+]] = arith.addi %[[S0]], %c-1
+// CHECK: %[[P0:.+]] = arith.addi %[[STEPS]], %[[S0M]]
+// CHECK: %[[PER:.+]] = arith.divui %[[P0]], %[[S0]]
+// CHECK: %[[PERM:.+]] = arith.addi %[[PER]], %c-1
+// CHECK: %[[SP0:.+]] = arith.addi %[[STEPS]], %[[PERM]]
+// CHECK: %[[SPLITS:.+]] = arith.divui %[[SP0]], %[[PER]]
+// CHECK: %[[CHUNK:.+]] = arith.muli %[[PER]], %c32
+// CHECK: gpu.launch blocks(%[[BX:[a-z0-9_]+]], %[[BY:[a-z0-9_]+]], %[[BZ:[a-z0-9_]+]]) in (%{{[a-z0-9_]+}} = %[[GX]], %{{[a-z0-9_]+}} = %[[GY]], %{{[a-z0-9_]+}} = %[[SPLITS]])
 // CHECK-SAME: threads(%[[TID:[a-z0-9_]+]], %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}) in (%{{[a-z0-9_]+}} = %c128, %{{[a-z0-9_]+}} = %c1, %{{[a-z0-9_]+}} = %c1)
 // FP16-SAME: workgroup(%[[AT:.+]] : memref<64x36xf16, #gpu.address_space<workgroup>>, %[[BT:.+]] : memref<32x68xf16, #gpu.address_space<workgroup>>)
 // BF16-SAME: workgroup(%[[AT:.+]] : memref<64x36xbf16, #gpu.address_space<workgroup>>, %[[BT:.+]] : memref<32x68xbf16, #gpu.address_space<workgroup>>)
 // TF32-SAME: workgroup(%[[AT:.+]] : memref<64x36xf32, #gpu.address_space<workgroup>>, %[[BT:.+]] : memref<32x68xf32, #gpu.address_space<workgroup>>)
 // FP32-SAME: workgroup(%[[AT:.+]] : memref<64x36xf32, #gpu.address_space<workgroup>>, %[[BT:.+]] : memref<32x68xf32, #gpu.address_space<workgroup>>)
+// CHECK: %[[SPLIT:.+]] = arith.remui %[[BZ]], %[[SPLITS]]
+// CHECK: %[[KB:.+]] = arith.muli %[[SPLIT]], %[[CHUNK]]
+// CHECK: %[[KE0:.+]] = arith.addi %[[KB]], %[[CHUNK]]
+// CHECK: %[[KE:.+]] = arith.minui %[[K]], %[[KE0]]
 // CHECK: %[[ROW0:.+]] = arith.muli %[[BY]], %c64
 // CHECK: %[[COL0:.+]] = arith.muli %[[BX]], %c64
 // CHECK: %[[WARP:.+]] = arith.divui %[[TID]], %c32
@@ -40,7 +64,7 @@
 // CHECK: %[[WROW:.+]] = arith.muli %[[WR]], %c32
 // CHECK: %[[WC:.+]] = arith.remui %[[WARP]], %c2
 // CHECK: %[[WCOL:.+]] = arith.muli %[[WC]], %c32
-// CHECK: %[[ACC:.+]]:8 = scf.for %[[K0:.+]] = %c0 to %[[K]] step %c32 iter_args
+// CHECK: %[[ACC:.+]]:8 = scf.for %[[K0:.+]] = %[[KB]] to %[[KE]] step %c32 iter_args
 // CHECK:   gpu.barrier
 // CHECK:   scf.for
 // CHECK:     memref.load %[[A]]
@@ -109,11 +133,9 @@
 // CHECK: %[[INC:.+]] = arith.cmpi ult, %[[CC]], %[[N]]
 // CHECK: %[[IN:.+]] = arith.andi %[[INR]], %[[INC]]
 // CHECK: scf.if %[[IN]] {
-// CHECK:   %[[OLD:.+]] = memref.load %[[C]][%[[CR]], %[[CC]]]
 // CHECK:   %[[V:.+]] = vector.extract %[[ACC]]#0[0, 0]
-// CHECK:   %[[SUM:.+]] = arith.addf %[[OLD]], %[[V]]
-// CHECK:   memref.store %[[SUM]], %[[C]][%[[CR]], %[[CC]]]
-// CHECK-COUNT-31: memref.store %{{.+}}, %[[C]]
+// CHECK:   memref.atomic_rmw addf %[[V]], %[[C]][%[[CR]], %[[CC]]]
+// CHECK-COUNT-31: memref.atomic_rmw addf %{{.+}}, %[[C]]
 // CHECK: gpu.terminator
 // CHECK-NOT: linalg.matmul
 func.func @matmul(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
@@ -131,7 +153,7 @@ func.func @matmul(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>)
 // CHECK:   memref.load %[[A]][%[[BZ]], %[[AM:.+]], %[[AK:.+]]]
 // CHECK:   memref.load %[[B]][%[[BZ]], %[[BN:.+]], %[[BK:.+]]]
 // CHECK:   memref.store %{{.+}}, %{{.+}}[%[[BK0:.+]], %[[BN0:.+]]]
-// CHECK: memref.store %{{.+}}, %[[C]][%[[BZ]], %{{.+}}, %{{.+}}]
+// CHECK: memref.atomic_rmw addf %{{.+}}, %[[C]][%[[BZ]], %{{.+}}, %{{.+}}]
 // CHECK-NOT: linalg.batch_matmul_transpose_b
 func.func @batch_matmul_transpose_b(%a: memref<12x128x64xf32>, %b: memref<12x128x64xf32>, %c: memref<12x128x128xf32>) {
   linalg.batch_matmul_transpose_b ins(%a, %b : memref<12x128x64xf32>, memref<12x128x64xf32>) outs(%c : memref<12x128x128xf32>)
@@ -159,7 +181,7 @@ func.func @batch_matmul_transpose_b(%a: memref<12x128x64xf32>, %b: memref<12x128
 // CHECK:   %[[SX:.+]] = arith.muli %[[OX]], %c2
 // CHECK:   %[[IX:.+]] = arith.addi %[[SX]], %{{.+}}
 // CHECK:   memref.load %[[X]][%[[IMG]], %{{.+}}, %[[IY]], %[[IX]]]
-// CHECK: memref.store %{{.+}}, %[[O]][%[[IMG]], %{{.+}}, %{{.+}}, %{{.+}}]
+// CHECK: memref.atomic_rmw addf %{{.+}}, %[[O]][%[[IMG]], %{{.+}}, %{{.+}}, %{{.+}}]
 // CHECK-NOT: linalg.conv_2d_nchw_fchw
 func.func @conv(%x: memref<2x4x10x10xf32>, %w: memref<8x4x3x3xf32>, %o: memref<2x8x4x4xf32>) {
   linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
@@ -182,11 +204,28 @@ func.func @conv(%x: memref<2x4x10x10xf32>, %w: memref<8x4x3x3xf32>, %o: memref<2
 // CHECK:   memref.load %[[X]][%[[IB]], %[[GB]], %{{.+}}, %{{.+}}, %{{.+}}]
 // CHECK: %[[IC:.+]] = arith.divui %[[Z]], %c4
 // CHECK: %[[GC:.+]] = arith.remui %[[Z]], %c4
-// CHECK: memref.store %{{.+}}, %[[O]][%[[IC]], %[[GC]], %{{.+}}, %{{.+}}, %{{.+}}]
+// CHECK: memref.atomic_rmw addf %{{.+}}, %[[O]][%[[IC]], %[[GC]], %{{.+}}, %{{.+}}, %{{.+}}]
 // CHECK-NOT: linalg.conv_2d_ngchw_gfchw
 func.func @grouped_conv(%x: memref<2x4x3x10x10xf32>, %w: memref<4x5x3x3x3xf32>, %o: memref<2x4x5x4x4xf32>) {
   linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
     ins(%x, %w : memref<2x4x3x10x10xf32>, memref<4x5x3x3x3xf32>) outs(%o : memref<2x4x5x4x4xf32>)
+  return
+}
+
+// -----
+
+// One 64x64 tile and K = 4096 (128 steps of 32): the reduction splits into
+// 32 blocks (grid z) of 4 steps, 128 columns of A each.
+// CHECK-LABEL: func.func @split_k
+// CHECK: gpu.launch blocks(%{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %[[Z:[a-z0-9_]+]]) in (%{{[a-z0-9_]+}} = %c1, %{{[a-z0-9_]+}} = %c1, %{{[a-z0-9_]+}} = %c32)
+// CHECK: %[[S:.+]] = arith.remui %[[Z]], %c32
+// CHECK: %[[KB:.+]] = arith.muli %[[S]], %c128
+// CHECK: %[[KE0:.+]] = arith.addi %[[KB]], %c128
+// CHECK: %[[KE:.+]] = arith.minui %[[KE0]], %c4096
+// CHECK: scf.for %{{.+}} = %[[KB]] to %[[KE]] step %c32
+// CHECK: memref.atomic_rmw addf
+func.func @split_k(%a: memref<64x4096xf32>, %b: memref<4096x64xf32>, %c: memref<64x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x4096xf32>, memref<4096x64xf32>) outs(%c : memref<64x64xf32>)
   return
 }
 
