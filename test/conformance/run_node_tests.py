@@ -1,6 +1,7 @@
 """run_node_tests.py - run ONNX's backend node tests through onnx-compile and write a conformance report.
 
-Each test is compiled to a host executable, run on every test_data_set_*, and its outputs are
+Each test is compiled to a host executable (with --server, to a shared library that a long-lived
+server process per worker loads and runs the same way), run on every test_data_set_*, and its outputs are
 compared with the references: shapes and dtypes must match, floats within rtol/atol (bfloat16
 within one unit in the last place; NaNs must coincide), integers and bools exactly, the types that
 onnx 1.12 cannot decode (float8, int4, float4e2m1, ...) code for code. A test ends at
@@ -18,10 +19,12 @@ import argparse
 import collections
 import concurrent.futures
 import datetime
+import glob
 import hashlib
 import json
 import os
 import re
+import select
 import shlex
 import shutil
 import signal
@@ -167,6 +170,107 @@ def clean_reason(text, replacements=(), limit=120):
     if text.startswith("model.onnx: "):
         text = text[len("model.onnx: "):]
     return text if limit is None or len(text) <= limit else text[:limit - 3] + "..."
+
+
+class Server:
+    """A test server (NodeTestServer.c) of one runner worker: it loads each test's `--emit lib`
+    library and runs it as the test's executable would, in one process for many tests, so that
+    what a process sets up once (CUDA's driver and context) is not paid per test. Started on first
+    use and again after it dies or times out (killed with its process group) and after `restart`
+    loads (bounding what unloaded libraries leave behind: the nvptx runtime keeps its modules,
+    streams and managed memory for the process). Its stderr goes to `log`, read back when it dies.
+    """
+
+    def __init__(self, cmd, log, restart):
+        self.cmd, self.log, self.restart = cmd, log, restart
+        self.proc, self.loads = None, 0
+
+    def stop(self):
+        if self.proc is None:
+            return
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        self.proc.wait()
+        for pipe in (self.proc.stdin, self.proc.stdout):
+            try:
+                pipe.close()
+            except OSError:  # a command left unsent in the pipe to a dead server
+                pass
+        self.proc = None
+
+    def _start(self):
+        with open(self.log, "wb") as err:
+            self.proc = subprocess.Popen(self.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
+                                         start_new_session=True)
+        self.loads = 0
+
+    def request(self, fields, timeout):
+        """Send one command; return (status, output) as run_cmd does: 0 for `ok`, 1 and the
+        `error: ...` line for an error, the server's exit status (negative for a signal) and the
+        end of its stderr when it died, 'timeout' (the server is then killed) or 'exec-error'."""
+        if any("\t" in f or "\n" in f for f in fields):
+            return "exec-error", "a path with a tab or a line break"
+        if self.proc is None:
+            try:
+                self._start()
+            except OSError as e:
+                return "exec-error", f"cannot execute {self.cmd[0]}: {e}"
+        start = os.path.getsize(self.log)
+        deadline = time.time() + timeout
+        out = b""
+        try:
+            self.proc.stdin.write(("\t".join(fields) + "\n").encode())
+            self.proc.stdin.flush()
+            fd = self.proc.stdout.fileno()
+            while not out.endswith(b"\n"):
+                left = deadline - time.time()
+                if left <= 0 or not select.select([fd], [], [], left)[0]:
+                    self.stop()
+                    return "timeout", ""
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    break
+                out += chunk
+        except OSError:  # BrokenPipeError: it died before reading the command
+            pass
+        if out.endswith(b"\n"):
+            line = out.decode(errors="replace").strip()
+            return (0, "") if line == "ok" else (1, line)
+        # It died: its exit status and what it wrote on stderr meanwhile.
+        try:
+            status = self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            status = "timeout"
+        with open(self.log, "rb") as f:
+            f.seek(start)
+            output = f.read()[-4000:].decode(errors="replace")
+        self.stop()
+        return (status if status != 0 else "exec-error",
+                output or "the test server exited without a reply")
+
+    def load(self, lib, symbol, timeout):
+        if self.proc is not None and self.loads >= self.restart:
+            self.stop()
+        status, output = self.request(["load", lib, symbol], timeout)
+        self.loads += 1
+        return status, output
+
+
+# The library's symbol prefix (its model is LIB_NAME_model).
+LIB_NAME = "onnxc_test"
+
+# One per runner worker process (run_test runs in a worker of a process pool).
+SERVER = None
+
+
+def worker_server(cfg):
+    global SERVER
+    if SERVER is None:
+        log = os.path.join(cfg["work_dir"], f".server-{os.getpid()}.log")
+        SERVER = Server(cfg["server"], log, cfg["server_restart"])
+    return SERVER
 
 
 # --------------------------------------------------------------------------------------------
@@ -425,11 +529,15 @@ def run_test(name, cfg):
             with open(model_path, "wb") as f:
                 f.write(model_bytes)
 
-        # compile
+        # compile: an executable, or with a server a shared library (the .so of --emit lib)
         flags = list(cfg["compile_flags"])
+        suffix = ""
+        if cfg["server"]:
+            flags += ["--emit", "lib", "--name", LIB_NAME]
+            suffix = ".so"
         key = hashlib.sha256(model_bytes + b"\0" + cfg["toolchain"].encode() + b"\0"
                              + "\0".join(flags).encode()).hexdigest()[:32]
-        exe = os.path.join(cfg["exe_dir"], key) if cfg["use_cache"] else os.path.join(work, "model")
+        exe = os.path.join(cfg["exe_dir"], key + suffix) if cfg["use_cache"] else os.path.join(work, "model" + suffix)
         error_file = exe + ".error"
         if cfg["use_cache"] and os.path.isfile(exe):
             rec["cached"] = True
@@ -439,9 +547,15 @@ def run_test(name, cfg):
                 return fail("compile", f.read())
         else:
             tmp = exe + f".tmp{os.getpid()}"
+            built = tmp
+            if cfg["server"]:
+                # --emit lib writes OUT.so, OUT.a, OUT.h and onnxc_runtime.h: in the test's scratch.
+                os.makedirs(os.path.join(work, "lib"))
+                tmp = os.path.join(work, "lib", "lib" + LIB_NAME)
+                built = tmp + suffix
             cmd = [cfg["compiler"], model_path, "-o", tmp] + flags
             status, output = run_cmd(cmd, cfg["compile_timeout"], cwd=work)
-            for leftover in (tmp + ".tmp-link",) if status == 0 else (tmp, tmp + ".tmp-link"):
+            for leftover in (built + ".tmp-link",) if status == 0 else (built, built + ".tmp-link"):
                 if os.path.exists(leftover):
                     os.remove(leftover)
             if status != 0:
@@ -452,9 +566,9 @@ def run_test(name, cfg):
                         f.write(reason)
                     os.replace(error_file + f".{os.getpid()}", error_file)
                 return fail("compile", reason)
-            if not os.path.isfile(tmp):
+            if not os.path.isfile(built):
                 return fail("compile", "exit status 0 but no executable was written")
-            os.replace(tmp, exe)
+            os.replace(built, exe)
 
         # run and compare every data set
         stage_now = "run"
@@ -462,6 +576,12 @@ def run_test(name, cfg):
                            key=lambda d: int(d.rsplit("_", 1)[1]))
         if not data_sets:
             return fail("run", "the test has no test_data_set_*")
+        server = worker_server(cfg) if cfg["server"] else None
+        if server:
+            # The server unloads the previous test's library first.
+            status, output = server.load(exe, LIB_NAME + "_model", cfg["run_timeout"])
+            if status != 0:
+                return fail("run", describe_failure(status, output, cfg["run_timeout"]))
         for ds in data_sets:
             ds_dir = os.path.join(test_dir, ds)
             files = os.listdir(ds_dir)
@@ -480,7 +600,10 @@ def run_test(name, cfg):
                     with open(inputs[i], "wb") as f:
                         f.write(t.SerializeToString())
             where = f"{ds}: " if len(data_sets) > 1 else ""
-            status, output = run_cmd([exe, "--output-dir", out_dir] + inputs, cfg["run_timeout"], cwd=work)
+            if server:
+                status, output = server.request(["run", out_dir] + inputs, cfg["run_timeout"])
+            else:
+                status, output = run_cmd([exe, "--output-dir", out_dir] + inputs, cfg["run_timeout"], cwd=work)
             if status != 0:
                 return fail("run", where + describe_failure(status, output, cfg["run_timeout"]))
             random_check = random_checker(name)
@@ -681,6 +804,12 @@ def main():
                     help="extra onnx-compile argument, repeatable (write --compile-arg=-O0 for dashed values)")
     ap.add_argument("--compile-timeout", type=float, default=120, help="seconds per compile (default 120)")
     ap.add_argument("--run-timeout", type=float, default=60, help="seconds per data set run (default 60)")
+    ap.add_argument("--server", metavar="CMD",
+                    help="compile each test as a library (--emit lib) and run it in CMD, a long-lived test "
+                         "server per worker (build/test/conformance/onnxc-node-test-server), instead of an "
+                         "executable per test: what a process sets up once (CUDA) is paid once per worker")
+    ap.add_argument("--server-restart", type=int, default=200, metavar="N",
+                    help="start a fresh server after N libraries (default 200)")
     ap.add_argument("--rtol", type=float, default=1e-3, help="float relative tolerance (default 1e-3)")
     ap.add_argument("--atol", type=float, default=1e-5, help="float absolute tolerance (default 1e-5)")
     ap.add_argument("--no-cache", action="store_true", help="compile every test, ignoring the executable cache")
@@ -731,9 +860,13 @@ def main():
         "use_cache": not args.no_cache, "dynamic": args.dynamic, "keep": args.keep,
         "compile_timeout": args.compile_timeout, "run_timeout": args.run_timeout,
         "rtol": args.rtol, "atol": args.atol,
+        "server": shlex.split(args.server) if args.server else None, "server_restart": max(1, args.server_restart),
     }
     print(f"{len(names)} tests: running {len(to_run)}, skipping {len(skipped)}, -j {args.jobs}", flush=True)
     results = run_all(to_run, cfg, max(1, args.jobs), args.verbose)
+    if not args.keep:
+        for log in glob.glob(os.path.join(work_dir, ".server-*.log")):
+            os.remove(log)
     for n, reason in skipped.items():
         results[n] = {"name": n, "result": "skipped", "reason": reason}
     ordered = [results[n] for n in sorted(results)]
