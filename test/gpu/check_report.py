@@ -51,6 +51,8 @@ report = json.load(open(os.path.join(out, "gpu-report.json")))
 node = report["node_tests"][0]
 if (node["cpu_passing"], node["ran"], node["passed"]) != (2, 2, 0):
     failures.append(f"node tests: {node}")
+if not node.get("server"):
+    failures.append("the node tests did not run through onnxc-node-test-server")
 if sorted(f["cpu_here"] for f in node["failures"]) != ["pass", "pass"]:
     failures.append(f"the failing tests were not rerun on the CPU: {node['failures']}")
 rows = report["models"]

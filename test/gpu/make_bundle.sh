@@ -6,7 +6,8 @@
 # looks for them (BUNDLE/lib/onnxc), and for each NODE_SET (a directory of
 # ONNX node tests, `name=dir`) the tests that passed on the CPU build
 # (CPU_JSON, from run_node_tests.py --json), as BUNDLE/node-NAME.tar.xz and
-# BUNDLE/node-NAME.txt. Models are exported on the GPU machine (its PyTorch),
+# BUNDLE/node-NAME.txt, with onnxc-node-test-server, which runs them (libc
+# only). Models are exported on the GPU machine (its PyTorch),
 # not carried: resnet50's weights alone exceed what a device call carries.
 #
 #   test/gpu/make_bundle.sh build gpu-bundle \
@@ -52,6 +53,8 @@ fi
 xz -T0 -6 -f "$bundle/bin/onnx-compile"
 rm -rf "$bundle/lib/onnxc"
 cp -r "$build/lib/onnxc" "$bundle/lib/onnxc"
+ninja -C "$build" test/conformance/onnxc-node-test-server >/dev/null
+cp "$build/test/conformance/onnxc-node-test-server" "$bundle/bin/"
 
 # Node tests: the CPU-passing ones of each set.
 for spec in "$@"; do

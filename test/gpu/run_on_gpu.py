@@ -13,7 +13,10 @@ the installed onnxruntime has it. Four steps:
      tests' references as on the CPU (run_node_tests.py: rtol 1e-3, atol 1e-5).
      The tests that fail are run again on the CPU build on the same machine, so
      that a difference of the machine (its onnx, numpy) is told apart from one
-     of the GPU.
+     of the GPU. Each GPU test is compiled as a library (--emit lib) and run
+     by onnxc-node-test-server, one process per runner worker, so that CUDA
+     is set up once per worker rather than once per test (--no-server: an
+     executable per test).
   2. models: the zoo (test/models/export_zoo.py, exported here with fixed-seed
      random weights at batch 1 with a float64 reference, and batch 32 inputs),
      compiled for the CPU and for the GPU at each --precisions entry (fp32 for
@@ -40,7 +43,7 @@ what ran.
 
   test/gpu/run_on_gpu.py (--build build | --bundle DIR) [--out DIR] [--gpu sm_90]
       [--node-set NAME=DIR:TESTS]... [--zoo m1,m2] [--precisions fp32,tf32,fp16,bf16]
-      [--batches 1,32] [--bench N] [--deadline S] [-j N] [--node-jobs N] [--profile m1,m2]
+      [--batches 1,32] [--bench N] [--deadline S] [-j N] [--node-jobs N] [--no-server] [--profile m1,m2]
 
 Exit status: 0 all passed, 1 a failure, 77 no usable GPU (nothing ran).
 """
@@ -133,6 +136,28 @@ def machine_facts():
 # Node tests
 # --------------------------------------------------------------------------------------------
 
+def node_test_server(args):
+    """The command of the node test server (test/conformance/NodeTestServer.c): the bundle's or
+    the build's, else built here with cc; None without one (or with --no-server): the node tests
+    then run an executable per test, each of which sets up CUDA again."""
+    if args.no_server:
+        return None
+    if args.bundle:
+        found = os.path.join(os.path.abspath(args.bundle), "bin", "onnxc-node-test-server")
+    else:
+        found = os.path.join(os.path.abspath(args.build), "test", "conformance", "onnxc-node-test-server")
+    if os.access(found, os.X_OK):
+        return found
+    built = os.path.join(args.scratch, "onnxc-node-test-server")
+    if not os.access(built, os.X_OK):
+        r = run(["cc", "-std=c11", "-O2", "-I", os.path.join(SOURCE_DIR, "lib", "Runtime"), "-o", built,
+                 os.path.join(SOURCE_DIR, "test", "conformance", "NodeTestServer.c"), "-ldl"], timeout=120)
+        if r.returncode != 0:
+            log(f"node test server: cannot build it ({first_line(r.stderr)}); an executable per test")
+            return None
+    return built
+
+
 def node_set(args, out, name, data_dir, tests_file, clock):
     """GPU results of one set of CPU-passing node tests: a dict for the report."""
     runner = os.path.join(SOURCE_DIR, "test", "conformance", "run_node_tests.py")
@@ -144,7 +169,8 @@ def node_set(args, out, name, data_dir, tests_file, clock):
     if not os.path.exists(os.path.join(data, "node")):
         os.symlink(os.path.abspath(data_dir), os.path.join(data, "node"))
     tests = [l.strip() for l in open(tests_file) if l.strip() and not l.startswith("#")]
-    result = {"set": name, "cpu_passing": len(tests), "passed": 0, "failures": [], "cpu_here": {}}
+    result = {"set": name, "cpu_passing": len(tests), "passed": 0, "failures": [], "cpu_here": {},
+              "server": bool(args.node_server)}
 
     def run_set(label, tests_path, extra, timeout):
         report_json = os.path.join(work, f"{label}.json")
@@ -161,9 +187,13 @@ def node_set(args, out, name, data_dir, tests_file, clock):
             return None
         return json.load(open(report_json))["tests"]
 
+    log(f"node tests {name}: {len(tests)} CPU-passing tests through --target nvptx, "
+        + (f"run by {args.node_server} (one process per worker)" if args.node_server else "an executable each"))
+    # One process per worker runs every test's library (run_node_tests.py --server): CUDA is set
+    # up once per worker and chunk rather than once per test.
+    server = ["--server", args.node_server] if args.node_server else []
     # In chunks, each a stride through the list, so that a run the deadline
     # cuts short still covers every kind of test and keeps what it ran.
-    log(f"node tests {name}: {len(tests)} CPU-passing tests through --target nvptx")
     chunks = max(1, (len(tests) + args.node_chunk - 1) // args.node_chunk)
     gpu = []
     for i in range(chunks):
@@ -176,7 +206,8 @@ def node_set(args, out, name, data_dir, tests_file, clock):
             f.write("".join(t + "\n" for t in tests[i::chunks]))
         t0 = time.time()
         got = run_set(f"gpu-{i}", chunk_file, ["--compile-arg=--target", "--compile-arg=nvptx",
-                                               "--compile-arg=--gpu", f"--compile-arg={args.gpu}"], left)
+                                               "--compile-arg=--gpu", f"--compile-arg={args.gpu}"] + server,
+                      left)
         if got is None:
             break
         gpu += got
@@ -639,6 +670,8 @@ def main():
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--node-jobs", type=int, default=None,
                     help="node tests run at once (default: -j); each waits mostly on the GPU's start")
+    ap.add_argument("--no-server", action="store_true",
+                    help="run each GPU node test as its own executable, not through onnxc-node-test-server")
     ap.add_argument("--node-chunk", type=int, default=200,
                     help="node tests per runner call (default 200); the deadline stops between chunks")
     ap.add_argument("--profile", default="",
@@ -697,6 +730,7 @@ def main():
         d, _, tests = rest.partition(":")
         sets.append((name, d, tests))
     args.version = first_line(run([args.compiler, "--version"]).stdout)
+    args.node_server = node_test_server(args) if sets else None
     cap = facts.get("compute_cap", "8.0").replace(".", "")
     args.gpu = args.gpu or ("sm_90" if int(cap) >= 90 else f"sm_{cap}")
     log(f"compiler: {args.version}; --gpu {args.gpu}")
