@@ -672,8 +672,8 @@ def main():
                     help="node tests run at once (default: -j); each waits mostly on the GPU's start")
     ap.add_argument("--no-server", action="store_true",
                     help="run each GPU node test as its own executable, not through onnxc-node-test-server")
-    ap.add_argument("--node-chunk", type=int, default=200,
-                    help="node tests per runner call (default 200); the deadline stops between chunks")
+    ap.add_argument("--node-chunk", type=int, default=500,
+                    help="node tests per runner call (default 500; each starts its servers afresh); the deadline stops between chunks")
     ap.add_argument("--profile", default="",
                     help="zoo models whose batch-1 fp32 run is profiled (ONNXC_GPU_SYNC=1, ncu) after the rest")
     ap.add_argument("--merge", nargs="+", metavar="REPORT",

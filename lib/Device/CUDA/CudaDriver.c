@@ -325,10 +325,16 @@ static void *gpuAlloc(size_t bytes) {
       snprintf(runError, sizeof(runError), "out of memory (host bookkeeping)");
     }
   }
-  void *host = malloc(size);
+  /* After a GPU error the remaining kernels are skipped: zeroed buffers keep
+     the host code that reads what they would have written (sizes, loop
+     bounds) small and harmless until the run reports the error. */
+  void *host = calloc(1, size);
   if (!host) {
     /* The generated code cannot take a null buffer. */
-    fprintf(stderr, "error: out of memory (%zu bytes)\n", bytes);
+    if (gpuFailed())
+      fprintf(stderr, "error: %s\n", runError);
+    else
+      fprintf(stderr, "error: out of memory (%zu bytes)\n", bytes);
     exit(1);
   }
   return host;
