@@ -137,9 +137,18 @@ importCenterCropPad(NodeContext &node, std::string &error);
 mlir::FailureOr<llvm::SmallVector<mlir::Value>>
 importGroupNormalization(NodeContext &node, std::string &error);
 
+/// Classic-ML ops imported as onnx ops (MLOps.cpp).
+mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+importBinarizer(NodeContext &node, std::string &error);
+mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+importArrayFeatureExtractor(NodeContext &node, std::string &error);
+mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+importTreeEnsemble(NodeContext &node, std::string &error);
+
 /// The domains besides the default one whose ops onnxc imports.
 inline constexpr llvm::StringLiteral kTrainingDomain =
     "ai.onnx.preview.training";
+inline constexpr llvm::StringLiteral kMLDomain = "ai.onnx.ml";
 
 /// True when onnxc imports some ops of `domain` ("ai.onnx" is the default).
 bool isSupportedDomain(llvm::StringRef domain);

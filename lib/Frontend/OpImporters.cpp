@@ -1703,6 +1703,11 @@ struct Registry {
     add("QLinearMatMul", 10, 8);
     add("ConvInteger", 10, 4);
     add("QLinearConv", 10, 9);
+    // Classic ML (MLOps.cpp).
+    addIn(kMLDomain, "Binarizer", 1, 1, importBinarizer);
+    addIn(kMLDomain, "ArrayFeatureExtractor", 1, 2,
+          importArrayFeatureExtractor);
+    addIn(kMLDomain, "TreeEnsemble", 5, 1, importTreeEnsemble);
     // Optimizers of the training domain (its opset 1).
     for (StringRef op : {"Adagrad", "Adam", "Momentum"})
       addIn(kTrainingDomain, op, 1);

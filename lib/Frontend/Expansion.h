@@ -1,0 +1,183 @@
+//===- Expansion.h - Building an op's expansion at import -------*- C++ -*-===//
+//
+// What the importers of ops that expand into other onnx ops share
+// (OpExpansions.cpp, MLOps.cpp): a builder that keeps the first failure, and
+// readers of the node's attributes that report a wrong kind.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ONNXC_LIB_FRONTEND_EXPANSION_H
+#define ONNXC_LIB_FRONTEND_EXPANSION_H
+
+#include "lib/Frontend/FrontendInternal.h"
+
+#include "dialects/ONNX/IR/ONNXOps.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/TypeUtilities.h"
+
+namespace onnxc::frontend {
+
+using llvm::ArrayRef;
+using llvm::cast;
+using llvm::dyn_cast;
+using llvm::isa;
+using llvm::StringRef;
+using mlir::Attribute;
+using mlir::DenseElementsAttr;
+using mlir::ElementsAttr;
+using mlir::failure;
+using mlir::FailureOr;
+using mlir::FloatAttr;
+using mlir::FloatType;
+using mlir::getElementTypeOrSelf;
+using mlir::IntegerAttr;
+using mlir::LogicalResult;
+using mlir::NamedAttribute;
+using mlir::NoneType;
+using mlir::OpBuilder;
+using mlir::RankedTensorType;
+using mlir::StringAttr;
+using mlir::success;
+using mlir::Type;
+using mlir::Value;
+using mlir::ValueRange;
+
+/// Builds the ops of an expansion at the node's location; the first failure
+/// is kept in `error` and every later step is skipped (`ok()` tells).
+class Expansion {
+public:
+  Expansion(NodeContext &node, std::string &error)
+      : node(node), error(error), b(node.builder) {}
+
+  bool ok() const { return !failedOnce; }
+
+  /// onnx.<name>(operands) {attrs}; null after a failure.
+  Value op(StringRef name, ValueRange operands,
+           ArrayRef<NamedAttribute> attrs = {}) {
+    if (failedOnce)
+      return {};
+    FailureOr<Value> value = node.emit(name, operands, attrs, error);
+    if (failed(value)) {
+      error = (name + ": " + error).str();
+      failedOnce = true;
+      return {};
+    }
+    return *value;
+  }
+
+  NamedAttribute attr(StringRef name, int64_t value) {
+    return b.getNamedAttr(name, b.getI64IntegerAttr(value));
+  }
+
+  /// onnx.Cast of `value` to the ONNX data type `to`, or `value` itself
+  /// when it has that type already.
+  Value castTo(Value value, int64_t to) {
+    if (failedOnce ||
+        onnx::getONNXDType(getElementTypeOrSelf(value.getType())) == to)
+      return value;
+    return op("Cast", value, {attr("to", to)});
+  }
+
+  /// A 0-D int64 constant.
+  Value index(int64_t value) {
+    auto type = RankedTensorType::get({}, b.getI64Type());
+    return b.create<onnx::ConstantOp>(
+        node.constantLoc(),
+        cast<ElementsAttr>(DenseElementsAttr::get(
+            type, ArrayRef<Attribute>{b.getI64IntegerAttr(value)})));
+  }
+
+  /// Dim `d` of `value` as a 0-D int64 tensor (its size at run time).
+  Value dim(Value value, int64_t d) {
+    return op("Gather", {op("Shape", value), index(d)});
+  }
+
+  /// `value` transposed by `perm`.
+  Value transpose(Value value, ArrayRef<int64_t> perm) {
+    return op("Transpose", value,
+              {b.getNamedAttr("perm", b.getDenseI64ArrayAttr(perm))});
+  }
+
+  /// A 0-D constant of the float type `element` (infinities included).
+  Value scalar(Type element, double value) {
+    auto type = RankedTensorType::get({}, element);
+    return b.create<onnx::ConstantOp>(
+        node.constantLoc(), cast<ElementsAttr>(DenseElementsAttr::get(
+                                type, FloatAttr::get(element, value))));
+  }
+
+private:
+  NodeContext &node;
+  std::string &error;
+  OpBuilder &b;
+  bool failedOnce = false;
+};
+
+/// The value of attribute `name` (an `AttrT`, `kind` in messages), or
+/// `fallback` when the node lacks it; nullopt after reporting another kind.
+template <typename AttrT, typename T>
+inline std::optional<T> takeAttr(NodeContext &node, StringRef name,
+                                 StringRef kind, T fallback,
+                                 std::string &error) {
+  std::optional<Attribute> attr = node.takeAttribute(name);
+  if (!attr)
+    return fallback;
+  auto typed = dyn_cast<AttrT>(*attr);
+  if (!typed) {
+    error = "expects attribute '" + name.str() + "' to be " + kind.str();
+    return std::nullopt;
+  }
+  if constexpr (std::is_same_v<AttrT, FloatAttr>)
+    return typed.getValueAsDouble();
+  else if constexpr (std::is_same_v<AttrT, StringAttr>)
+    return typed.str();
+  else
+    return typed.getInt();
+}
+
+inline std::optional<int64_t> intAttr(NodeContext &node, StringRef name,
+                                      int64_t fallback, std::string &error) {
+  return takeAttr<IntegerAttr>(node, name, "an int", fallback, error);
+}
+
+inline std::optional<double> floatAttr(NodeContext &node, StringRef name,
+                                       double fallback, std::string &error) {
+  return takeAttr<FloatAttr>(node, name, "a float", fallback, error);
+}
+
+inline std::optional<std::string> stringAttr(NodeContext &node, StringRef name,
+                                             std::string fallback,
+                                             std::string &error) {
+  return takeAttr<StringAttr>(node, name, "a string", std::move(fallback),
+                              error);
+}
+
+/// Fails with a message naming the attributes the node has that the
+/// expansion did not read.
+inline LogicalResult checkNoOtherAttributes(NodeContext &node,
+                                            std::string &error) {
+  if (node.attributes.empty())
+    return success();
+  error = "has unsupported attribute '" +
+          node.attributes.front().getName().str() + "'";
+  return failure();
+}
+
+/// Input `i` of the node, or null where it is missing or "".
+inline Value optionalInput(NodeContext &node, unsigned i) {
+  return i < node.inputs.size() && !isa<NoneType>(node.inputs[i].getType())
+             ? node.inputs[i]
+             : Value();
+}
+
+/// The ONNX data type of `element` if it is a floating-point one.
+inline std::optional<int64_t> floatDType(Type element) {
+  if (!isa<FloatType>(element))
+    return std::nullopt;
+  return onnx::getONNXDType(element);
+}
+
+} // namespace onnxc::frontend
+
+#endif // ONNXC_LIB_FRONTEND_EXPANSION_H

@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""check_trees.py COMPILER WORK - scikit-learn tree ensembles through onnxc.
+
+Trains forests with scikit-learn on synthetic data (fixed seeds), writes each
+as one ai.onnx.ml TreeEnsemble (opset 5) node with our own converter (the
+layout onnxmltools writes: one tree per estimator, LEQ splits, one leaf a
+target), compiles it with onnx-compile and compares the executable's
+predictions on rows the forest never saw with scikit-learn's own predict:
+  - a random forest regressor (AVERAGE over 30 trees of depth up to 8),
+  - extra trees whose leaf values are pre-divided, summed (SUM),
+  - a gradient-boosted regressor (SUM of its stages, then its init added by
+    an onnx Add), each within 1e-5 of the output's scale.
+Exit status 0 when all match.
+"""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+from sklearn.ensemble import ExtraTreesRegressor, GradientBoostingRegressor, RandomForestRegressor
+
+
+def tree_ensemble(trees, n_features, aggregate, scale=1.0):
+    """A TreeEnsemble node's attributes for sklearn trees (tree_ objects);
+    leaf weights multiplied by `scale`."""
+    a = {k: [] for k in ("featureids", "splits", "true", "false", "trueleaf", "falseleaf",
+                         "leaf_w", "roots")}
+    for tree in trees:
+        t = tree.tree_
+        node_of, leaf_of = {}, {}
+        for i in range(t.node_count):
+            if t.children_left[i] == -1:
+                leaf_of[i] = len(a["leaf_w"])
+                a["leaf_w"].append(float(t.value[i].ravel()[0]) * scale)
+            else:
+                node_of[i] = len(a["featureids"])
+                a["featureids"].append(int(t.feature[i]))
+                a["splits"].append(float(t.threshold[i]))
+                a["true"].append(0)
+                a["false"].append(0)
+                a["trueleaf"].append(0)
+                a["falseleaf"].append(0)
+        for i, n in node_of.items():
+            for side, child in (("true", t.children_left[i]), ("false", t.children_right[i])):
+                leaf = child in leaf_of
+                a[side][n] = leaf_of[child] if leaf else node_of[child]
+                a[side + "leaf"][n] = int(leaf)
+        a["roots"].append(node_of[0])
+    n_nodes = len(a["featureids"])
+    return helper.make_node(
+        "TreeEnsemble", ["X"], ["Y"], domain="ai.onnx.ml",
+        nodes_featureids=a["featureids"],
+        nodes_splits=numpy_helper.from_array(np.array(a["splits"], np.float32)),
+        nodes_modes=numpy_helper.from_array(np.zeros(n_nodes, np.uint8)),  # BRANCH_LEQ
+        nodes_truenodeids=a["true"], nodes_falsenodeids=a["false"],
+        nodes_trueleafs=a["trueleaf"], nodes_falseleafs=a["falseleaf"],
+        leaf_targetids=[0] * len(a["leaf_w"]),
+        leaf_weights=numpy_helper.from_array(np.array(a["leaf_w"], np.float32)),
+        tree_roots=a["roots"], n_targets=1, aggregate_function=aggregate)
+
+
+def check(name, node, extra_nodes, n_features, x, expected, compiler, work):
+    nodes = [node] + extra_nodes
+    graph = helper.make_graph(
+        nodes, name, [helper.make_tensor_value_info("X", TensorProto.FLOAT, ["N", n_features])],
+        [helper.make_tensor_value_info(nodes[-1].output[0], TensorProto.FLOAT, ["N", 1])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("ai.onnx.ml", 5),
+                                                    helper.make_opsetid("", 17)])
+    d = os.path.join(work, name)
+    os.makedirs(d, exist_ok=True)
+    path = os.path.join(d, "model.onnx")
+    onnx.save(model, path)
+    exe = os.path.join(d, "model")
+    r = subprocess.run([compiler, path, "-o", exe], capture_output=True, text=True)
+    if r.returncode:
+        return f"compile failed: {r.stderr.strip()}"
+    with open(os.path.join(d, "input_0.pb"), "wb") as f:
+        f.write(numpy_helper.from_array(x, "X").SerializeToString())
+    out = os.path.join(d, "out")
+    r = subprocess.run([exe, "--output-dir", out, os.path.join(d, "input_0.pb")],
+                       capture_output=True, text=True)
+    if r.returncode:
+        return f"run failed: {r.stderr.strip()}"
+    got = numpy_helper.to_array(onnx.load_tensor(os.path.join(out, "output_0.pb"))).ravel()
+    err = np.abs(got - expected).max() / max(np.abs(expected).max(), 1e-12)
+    print(f"{name}: {len(x)} rows, max error {err:.2g} of scale")
+    return None if err <= 1e-5 else f"max error {err:.3g} of scale"
+
+
+def main():
+    compiler, work = sys.argv[1], sys.argv[2]
+    rng = np.random.default_rng(7)
+    n_features = 10
+    x_train = rng.standard_normal((600, n_features)).astype(np.float32)
+    y_train = (np.sin(x_train[:, 0]) * 3 + x_train[:, 1] * x_train[:, 2]
+               + (x_train[:, 3] > 0.5) + rng.standard_normal(600) * 0.1)
+    x_test = rng.standard_normal((257, n_features)).astype(np.float32)
+    failures = []
+
+    forest = RandomForestRegressor(n_estimators=30, max_depth=8, random_state=0).fit(x_train, y_train)
+    failures.append(check("random_forest", tree_ensemble(forest.estimators_, n_features, 0), [],
+                          n_features, x_test, forest.predict(x_test), compiler, work))
+
+    extra = ExtraTreesRegressor(n_estimators=20, max_depth=10, random_state=0).fit(x_train, y_train)
+    failures.append(check("extra_trees_sum",
+                          tree_ensemble(extra.estimators_, n_features, 1, 1.0 / len(extra.estimators_)),
+                          [], n_features, x_test, extra.predict(x_test), compiler, work))
+
+    boost = GradientBoostingRegressor(n_estimators=40, max_depth=4, learning_rate=0.1,
+                                      random_state=0).fit(x_train, y_train)
+    node = tree_ensemble(boost.estimators_[:, 0], n_features, 1, boost.learning_rate)
+    node.output[0] = "raw"
+    init = float(boost.init_.predict(x_train[:1]).ravel()[0])
+    add = helper.make_node("Add", ["raw", "init"], ["Y"])
+    const = helper.make_node("Constant", [], ["init"],
+                             value=numpy_helper.from_array(np.array([init], np.float32)))
+    failures.append(check("gradient_boosting", node, [const, add], n_features, x_test,
+                          boost.predict(x_test), compiler, work))
+
+    failures = [f for f in failures if f]
+    for f in failures:
+        print("FAIL:", f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
