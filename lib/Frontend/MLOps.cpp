@@ -15,7 +15,10 @@
 #include "passes/Transforms/ConstantTensor.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSwitch.h"
 
 #include <cmath>
 #include <limits>
@@ -144,11 +147,223 @@ FailureOr<SmallVector<Value>> importArrayFeatureExtractor(NodeContext &node,
   return SmallVector<Value>{z};
 }
 
+namespace {
+/// A tree ensemble as the traversal reads it. Nodes and leaves share one
+/// index space: `numNodes` internal nodes, then the leaves, each its own
+/// successor. Per index: the feature read, the split, the mode (TreeMode),
+/// whether a missing value goes the true way, the true and false successors,
+/// and (membership nodes) the set. `leafTable` is [leaves, targets].
+struct Forest {
+  int64_t numNodes = 0, numLeaves = 0, targets = 0, steps = 0;
+  SmallVector<double> feature, split, mode, missing, onTrue, onFalse;
+  SmallVector<SmallVector<double>> sets;
+  SmallVector<double> starts, leafTable;
+  bool anyMissing = false;
+  llvm::SmallSetVector<int64_t, 8> modesUsed;
+
+  /// Sizes the tables for `nodes` internal nodes and `leaves` leaves, each
+  /// leaf its own successor.
+  void resize(int64_t nodes, int64_t leaves) {
+    numNodes = nodes;
+    numLeaves = leaves;
+    int64_t total = nodes + leaves;
+    feature.assign(total, 0);
+    split.assign(total, 0);
+    mode.assign(total, kLeq);
+    missing.assign(total, 0);
+    onTrue.resize(total);
+    onFalse.resize(total);
+    sets.assign(total, {});
+    for (int64_t l = nodes; l < total; ++l)
+      onTrue[l] = onFalse[l] = l;
+  }
+
+  /// The starts of the trees at `roots` (indices), and the steps the deepest
+  /// needs to reach its leaves; fails on a cycle.
+  LogicalResult setRoots(ArrayRef<int64_t> roots, std::string &error) {
+    for (int64_t root : roots) {
+      starts.push_back(root);
+      SmallVector<std::pair<int64_t, int64_t>> stack{{root, 0}};
+      while (!stack.empty()) {
+        auto [at, depth] = stack.pop_back_val();
+        if (at >= numNodes)
+          continue;
+        if (depth >= numNodes) {
+          error = "has a tree with a cycle";
+          return failure();
+        }
+        steps = std::max(steps, depth + 1);
+        stack.push_back({(int64_t)onTrue[at], depth + 1});
+        stack.push_back({(int64_t)onFalse[at], depth + 1});
+      }
+    }
+    return success();
+  }
+
+  /// A leaf table of `fill` for aggregate `aggregate` (AVERAGE 0, SUM 1,
+  /// MIN 2, MAX 3) in `element`: 0, or its largest or lowest value.
+  void fillLeaves(int64_t aggregate, FloatType element) {
+    double fill = 0;
+    if (aggregate == 2 || aggregate == 3)
+      fill = APFloat::getLargest(element.getFloatSemantics(), aggregate == 3)
+                 .convertToDouble();
+    leafTable.assign(numLeaves * targets, fill);
+  }
+};
+
+/// Checks the node attributes common to both tree forms: features in range,
+/// known modes; records the modes used.
+LogicalResult checkNode(Forest &forest, int64_t i, int64_t numFeatures,
+                        std::string &error) {
+  if (forest.feature[i] < 0 || (!ShapedType::isDynamic(numFeatures) &&
+                                forest.feature[i] >= numFeatures)) {
+    error = "has node " + std::to_string(i) + " reading feature " +
+            std::to_string((int64_t)forest.feature[i]) + " out of range";
+    return failure();
+  }
+  if (forest.mode[i] < kLeq || forest.mode[i] > kMember) {
+    error = "has node " + std::to_string(i) + " with unknown mode " +
+            std::to_string((int64_t)forest.mode[i]);
+    return failure();
+  }
+  forest.modesUsed.insert((int64_t)forest.mode[i]);
+  forest.anyMissing |= forest.missing[i] != 0;
+  return success();
+}
+
+/// The traversal of `forest` over X [N, features] (of `element`):
+/// [N, targets], the leaves' weights reduced over the trees by `aggregate`.
+Value traverse(NodeContext &node, Expansion &e, Value x, const Forest &forest,
+               Type element, int64_t aggregate) {
+  OpBuilder &b = node.builder;
+  Type i64 = b.getI64Type();
+  int64_t total = forest.numNodes + forest.numLeaves;
+  int64_t numTrees = forest.starts.size();
+  auto table = [&](ArrayRef<double> values, Type type) {
+    return tableConstant(node, type, {(int64_t)values.size()}, values);
+  };
+  Value features = table(forest.feature, i64),
+        splitValues = table(forest.split, element),
+        modeTable = table(forest.mode, i64),
+        trueTable = table(forest.onTrue, i64),
+        falseTable = table(forest.onFalse, i64);
+  Value missingTable =
+      forest.anyMissing ? table(forest.missing, b.getI1Type()) : Value();
+  Value setTable;
+  if (forest.modesUsed.contains(kMember)) {
+    size_t setSize = 1;
+    for (const auto &set : forest.sets)
+      setSize = std::max(setSize, set.size());
+    SmallVector<double> padded(total * setSize, std::nan(""));
+    for (int64_t i = 0; i < total; ++i)
+      llvm::copy(forest.sets[i], padded.begin() + i * setSize);
+    setTable = tableConstant(node, element, {total, (int64_t)setSize}, padded);
+  }
+
+  // idx [N, trees]: every row at every root.
+  Value rows = e.op("Shape", x, {e.attr("end", 1)});
+  Value shape =
+      e.op("Concat", {rows, node.i64Constant({numTrees})}, {e.attr("axis", 0)});
+  Value idx =
+      e.op("Expand",
+           {tableConstant(node, i64, {1, numTrees}, forest.starts), shape});
+  for (int64_t step = 0; step < forest.steps && e.ok(); ++step) {
+    Value at = e.op("GatherElements", {x, e.op("Gather", {features, idx})},
+                    {e.attr("axis", 1)});
+    Value threshold = e.op("Gather", {splitValues, idx});
+    auto compare = [&](int64_t m) -> Value {
+      switch (m) {
+      case kLeq:
+        return e.op("LessOrEqual", {at, threshold});
+      case kLt:
+        return e.op("Less", {at, threshold});
+      case kGte:
+        return e.op("GreaterOrEqual", {at, threshold});
+      case kGt:
+        return e.op("Greater", {at, threshold});
+      case kEq:
+        return e.op("Equal", {at, threshold});
+      case kNeq:
+        return e.op("Not", e.op("Equal", {at, threshold}));
+      default: {
+        // Any member equal: [N, trees, 1] against [N, trees, set size].
+        Value set = e.op("Gather", {setTable, idx});
+        Value hits = e.op(
+            "Equal", {e.op("Unsqueeze", {at, node.i64Constant({-1})}), set});
+        Value count = e.op("ReduceSum",
+                           {e.castTo(hits, ::onnx::TensorProto::FLOAT),
+                            node.i64Constant({-1})},
+                           {e.attr("keepdims", 0)});
+        return e.op("Greater",
+                    {count, tableConstant(node, b.getF32Type(), {}, {0.0})});
+      }
+      }
+    };
+    Value cond;
+    if (forest.modesUsed.size() == 1) {
+      cond = compare(forest.modesUsed.front());
+    } else {
+      Value nodeMode = e.op("Gather", {modeTable, idx});
+      for (int64_t m : forest.modesUsed) {
+        Value isMode = e.op(
+            "Equal", {nodeMode, tableConstant(node, i64, {}, {(double)m})});
+        Value hit = e.op("And", {isMode, compare(m)});
+        cond = cond ? e.op("Or", {cond, hit}) : hit;
+      }
+    }
+    if (missingTable)
+      cond = e.op("Or", {cond, e.op("And", {e.op("Gather", {missingTable, idx}),
+                                            e.op("IsNaN", at)})});
+    idx = e.op("Where", {cond, e.op("Gather", {trueTable, idx}),
+                         e.op("Gather", {falseTable, idx})});
+  }
+  Value leaves = e.op(
+      "Sub", {idx, tableConstant(node, i64, {}, {(double)forest.numNodes})});
+  Value weights =
+      e.op("Gather",
+           {tableConstant(node, element, {forest.numLeaves, forest.targets},
+                          forest.leafTable),
+            leaves});
+  StringRef reduce = aggregate == 2   ? "ReduceMin"
+                     : aggregate == 3 ? "ReduceMax"
+                                      : "ReduceSum";
+  return e.op(reduce, {weights, node.i64Constant({1})},
+              {e.attr("keepdims", 0)});
+}
+
+/// Softmax (1) or sigmoid (2) of `y` for a post transform; NONE (0) as is.
+Value postTransform(Expansion &e, Value y, int64_t post) {
+  if (post == 1)
+    return e.op("Softmax", y, {e.attr("axis", -1)});
+  if (post == 2)
+    return e.op("Sigmoid", y);
+  return y;
+}
+
+/// Fails unless `post` is NONE, SOFTMAX or LOGISTIC.
+LogicalResult checkPostTransform(int64_t post, StringRef name,
+                                 std::string &error) {
+  if (post >= 0 && post <= 2)
+    return success();
+  error = "has unsupported post_transform " + name.str() +
+          " (supported: NONE, SOFTMAX, LOGISTIC)";
+  return failure();
+}
+
+/// X as a rank-2 float input; null after reporting otherwise.
+RankedTensorType forestInput(Value x, std::string &error) {
+  auto type = dyn_cast<RankedTensorType>(x.getType());
+  if (!type || type.getRank() != 2 || !isa<FloatType>(type.getElementType())) {
+    error = "needs a float input of rank 2 [N, features]";
+    return {};
+  }
+  return type;
+}
+} // namespace
+
 /// TreeEnsemble (ai.onnx.ml 5) on X [N, F]: Y [N, n_targets] in X's type.
 ///
-/// Nodes and leaves share one index space (leaf l is nodes + l), with tables
-/// of each index's feature, split, mode, missing-value rule and true and
-/// false successors (a leaf is its own successor). The state is the index
+/// A vectorized traversal (Forest, traverse): the state is the index
 /// [N, trees] of each row in each tree, starting at the roots; each step
 /// gathers the feature values (GatherElements on X), compares them with
 /// the splits by each mode present, and moves to the true or false
@@ -194,7 +409,6 @@ FailureOr<SmallVector<Value>> importTreeEnsemble(NodeContext &node,
       failed(checkNoOtherAttributes(node, error)))
     return failure();
 
-  // Shapes of the tables, and indices within them.
   int64_t numNodes = featureIds->size(), numLeaves = leafTargets->size();
   for (auto [name, size] :
        {std::pair<StringRef, size_t>{"nodes_truenodeids", trueIds->size()},
@@ -227,30 +441,22 @@ FailureOr<SmallVector<Value>> importTreeEnsemble(NodeContext &node,
     error = "has unknown aggregate_function " + std::to_string(*aggregate);
     return failure();
   }
-  if (*post == 3 || *post == 4 || *post < 0 || *post > 4) {
-    error = "has unsupported post_transform " + std::to_string(*post) +
-            " (supported: NONE, SOFTMAX, LOGISTIC)";
+  if (failed(checkPostTransform(*post, std::to_string(*post), error)))
     return failure();
-  }
   for (int64_t t : *leafTargets)
     if (t < 0 || t >= *targets) {
       error = "has a leaf_targetids entry outside [0, n_targets)";
       return failure();
     }
-
   Value x = node.inputs[0];
-  auto xType = dyn_cast<RankedTensorType>(x.getType());
-  if (!xType || xType.getRank() != 2 ||
-      !isa<FloatType>(xType.getElementType())) {
-    error = "needs a float input of rank 2 [N, features]";
+  RankedTensorType xType = forestInput(x, error);
+  if (!xType)
     return failure();
-  }
-  Type element = xType.getElementType();
-  int64_t numFeatures = xType.getDimSize(1);
+  auto element = cast<FloatType>(xType.getElementType());
 
-  // The successor of each node, in the shared index space; the sets of
-  // membership nodes, each a row padded with NaN (equal to nothing).
-  int64_t total = numNodes + numLeaves;
+  Forest forest;
+  forest.resize(numNodes, numLeaves);
+  forest.targets = *targets;
   auto successor = [&](int64_t i, bool branch) -> std::optional<int64_t> {
     int64_t id = branch ? (*trueIds)[i] : (*falseIds)[i];
     bool leaf = branch ? (*trueLeafs)[i] : (*falseLeafs)[i];
@@ -258,12 +464,7 @@ FailureOr<SmallVector<Value>> importTreeEnsemble(NodeContext &node,
       return std::nullopt;
     return leaf ? numNodes + id : id;
   };
-  SmallVector<double> feature(total, 0), split(total, 0), mode(total, kLeq),
-      missing(total, 0), onTrue(total), onFalse(total);
-  SmallVector<SmallVector<double>> sets(total);
   size_t memberAt = 0;
-  bool anyMissing = false;
-  llvm::SmallSetVector<int64_t, 8> modesUsed;
   for (int64_t i = 0; i < numNodes; ++i) {
     std::optional<int64_t> t = successor(i, true), f = successor(i, false);
     if (!t || !f) {
@@ -271,30 +472,17 @@ FailureOr<SmallVector<Value>> importTreeEnsemble(NodeContext &node,
           "has node " + std::to_string(i) + " with a successor out of range";
       return failure();
     }
-    onTrue[i] = *t;
-    onFalse[i] = *f;
-    feature[i] = (*featureIds)[i];
-    if ((*featureIds)[i] < 0 || (!ShapedType::isDynamic(numFeatures) &&
-                                 (*featureIds)[i] >= numFeatures)) {
-      error = "has node " + std::to_string(i) + " reading feature " +
-              std::to_string((*featureIds)[i]) + " out of range";
+    forest.onTrue[i] = *t;
+    forest.onFalse[i] = *f;
+    forest.feature[i] = (*featureIds)[i];
+    forest.split[i] = (*splits)[i];
+    forest.mode[i] = (*modes)[i];
+    forest.missing[i] = !missingTrue->empty() && (*missingTrue)[i];
+    if (failed(checkNode(forest, i, xType.getDimSize(1), error)))
       return failure();
-    }
-    split[i] = (*splits)[i];
-    mode[i] = (*modes)[i];
-    if (mode[i] < kLeq || mode[i] > kMember) {
-      error = "has node " + std::to_string(i) + " with unknown mode " +
-              std::to_string((int64_t)mode[i]);
-      return failure();
-    }
-    modesUsed.insert((int64_t)mode[i]);
-    if (!missingTrue->empty() && (*missingTrue)[i]) {
-      missing[i] = 1;
-      anyMissing = true;
-    }
-    if (mode[i] == kMember) {
+    if (forest.mode[i] == kMember) {
       while (memberAt < members->size() && !std::isnan((*members)[memberAt]))
-        sets[i].push_back((*members)[memberAt++]);
+        forest.sets[i].push_back((*members)[memberAt++]);
       if (memberAt++ >= members->size()) {
         error = "has fewer NaN-ended membership_values sets than "
                 "membership nodes";
@@ -302,145 +490,240 @@ FailureOr<SmallVector<Value>> importTreeEnsemble(NodeContext &node,
       }
     }
   }
-  for (int64_t l = 0; l < numLeaves; ++l)
-    onTrue[numNodes + l] = onFalse[numNodes + l] = numNodes + l;
-
-  // Where each tree starts (a root that is a leaf on both sides with one id
-  // is a tree of one leaf, that id's leaf), and how many steps the deepest
-  // tree needs to reach its leaves.
-  SmallVector<double> starts;
-  int64_t steps = 0;
+  // A root that is a leaf on both sides with one id is a tree of one leaf.
+  SmallVector<int64_t> starts;
   for (int64_t root : *roots) {
     if (root < 0 || root >= numNodes) {
       error = "has a tree root out of range";
       return failure();
     }
-    if ((*trueLeafs)[root] && (*falseLeafs)[root] &&
-        (*trueIds)[root] == (*falseIds)[root]) {
-      starts.push_back(onTrue[root]);
-      continue;
-    }
-    starts.push_back(root);
-    SmallVector<std::pair<int64_t, int64_t>> stack{{root, 1}};
-    while (!stack.empty()) {
-      auto [at, depth] = stack.pop_back_val();
-      if (depth > numNodes) {
-        error = "has a tree with a cycle";
-        return failure();
-      }
-      steps = std::max(steps, depth);
-      for (double next : {onTrue[at], onFalse[at]})
-        if (next < numNodes)
-          stack.push_back({(int64_t)next, depth + 1});
-    }
+    bool oneLeaf = (*trueLeafs)[root] && (*falseLeafs)[root] &&
+                   (*trueIds)[root] == (*falseIds)[root];
+    starts.push_back(oneLeaf ? (int64_t)forest.onTrue[root] : root);
   }
-  size_t setSize = 1;
-  for (const auto &set : sets)
-    setSize = std::max(setSize, set.size());
-
-  // The leaf table [leaves, n_targets].
-  double fill = 0;
-  if (*aggregate == 2)
-    fill = APFloat::getLargest(cast<FloatType>(element).getFloatSemantics())
-               .convertToDouble();
-  if (*aggregate == 3)
-    fill = APFloat::getLargest(cast<FloatType>(element).getFloatSemantics(),
-                               /*Negative=*/true)
-               .convertToDouble();
-  SmallVector<double> leafTable(numLeaves * *targets, fill);
+  if (failed(forest.setRoots(starts, error)))
+    return failure();
+  forest.fillLeaves(*aggregate, element);
   int64_t numTrees = roots->size();
   for (int64_t l = 0; l < numLeaves; ++l)
-    leafTable[l * *targets + (*leafTargets)[l]] =
+    forest.leafTable[l * *targets + (*leafTargets)[l]] =
         *aggregate == 0 ? (*leafWeights)[l] / numTrees : (*leafWeights)[l];
 
   Expansion e(node, error);
-  OpBuilder &b = node.builder;
-  Type i64 = b.getI64Type();
-  auto table = [&](ArrayRef<double> values, Type type) {
-    return tableConstant(node, type, {(int64_t)values.size()}, values);
+  Value y = postTransform(e, traverse(node, e, x, forest, element, *aggregate),
+                          *post);
+  if (!e.ok())
+    return failure();
+  return SmallVector<Value>{y};
+}
+
+/// TreeEnsembleRegressor (ai.onnx.ml 1 and 3), the form skl2onnx and
+/// onnxmltools write: nodes named by (tree id, node id) with string modes
+/// ("BRANCH_LEQ" ... "LEAF"), leaf weights as (tree, node, target, weight)
+/// entries, base_values added after the aggregate. Built as the same
+/// traversal as TreeEnsemble, in float (the regressor's output type).
+FailureOr<SmallVector<Value>> importTreeEnsembleRegressor(NodeContext &node,
+                                                          std::string &error) {
+  std::optional<std::string> aggregateName =
+      stringAttr(node, "aggregate_function", "SUM", error);
+  std::optional<std::string> postName =
+      aggregateName ? stringAttr(node, "post_transform", "NONE", error)
+                    : std::nullopt;
+  std::optional<int64_t> targets =
+      postName ? intAttr(node, "n_targets", 1, error) : std::nullopt;
+  if (!targets)
+    return failure();
+  auto ints = [&](StringRef name, bool required) {
+    return intsAttr(node, name, required, error);
   };
-  Value features = table(feature, i64), splitValues = table(split, element),
-        modeTable = table(mode, i64), trueTable = table(onTrue, i64),
-        falseTable = table(onFalse, i64);
-  Value missingTable = anyMissing ? table(missing, b.getI1Type()) : Value();
-  Value setTable;
-  if (modesUsed.contains(kMember)) {
-    SmallVector<double> padded(total * setSize, std::nan(""));
-    for (int64_t i = 0; i < total; ++i)
-      llvm::copy(sets[i], padded.begin() + i * setSize);
-    setTable = tableConstant(node, element, {total, (int64_t)setSize}, padded);
+  // floats attributes, or their `_as_tensor` (double) forms.
+  auto floats = [&](StringRef name,
+                    bool required) -> std::optional<SmallVector<double>> {
+    std::optional<SmallVector<double>> tensor =
+        tensorValues(node, (name + "_as_tensor").str(), false, error);
+    if (!tensor)
+      return std::nullopt;
+    std::optional<Attribute> attr = node.takeAttribute(name);
+    if (!attr) {
+      if (required && tensor->empty()) {
+        error = "needs attribute '" + name.str() + "'";
+        return std::nullopt;
+      }
+      return tensor;
+    }
+    auto list = dyn_cast<DenseF32ArrayAttr>(*attr);
+    if (!list) {
+      error = "expects attribute '" + name.str() + "' to be floats";
+      return std::nullopt;
+    }
+    return SmallVector<double>(list.asArrayRef().begin(),
+                               list.asArrayRef().end());
+  };
+  std::optional<SmallVector<int64_t>> treeIds, nodeIds, featureIds, trueIds,
+      falseIds, missingTrue, targetTrees, targetNodes, targetIds;
+  std::optional<SmallVector<double>> values, weights, base, hitRates;
+  std::optional<Attribute> modesAttr = node.takeAttribute("nodes_modes");
+  if (!(treeIds = ints("nodes_treeids", true)) ||
+      !(nodeIds = ints("nodes_nodeids", true)) ||
+      !(featureIds = ints("nodes_featureids", true)) ||
+      !(trueIds = ints("nodes_truenodeids", true)) ||
+      !(falseIds = ints("nodes_falsenodeids", true)) ||
+      !(missingTrue = ints("nodes_missing_value_tracks_true", false)) ||
+      !(targetTrees = ints("target_treeids", true)) ||
+      !(targetNodes = ints("target_nodeids", true)) ||
+      !(targetIds = ints("target_ids", true)) ||
+      !(values = floats("nodes_values", true)) ||
+      !(weights = floats("target_weights", true)) ||
+      !(base = floats("base_values", false)) ||
+      !(hitRates = floats("nodes_hitrates", false)) ||
+      failed(checkNoOtherAttributes(node, error)))
+    return failure();
+  auto modeList = modesAttr ? dyn_cast<ArrayAttr>(*modesAttr) : nullptr;
+  if (!modeList) {
+    error = "needs attribute 'nodes_modes' (strings)";
+    return failure();
+  }
+  size_t count = treeIds->size();
+  if (nodeIds->size() != count || featureIds->size() != count ||
+      trueIds->size() != count || falseIds->size() != count ||
+      values->size() != count || modeList.size() != count ||
+      (!missingTrue->empty() && missingTrue->size() != count)) {
+    error = "needs one entry per node in every nodes_* attribute";
+    return failure();
+  }
+  if (targetNodes->size() != targetTrees->size() ||
+      targetIds->size() != targetTrees->size() ||
+      weights->size() != targetTrees->size()) {
+    error = "needs one entry per weight in every target_* attribute";
+    return failure();
+  }
+  std::optional<int64_t> aggregate =
+      llvm::StringSwitch<std::optional<int64_t>>(*aggregateName)
+          .Case("AVERAGE", 0)
+          .Case("SUM", 1)
+          .Case("MIN", 2)
+          .Case("MAX", 3)
+          .Default(std::nullopt);
+  std::optional<int64_t> post =
+      llvm::StringSwitch<std::optional<int64_t>>(*postName)
+          .Case("NONE", 0)
+          .Case("SOFTMAX", 1)
+          .Case("LOGISTIC", 2)
+          .Default(-1);
+  if (!aggregate) {
+    error = "has unknown aggregate_function '" + *aggregateName + "'";
+    return failure();
+  }
+  if (failed(checkPostTransform(*post, *postName, error)))
+    return failure();
+  if (*targets <= 0 || (!base->empty() && (int64_t)base->size() != *targets)) {
+    error = "needs a positive n_targets and one base value per target";
+    return failure();
   }
 
-  // idx [N, trees]: every row at every root.
-  Value rows = e.op("Shape", x, {e.attr("end", 1)});
-  Value shape =
-      e.op("Concat", {rows, node.i64Constant({numTrees})}, {e.attr("axis", 0)});
-  Value idx =
-      e.op("Expand", {tableConstant(node, i64, {1, numTrees}, starts), shape});
-  for (int64_t step = 0; step < steps && e.ok(); ++step) {
-    Value at = e.op("GatherElements", {x, e.op("Gather", {features, idx})},
-                    {e.attr("axis", 1)});
-    Value threshold = e.op("Gather", {splitValues, idx});
-    auto compare = [&](int64_t m) -> Value {
-      switch (m) {
-      case kLeq:
-        return e.op("LessOrEqual", {at, threshold});
-      case kLt:
-        return e.op("Less", {at, threshold});
-      case kGte:
-        return e.op("GreaterOrEqual", {at, threshold});
-      case kGt:
-        return e.op("Greater", {at, threshold});
-      case kEq:
-        return e.op("Equal", {at, threshold});
-      case kNeq:
-        return e.op("Not", e.op("Equal", {at, threshold}));
-      default: {
-        // Any member equal: [N, trees, 1] against [N, trees, set size].
-        Value set = e.op("Gather", {setTable, idx});
-        Value hits = e.op(
-            "Equal", {e.op("Unsqueeze", {at, node.i64Constant({-1})}), set});
-        Value count = e.op("ReduceSum",
-                           {e.castTo(hits, ::onnx::TensorProto::FLOAT),
-                            node.i64Constant({-1})},
-                           {e.attr("keepdims", 0)});
-        return e.op("Greater",
-                    {count, tableConstant(node, b.getF32Type(), {}, {0.0})});
-      }
-      }
-    };
-    Value cond;
-    if (modesUsed.size() == 1) {
-      cond = compare(modesUsed.front());
-    } else {
-      Value nodeMode = e.op("Gather", {modeTable, idx});
-      for (int64_t m : modesUsed) {
-        Value isMode = e.op(
-            "Equal", {nodeMode, tableConstant(node, i64, {}, {(double)m})});
-        Value hit = e.op("And", {isMode, compare(m)});
-        cond = cond ? e.op("Or", {cond, hit}) : hit;
-      }
+  // Index space: the branch nodes in order, then the leaves in order.
+  llvm::DenseMap<std::pair<int64_t, int64_t>, int64_t> indexOf;
+  SmallVector<size_t> branches, leaves;
+  SmallVector<int64_t> modeOf(count);
+  for (size_t i = 0; i < count; ++i) {
+    auto name = dyn_cast<StringAttr>(modeList[i]);
+    std::optional<int64_t> mode =
+        llvm::StringSwitch<std::optional<int64_t>>(name ? name.getValue() : "")
+            .Case("BRANCH_LEQ", kLeq)
+            .Case("BRANCH_LT", kLt)
+            .Case("BRANCH_GTE", kGte)
+            .Case("BRANCH_GT", kGt)
+            .Case("BRANCH_EQ", kEq)
+            .Case("BRANCH_NEQ", kNeq)
+            .Case("LEAF", -1)
+            .Default(std::nullopt);
+    if (!mode) {
+      error = "has node " + std::to_string(i) + " with an unknown mode";
+      return failure();
     }
-    if (missingTable)
-      cond = e.op("Or", {cond, e.op("And", {e.op("Gather", {missingTable, idx}),
-                                            e.op("IsNaN", at)})});
-    idx = e.op("Where", {cond, e.op("Gather", {trueTable, idx}),
-                         e.op("Gather", {falseTable, idx})});
+    modeOf[i] = *mode;
+    (*mode < 0 ? leaves : branches).push_back(i);
   }
-  Value leaves =
-      e.op("Sub", {idx, tableConstant(node, i64, {}, {(double)numNodes})});
-  Value weights = e.op(
-      "Gather",
-      {tableConstant(node, element, {numLeaves, *targets}, leafTable), leaves});
-  StringRef reduce = *aggregate == 2   ? "ReduceMin"
-                     : *aggregate == 3 ? "ReduceMax"
-                                       : "ReduceSum";
-  Value y =
-      e.op(reduce, {weights, node.i64Constant({1})}, {e.attr("keepdims", 0)});
-  if (*post == 1)
-    y = e.op("Softmax", y, {e.attr("axis", -1)});
-  else if (*post == 2)
-    y = e.op("Sigmoid", y);
+  if (leaves.empty()) {
+    error = "needs a leaf";
+    return failure();
+  }
+  Forest forest;
+  forest.resize(branches.size(), leaves.size());
+  forest.targets = *targets;
+  for (auto [k, i] : llvm::enumerate(branches))
+    indexOf[{(*treeIds)[i], (*nodeIds)[i]}] = k;
+  for (auto [k, i] : llvm::enumerate(leaves))
+    indexOf[{(*treeIds)[i], (*nodeIds)[i]}] = forest.numNodes + k;
+  if (indexOf.size() != count) {
+    error = "has two nodes with one (tree id, node id)";
+    return failure();
+  }
+  llvm::DenseSet<int64_t> children;
+  for (auto [k, i] : llvm::enumerate(branches)) {
+    auto t = indexOf.find({(*treeIds)[i], (*trueIds)[i]});
+    auto f = indexOf.find({(*treeIds)[i], (*falseIds)[i]});
+    if (t == indexOf.end() || f == indexOf.end()) {
+      error = "has node " + std::to_string(i) +
+              " with a successor outside its tree";
+      return failure();
+    }
+    forest.onTrue[k] = t->second;
+    forest.onFalse[k] = f->second;
+    children.insert(t->second);
+    children.insert(f->second);
+    forest.feature[k] = (*featureIds)[i];
+    forest.split[k] = (*values)[i];
+    forest.mode[k] = modeOf[i];
+    forest.missing[k] = !missingTrue->empty() && (*missingTrue)[i];
+  }
+  Value x = node.inputs[0];
+  auto xType = dyn_cast<RankedTensorType>(x.getType());
+  if (!xType || xType.getRank() != 2 ||
+      !(isa<FloatType>(xType.getElementType()) ||
+        xType.getElementType().isSignlessInteger())) {
+    error = "needs a numeric input of rank 2 [N, features]";
+    return failure();
+  }
+  for (int64_t k = 0; k < forest.numNodes; ++k)
+    if (failed(checkNode(forest, k, xType.getDimSize(1), error)))
+      return failure();
+  // The roots: one per tree, the node no other node names as a successor.
+  SmallVector<int64_t> roots;
+  for (size_t i = 0; i < count; ++i) {
+    int64_t at = indexOf[{(*treeIds)[i], (*nodeIds)[i]}];
+    if (!children.contains(at))
+      roots.push_back(at);
+  }
+  if (failed(forest.setRoots(roots, error)))
+    return failure();
+  FloatType f32 = node.builder.getF32Type();
+  forest.fillLeaves(*aggregate, f32);
+  // Each leaf's weight per target: summed (AVERAGE: over the trees).
+  SmallVector<bool> seen(forest.leafTable.size(), false);
+  for (size_t w = 0; w < weights->size(); ++w) {
+    auto at = indexOf.find({(*targetTrees)[w], (*targetNodes)[w]});
+    int64_t target = (*targetIds)[w];
+    if (at == indexOf.end() || at->second < forest.numNodes || target < 0 ||
+        target >= *targets) {
+      error = "has target weight " + std::to_string(w) +
+              " for no leaf or outside [0, n_targets)";
+      return failure();
+    }
+    int64_t cell = (at->second - forest.numNodes) * *targets + target;
+    double weight =
+        *aggregate == 0 ? (*weights)[w] / (double)roots.size() : (*weights)[w];
+    forest.leafTable[cell] =
+        seen[cell] ? forest.leafTable[cell] + weight : weight;
+    seen[cell] = true;
+  }
+
+  Expansion e(node, error);
+  x = e.castTo(x, ::onnx::TensorProto::FLOAT);
+  Value y = traverse(node, e, x, forest, f32, *aggregate);
+  if (!base->empty())
+    y = e.op("Add", {y, tableConstant(node, f32, {*targets}, *base)});
+  y = postTransform(e, y, *post);
   if (!e.ok())
     return failure();
   return SmallVector<Value>{y};

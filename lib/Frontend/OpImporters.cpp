@@ -1708,6 +1708,9 @@ struct Registry {
     addIn(kMLDomain, "ArrayFeatureExtractor", 1, 2,
           importArrayFeatureExtractor);
     addIn(kMLDomain, "TreeEnsemble", 5, 1, importTreeEnsemble);
+    // Opset 3 added the `_as_tensor` (double) forms of the float lists.
+    addIn(kMLDomain, "TreeEnsembleRegressor", 1, 1,
+          importTreeEnsembleRegressor);
     // Optimizers of the training domain (its opset 1).
     for (StringRef op : {"Adagrad", "Adam", "Momentum"})
       addIn(kTrainingDomain, op, 1);

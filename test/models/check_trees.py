@@ -9,7 +9,11 @@ predictions on rows the forest never saw with scikit-learn's own predict:
   - a random forest regressor (AVERAGE over 30 trees of depth up to 8),
   - extra trees whose leaf values are pre-divided, summed (SUM),
   - a gradient-boosted regressor (SUM of its stages, then its init added by
-    an onnx Add), each within 1e-5 of the output's scale.
+    an onnx Add),
+and the random forest and the gradient-boosted regressor again as
+TreeEnsembleRegressor (ai.onnx.ml 3), the layout skl2onnx writes (string
+modes, (tree, node) ids, base_values), each within 1e-5 of the output's
+scale.
 Exit status 0 when all match.
 """
 import os
@@ -61,12 +65,43 @@ def tree_ensemble(trees, n_features, aggregate, scale=1.0):
         tree_roots=a["roots"], n_targets=1, aggregate_function=aggregate)
 
 
+def tree_ensemble_regressor(trees, aggregate, scale=1.0, base=None):
+    """The same trees as a TreeEnsembleRegressor (ai.onnx.ml 3), the layout
+    skl2onnx writes: nodes by (tree id, node id), string modes, one target
+    weight per leaf, base_values added at the end."""
+    a = {k: [] for k in ("treeids", "nodeids", "featureids", "values", "modes", "true", "false",
+                         "t_tree", "t_node", "t_w")}
+    for tree_id, tree in enumerate(trees):
+        t = tree.tree_
+        for i in range(t.node_count):
+            leaf = t.children_left[i] == -1
+            a["treeids"].append(tree_id)
+            a["nodeids"].append(i)
+            a["featureids"].append(0 if leaf else int(t.feature[i]))
+            a["values"].append(0.0 if leaf else float(t.threshold[i]))
+            a["modes"].append("LEAF" if leaf else "BRANCH_LEQ")
+            a["true"].append(0 if leaf else int(t.children_left[i]))
+            a["false"].append(0 if leaf else int(t.children_right[i]))
+            if leaf:
+                a["t_tree"].append(tree_id)
+                a["t_node"].append(i)
+                a["t_w"].append(float(t.value[i].ravel()[0]) * scale)
+    attrs = dict(nodes_treeids=a["treeids"], nodes_nodeids=a["nodeids"], nodes_featureids=a["featureids"],
+                 nodes_values=a["values"], nodes_modes=a["modes"], nodes_truenodeids=a["true"],
+                 nodes_falsenodeids=a["false"], target_treeids=a["t_tree"], target_nodeids=a["t_node"],
+                 target_ids=[0] * len(a["t_w"]), target_weights=a["t_w"], n_targets=1,
+                 aggregate_function=aggregate, post_transform="NONE")
+    if base is not None:
+        attrs["base_values"] = [base]
+    return helper.make_node("TreeEnsembleRegressor", ["X"], ["Y"], domain="ai.onnx.ml", **attrs)
+
+
 def check(name, node, extra_nodes, n_features, x, expected, compiler, work):
     nodes = [node] + extra_nodes
     graph = helper.make_graph(
         nodes, name, [helper.make_tensor_value_info("X", TensorProto.FLOAT, ["N", n_features])],
         [helper.make_tensor_value_info(nodes[-1].output[0], TensorProto.FLOAT, ["N", 1])])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("ai.onnx.ml", 5),
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("ai.onnx.ml", 5 if node.op_type == "TreeEnsemble" else 3),
                                                     helper.make_opsetid("", 17)])
     d = os.path.join(work, name)
     os.makedirs(d, exist_ok=True)
@@ -118,6 +153,12 @@ def main():
                              value=numpy_helper.from_array(np.array([init], np.float32)))
     failures.append(check("gradient_boosting", node, [const, add], n_features, x_test,
                           boost.predict(x_test), compiler, work))
+
+    failures.append(check("random_forest_regressor", tree_ensemble_regressor(forest.estimators_, "AVERAGE"),
+                          [], n_features, x_test, forest.predict(x_test), compiler, work))
+    failures.append(check("gradient_boosting_regressor",
+                          tree_ensemble_regressor(boost.estimators_[:, 0], "SUM", boost.learning_rate, init),
+                          [], n_features, x_test, boost.predict(x_test), compiler, work))
 
     failures = [f for f in failures if f]
     for f in failures:
