@@ -146,6 +146,8 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value>>
 importTreeEnsemble(NodeContext &node, std::string &error);
 mlir::FailureOr<llvm::SmallVector<mlir::Value>>
 importTreeEnsembleRegressor(NodeContext &node, std::string &error);
+mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+importTreeEnsembleClassifier(NodeContext &node, std::string &error);
 
 /// The domains besides the default one whose ops onnxc imports.
 inline constexpr llvm::StringLiteral kTrainingDomain =

@@ -517,51 +517,52 @@ FailureOr<SmallVector<Value>> importTreeEnsemble(NodeContext &node,
   return SmallVector<Value>{y};
 }
 
-/// TreeEnsembleRegressor (ai.onnx.ml 1 and 3), the form skl2onnx and
-/// onnxmltools write: nodes named by (tree id, node id) with string modes
-/// ("BRANCH_LEQ" ... "LEAF"), leaf weights as (tree, node, target, weight)
-/// entries, base_values added after the aggregate. Built as the same
-/// traversal as TreeEnsemble, in float (the regressor's output type).
-FailureOr<SmallVector<Value>> importTreeEnsembleRegressor(NodeContext &node,
-                                                          std::string &error) {
-  std::optional<std::string> aggregateName =
-      stringAttr(node, "aggregate_function", "SUM", error);
-  std::optional<std::string> postName =
-      aggregateName ? stringAttr(node, "post_transform", "NONE", error)
-                    : std::nullopt;
-  std::optional<int64_t> targets =
-      postName ? intAttr(node, "n_targets", 1, error) : std::nullopt;
-  if (!targets)
-    return failure();
+namespace {
+/// The float list attribute `name`, or its `_as_tensor` (double) form; empty
+/// when neither is there (an error if `required`).
+std::optional<SmallVector<double>> floatList(NodeContext &node, StringRef name,
+                                             bool required,
+                                             std::string &error) {
+  std::optional<SmallVector<double>> tensor =
+      tensorValues(node, (name + "_as_tensor").str(), false, error);
+  if (!tensor)
+    return std::nullopt;
+  std::optional<Attribute> attr = node.takeAttribute(name);
+  if (!attr) {
+    if (required && tensor->empty()) {
+      error = "needs attribute '" + name.str() + "'";
+      return std::nullopt;
+    }
+    return tensor;
+  }
+  auto list = dyn_cast<DenseF32ArrayAttr>(*attr);
+  if (!list) {
+    error = "expects attribute '" + name.str() + "' to be floats";
+    return std::nullopt;
+  }
+  return SmallVector<double>(list.asArrayRef().begin(),
+                             list.asArrayRef().end());
+}
+
+/// The node tables of the classic tree layout (TreeEnsembleRegressor and
+/// TreeEnsembleClassifier, ai.onnx.ml 1 and 3): nodes named by (tree id,
+/// node id) with string modes ("BRANCH_LEQ" ... "LEAF"), and the leaf
+/// weights given as (tree, node, output, weight) entries under `prefix`
+/// ("target" or "class": prefix_treeids, _nodeids, _ids, _weights). Fills
+/// `forest` (its leaf table summing each leaf's weights per output, divided
+/// by the trees for an AVERAGE) for `outputs` outputs; `outputIds` gets the
+/// output ids of the weight entries.
+LogicalResult parseClassicForest(NodeContext &node, Value x, StringRef prefix,
+                                 int64_t outputs, int64_t aggregate,
+                                 Forest &forest,
+                                 SmallVectorImpl<int64_t> &outputIds,
+                                 std::string &error) {
   auto ints = [&](StringRef name, bool required) {
     return intsAttr(node, name, required, error);
   };
-  // floats attributes, or their `_as_tensor` (double) forms.
-  auto floats = [&](StringRef name,
-                    bool required) -> std::optional<SmallVector<double>> {
-    std::optional<SmallVector<double>> tensor =
-        tensorValues(node, (name + "_as_tensor").str(), false, error);
-    if (!tensor)
-      return std::nullopt;
-    std::optional<Attribute> attr = node.takeAttribute(name);
-    if (!attr) {
-      if (required && tensor->empty()) {
-        error = "needs attribute '" + name.str() + "'";
-        return std::nullopt;
-      }
-      return tensor;
-    }
-    auto list = dyn_cast<DenseF32ArrayAttr>(*attr);
-    if (!list) {
-      error = "expects attribute '" + name.str() + "' to be floats";
-      return std::nullopt;
-    }
-    return SmallVector<double>(list.asArrayRef().begin(),
-                               list.asArrayRef().end());
-  };
   std::optional<SmallVector<int64_t>> treeIds, nodeIds, featureIds, trueIds,
-      falseIds, missingTrue, targetTrees, targetNodes, targetIds;
-  std::optional<SmallVector<double>> values, weights, base, hitRates;
+      falseIds, missingTrue, weightTrees, weightNodes, weightIds;
+  std::optional<SmallVector<double>> values, weights, hitRates;
   std::optional<Attribute> modesAttr = node.takeAttribute("nodes_modes");
   if (!(treeIds = ints("nodes_treeids", true)) ||
       !(nodeIds = ints("nodes_nodeids", true)) ||
@@ -569,14 +570,12 @@ FailureOr<SmallVector<Value>> importTreeEnsembleRegressor(NodeContext &node,
       !(trueIds = ints("nodes_truenodeids", true)) ||
       !(falseIds = ints("nodes_falsenodeids", true)) ||
       !(missingTrue = ints("nodes_missing_value_tracks_true", false)) ||
-      !(targetTrees = ints("target_treeids", true)) ||
-      !(targetNodes = ints("target_nodeids", true)) ||
-      !(targetIds = ints("target_ids", true)) ||
-      !(values = floats("nodes_values", true)) ||
-      !(weights = floats("target_weights", true)) ||
-      !(base = floats("base_values", false)) ||
-      !(hitRates = floats("nodes_hitrates", false)) ||
-      failed(checkNoOtherAttributes(node, error)))
+      !(weightTrees = ints((prefix + "_treeids").str(), true)) ||
+      !(weightNodes = ints((prefix + "_nodeids").str(), true)) ||
+      !(weightIds = ints((prefix + "_ids").str(), true)) ||
+      !(values = floatList(node, "nodes_values", true, error)) ||
+      !(weights = floatList(node, (prefix + "_weights").str(), true, error)) ||
+      !(hitRates = floatList(node, "nodes_hitrates", false, error)))
     return failure();
   auto modeList = modesAttr ? dyn_cast<ArrayAttr>(*modesAttr) : nullptr;
   if (!modeList) {
@@ -591,33 +590,11 @@ FailureOr<SmallVector<Value>> importTreeEnsembleRegressor(NodeContext &node,
     error = "needs one entry per node in every nodes_* attribute";
     return failure();
   }
-  if (targetNodes->size() != targetTrees->size() ||
-      targetIds->size() != targetTrees->size() ||
-      weights->size() != targetTrees->size()) {
-    error = "needs one entry per weight in every target_* attribute";
-    return failure();
-  }
-  std::optional<int64_t> aggregate =
-      llvm::StringSwitch<std::optional<int64_t>>(*aggregateName)
-          .Case("AVERAGE", 0)
-          .Case("SUM", 1)
-          .Case("MIN", 2)
-          .Case("MAX", 3)
-          .Default(std::nullopt);
-  std::optional<int64_t> post =
-      llvm::StringSwitch<std::optional<int64_t>>(*postName)
-          .Case("NONE", 0)
-          .Case("SOFTMAX", 1)
-          .Case("LOGISTIC", 2)
-          .Default(-1);
-  if (!aggregate) {
-    error = "has unknown aggregate_function '" + *aggregateName + "'";
-    return failure();
-  }
-  if (failed(checkPostTransform(*post, *postName, error)))
-    return failure();
-  if (*targets <= 0 || (!base->empty() && (int64_t)base->size() != *targets)) {
-    error = "needs a positive n_targets and one base value per target";
+  if (weightNodes->size() != weightTrees->size() ||
+      weightIds->size() != weightTrees->size() ||
+      weights->size() != weightTrees->size()) {
+    error =
+        "needs one entry per weight in every " + prefix.str() + "_* attribute";
     return failure();
   }
 
@@ -648,9 +625,8 @@ FailureOr<SmallVector<Value>> importTreeEnsembleRegressor(NodeContext &node,
     error = "needs a leaf";
     return failure();
   }
-  Forest forest;
   forest.resize(branches.size(), leaves.size());
-  forest.targets = *targets;
+  forest.targets = outputs;
   for (auto [k, i] : llvm::enumerate(branches))
     indexOf[{(*treeIds)[i], (*nodeIds)[i]}] = k;
   for (auto [k, i] : llvm::enumerate(leaves))
@@ -677,7 +653,6 @@ FailureOr<SmallVector<Value>> importTreeEnsembleRegressor(NodeContext &node,
     forest.mode[k] = modeOf[i];
     forest.missing[k] = !missingTrue->empty() && (*missingTrue)[i];
   }
-  Value x = node.inputs[0];
   auto xType = dyn_cast<RankedTensorType>(x.getType());
   if (!xType || xType.getRank() != 2 ||
       !(isa<FloatType>(xType.getElementType()) ||
@@ -697,36 +672,164 @@ FailureOr<SmallVector<Value>> importTreeEnsembleRegressor(NodeContext &node,
   }
   if (failed(forest.setRoots(roots, error)))
     return failure();
-  FloatType f32 = node.builder.getF32Type();
-  forest.fillLeaves(*aggregate, f32);
-  // Each leaf's weight per target: summed (AVERAGE: over the trees).
+  forest.fillLeaves(aggregate, node.builder.getF32Type());
+  // Each leaf's weight per output, summed (AVERAGE: over the trees).
   SmallVector<bool> seen(forest.leafTable.size(), false);
   for (size_t w = 0; w < weights->size(); ++w) {
-    auto at = indexOf.find({(*targetTrees)[w], (*targetNodes)[w]});
-    int64_t target = (*targetIds)[w];
-    if (at == indexOf.end() || at->second < forest.numNodes || target < 0 ||
-        target >= *targets) {
-      error = "has target weight " + std::to_string(w) +
-              " for no leaf or outside [0, n_targets)";
+    auto at = indexOf.find({(*weightTrees)[w], (*weightNodes)[w]});
+    int64_t output = (*weightIds)[w];
+    if (at == indexOf.end() || at->second < forest.numNodes || output < 0 ||
+        output >= outputs) {
+      error = "has " + prefix.str() + " weight " + std::to_string(w) +
+              " for no leaf or outside its outputs";
       return failure();
     }
-    int64_t cell = (at->second - forest.numNodes) * *targets + target;
+    int64_t cell = (at->second - forest.numNodes) * outputs + output;
     double weight =
-        *aggregate == 0 ? (*weights)[w] / (double)roots.size() : (*weights)[w];
+        aggregate == 0 ? (*weights)[w] / (double)roots.size() : (*weights)[w];
     forest.leafTable[cell] =
         seen[cell] ? forest.leafTable[cell] + weight : weight;
     seen[cell] = true;
   }
+  outputIds.assign(weightIds->begin(), weightIds->end());
+  return success();
+}
 
+/// post_transform by name: NONE 0, SOFTMAX 1, LOGISTIC 2; -1 otherwise.
+int64_t postTransformCode(StringRef name) {
+  return llvm::StringSwitch<int64_t>(name)
+      .Case("NONE", 0)
+      .Case("SOFTMAX", 1)
+      .Case("LOGISTIC", 2)
+      .Default(-1);
+}
+} // namespace
+
+/// TreeEnsembleRegressor (ai.onnx.ml 1 and 3), the form skl2onnx and
+/// onnxmltools write (parseClassicForest), base_values added after the
+/// aggregate. Built as the same traversal as TreeEnsemble, in float (the
+/// regressor's output type).
+FailureOr<SmallVector<Value>> importTreeEnsembleRegressor(NodeContext &node,
+                                                          std::string &error) {
+  std::optional<std::string> aggregateName =
+      stringAttr(node, "aggregate_function", "SUM", error);
+  std::optional<std::string> postName =
+      aggregateName ? stringAttr(node, "post_transform", "NONE", error)
+                    : std::nullopt;
+  std::optional<int64_t> targets =
+      postName ? intAttr(node, "n_targets", 1, error) : std::nullopt;
+  std::optional<SmallVector<double>> base =
+      targets ? floatList(node, "base_values", false, error) : std::nullopt;
+  if (!base)
+    return failure();
+  std::optional<int64_t> aggregate =
+      llvm::StringSwitch<std::optional<int64_t>>(*aggregateName)
+          .Case("AVERAGE", 0)
+          .Case("SUM", 1)
+          .Case("MIN", 2)
+          .Case("MAX", 3)
+          .Default(std::nullopt);
+  int64_t post = postTransformCode(*postName);
+  if (!aggregate) {
+    error = "has unknown aggregate_function '" + *aggregateName + "'";
+    return failure();
+  }
+  if (failed(checkPostTransform(post, *postName, error)))
+    return failure();
+  if (*targets <= 0 || (!base->empty() && (int64_t)base->size() != *targets)) {
+    error = "needs a positive n_targets and one base value per target";
+    return failure();
+  }
+  Value x = node.inputs[0];
+  Forest forest;
+  SmallVector<int64_t> targetIds;
+  if (failed(parseClassicForest(node, x, "target", *targets, *aggregate, forest,
+                                targetIds, error)) ||
+      failed(checkNoOtherAttributes(node, error)))
+    return failure();
+
+  FloatType f32 = node.builder.getF32Type();
   Expansion e(node, error);
   x = e.castTo(x, ::onnx::TensorProto::FLOAT);
   Value y = traverse(node, e, x, forest, f32, *aggregate);
   if (!base->empty())
     y = e.op("Add", {y, tableConstant(node, f32, {*targets}, *base)});
-  y = postTransform(e, y, *post);
+  y = postTransform(e, y, post);
   if (!e.ok())
     return failure();
   return SmallVector<Value>{y};
+}
+
+/// TreeEnsembleClassifier (ai.onnx.ml 1 and 3): the scores Z [N, classes]
+/// are base_values plus the sum of the class weights of the leaves reached,
+/// then the post transform; the label is classlabels_int64s at Z's argmax.
+/// When every weight is for class 0 of two classes (a binary model: one
+/// score s), Z is [1 - s, s] (NONE) or [-s, s] (SOFTMAX, LOGISTIC) before
+/// the transform, as ONNX's reference has it. String labels wait for string
+/// tensors.
+FailureOr<SmallVector<Value>> importTreeEnsembleClassifier(NodeContext &node,
+                                                           std::string &error) {
+  std::optional<std::string> postName =
+      stringAttr(node, "post_transform", "NONE", error);
+  std::optional<SmallVector<double>> base =
+      postName ? floatList(node, "base_values", false, error) : std::nullopt;
+  std::optional<SmallVector<int64_t>> labels =
+      base ? intsAttr(node, "classlabels_int64s", false, error) : std::nullopt;
+  if (!labels)
+    return failure();
+  if (node.takeAttribute("classlabels_strings")) {
+    error = "has string class labels (classlabels_strings), which need "
+            "string tensors";
+    return failure();
+  }
+  int64_t classes = labels->size();
+  int64_t post = postTransformCode(*postName);
+  if (failed(checkPostTransform(post, *postName, error)))
+    return failure();
+  if (classes < 2 || (base->size() > 1 && (int64_t)base->size() != classes)) {
+    error = "needs two or more classlabels_int64s and one base value (for "
+            "all) or one per class";
+    return failure();
+  }
+  Value x = node.inputs[0];
+  Forest forest;
+  SmallVector<int64_t> classIds;
+  if (failed(parseClassicForest(node, x, "class", classes, /*SUM*/ 1, forest,
+                                classIds, error)) ||
+      failed(checkNoOtherAttributes(node, error)))
+    return failure();
+  bool binary = llvm::all_equal(classIds);
+  if (binary && (classes != 2 || classIds.front() != 0)) {
+    error = "has every class weight for one class, a binary form onnxc takes "
+            "only for class 0 of two";
+    return failure();
+  }
+
+  FloatType f32 = node.builder.getF32Type();
+  Expansion e(node, error);
+  x = e.castTo(x, ::onnx::TensorProto::FLOAT);
+  Value z = traverse(node, e, x, forest, f32, /*SUM*/ 1);
+  if (!base->empty())
+    z = e.op("Add",
+             {z, tableConstant(node, f32, {(int64_t)base->size()}, *base)});
+  if (binary) {
+    Value score =
+        e.op("Slice", {z, node.i64Constant({0}), node.i64Constant({1}),
+                       node.i64Constant({1}), node.noValue()});
+    Value other =
+        post == 0 ? e.op("Sub", {tableConstant(node, f32, {}, {1.0}), score})
+                  : e.op("Neg", score);
+    z = e.op("Concat", {other, score}, {e.attr("axis", 1)});
+  }
+  z = postTransform(e, z, post);
+  Value best = e.op("ArgMax", z, {e.attr("axis", 1), e.attr("keepdims", 0)});
+  SmallVector<double> labelValues(labels->begin(), labels->end());
+  Value label = e.op("Gather", {tableConstant(node, node.builder.getI64Type(),
+                                              {classes}, labelValues),
+                                best});
+  if (!e.ok())
+    return failure();
+  return SmallVector<Value>{label, z};
 }
 
 } // namespace onnxc::frontend

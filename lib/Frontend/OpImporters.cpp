@@ -1711,6 +1711,8 @@ struct Registry {
     // Opset 3 added the `_as_tensor` (double) forms of the float lists.
     addIn(kMLDomain, "TreeEnsembleRegressor", 1, 1,
           importTreeEnsembleRegressor);
+    addIn(kMLDomain, "TreeEnsembleClassifier", 1, 1,
+          importTreeEnsembleClassifier);
     // Optimizers of the training domain (its opset 1).
     for (StringRef op : {"Adagrad", "Adam", "Momentum"})
       addIn(kTrainingDomain, op, 1);

@@ -13,7 +13,9 @@ predictions on rows the forest never saw with scikit-learn's own predict:
 and the random forest and the gradient-boosted regressor again as
 TreeEnsembleRegressor (ai.onnx.ml 3), the layout skl2onnx writes (string
 modes, (tree, node) ids, base_values), each within 1e-5 of the output's
-scale.
+scale; and, as TreeEnsembleClassifier, a 3-class random forest and a binary
+gradient-boosted classifier against predict (every label) and
+predict_proba (within 1e-5).
 Exit status 0 when all match.
 """
 import os
@@ -23,7 +25,8 @@ import sys
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
-from sklearn.ensemble import ExtraTreesRegressor, GradientBoostingRegressor, RandomForestRegressor
+from sklearn.ensemble import (ExtraTreesRegressor, GradientBoostingClassifier, GradientBoostingRegressor,
+                              RandomForestClassifier, RandomForestRegressor)
 
 
 def tree_ensemble(trees, n_features, aggregate, scale=1.0):
@@ -96,13 +99,35 @@ def tree_ensemble_regressor(trees, aggregate, scale=1.0, base=None):
     return helper.make_node("TreeEnsembleRegressor", ["X"], ["Y"], domain="ai.onnx.ml", **attrs)
 
 
-def check(name, node, extra_nodes, n_features, x, expected, compiler, work):
-    nodes = [node] + extra_nodes
-    graph = helper.make_graph(
-        nodes, name, [helper.make_tensor_value_info("X", TensorProto.FLOAT, ["N", n_features])],
-        [helper.make_tensor_value_info(nodes[-1].output[0], TensorProto.FLOAT, ["N", 1])])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("ai.onnx.ml", 5 if node.op_type == "TreeEnsemble" else 3),
-                                                    helper.make_opsetid("", 17)])
+def tree_ensemble_classifier(trees, classes, weight_of, post, base=None):
+    """Classifier trees as a TreeEnsembleClassifier (ai.onnx.ml 3), the
+    layout skl2onnx writes: weight_of(tree_, leaf) gives each leaf's
+    {class id: weight}."""
+    node = tree_ensemble_regressor(trees, "SUM")
+    attrs = {a.name: helper.get_attribute_value(a) for a in node.attribute
+             if a.name.startswith("nodes_")}
+    c = {k: [] for k in ("tree", "node", "id", "w")}
+    for tree_id, tree in enumerate(trees):
+        t = tree.tree_
+        for i in range(t.node_count):
+            if t.children_left[i] == -1:
+                for cls, w in weight_of(t, i).items():
+                    c["tree"].append(tree_id)
+                    c["node"].append(i)
+                    c["id"].append(cls)
+                    c["w"].append(w)
+    attrs["nodes_modes"] = [m.decode() for m in attrs["nodes_modes"]]
+    attrs.update(class_treeids=c["tree"], class_nodeids=c["node"], class_ids=c["id"], class_weights=c["w"],
+                 classlabels_int64s=list(classes), post_transform=post)
+    if base is not None:
+        attrs["base_values"] = base
+    return helper.make_node("TreeEnsembleClassifier", ["X"], ["label", "probabilities"], domain="ai.onnx.ml",
+                            **attrs)
+
+
+def compile_and_run(name, model, x, compiler, work):
+    """The outputs of `model` compiled by onnx-compile and run on X = x, or a
+    string saying what failed."""
     d = os.path.join(work, name)
     os.makedirs(d, exist_ok=True)
     path = os.path.join(d, "model.onnx")
@@ -110,18 +135,47 @@ def check(name, node, extra_nodes, n_features, x, expected, compiler, work):
     exe = os.path.join(d, "model")
     r = subprocess.run([compiler, path, "-o", exe], capture_output=True, text=True)
     if r.returncode:
-        return f"compile failed: {r.stderr.strip()}"
+        return f"{name}: compile failed: {r.stderr.strip()}"
     with open(os.path.join(d, "input_0.pb"), "wb") as f:
         f.write(numpy_helper.from_array(x, "X").SerializeToString())
     out = os.path.join(d, "out")
-    r = subprocess.run([exe, "--output-dir", out, os.path.join(d, "input_0.pb")],
-                       capture_output=True, text=True)
+    r = subprocess.run([exe, "--output-dir", out, os.path.join(d, "input_0.pb")], capture_output=True, text=True)
     if r.returncode:
-        return f"run failed: {r.stderr.strip()}"
-    got = numpy_helper.to_array(onnx.load_tensor(os.path.join(out, "output_0.pb"))).ravel()
+        return f"{name}: run failed: {r.stderr.strip()}"
+    return [numpy_helper.to_array(onnx.load_tensor(os.path.join(out, f"output_{k}.pb")))
+            for k in range(len(model.graph.output))]
+
+
+def check_classifier(name, node, n_features, x, labels, proba, compiler, work):
+    graph = helper.make_graph(
+        [node], name, [helper.make_tensor_value_info("X", TensorProto.FLOAT, ["N", n_features])],
+        [helper.make_tensor_value_info("label", TensorProto.INT64, ["N"]),
+         helper.make_tensor_value_info("probabilities", TensorProto.FLOAT, ["N", proba.shape[1]])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("ai.onnx.ml", 3)])
+    got = compile_and_run(name, model, x, compiler, work)
+    if isinstance(got, str):
+        return got
+    err = np.abs(got[1] - proba).max()
+    wrong = int((got[0] != labels).sum())
+    print(f"{name}: {len(x)} rows, {wrong} labels differ, max probability error {err:.2g}")
+    return None if wrong == 0 and err <= 1e-5 else f"{name}: {wrong} labels differ, probability error {err:.3g}"
+
+
+def check(name, node, extra_nodes, n_features, x, expected, compiler, work):
+    nodes = [node] + extra_nodes
+    graph = helper.make_graph(
+        nodes, name, [helper.make_tensor_value_info("X", TensorProto.FLOAT, ["N", n_features])],
+        [helper.make_tensor_value_info(nodes[-1].output[0], TensorProto.FLOAT, ["N", 1])])
+    ml_opset = 5 if node.op_type == "TreeEnsemble" else 3
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("ai.onnx.ml", ml_opset),
+                                                    helper.make_opsetid("", 17)])
+    got = compile_and_run(name, model, x, compiler, work)
+    if isinstance(got, str):
+        return got
+    got = got[0].ravel()
     err = np.abs(got - expected).max() / max(np.abs(expected).max(), 1e-12)
     print(f"{name}: {len(x)} rows, max error {err:.2g} of scale")
-    return None if err <= 1e-5 else f"max error {err:.3g} of scale"
+    return None if err <= 1e-5 else f"{name}: max error {err:.3g} of scale"
 
 
 def main():
@@ -159,6 +213,31 @@ def main():
     failures.append(check("gradient_boosting_regressor",
                           tree_ensemble_regressor(boost.estimators_[:, 0], "SUM", boost.learning_rate, init),
                           [], n_features, x_test, boost.predict(x_test), compiler, work))
+
+    # Classifiers: a 3-class random forest (each leaf's class fractions over
+    # the trees, as predict_proba averages them) and a binary gradient-boosted
+    # classifier (one score for class 0 of two, its prior as base_values,
+    # LOGISTIC: [1 - p, p]).
+    y3 = np.digitize(y_train, np.quantile(y_train, [1 / 3, 2 / 3]))
+    rfc = RandomForestClassifier(n_estimators=25, max_depth=7, random_state=0).fit(x_train, y3)
+    n = len(rfc.estimators_)
+
+    def fractions(t, i):
+        v = t.value[i].ravel()
+        return {c: float(v[c] / v.sum() / n) for c in range(len(v))}
+    failures.append(check_classifier("random_forest_classifier",
+                                     tree_ensemble_classifier(rfc.estimators_, rfc.classes_, fractions, "NONE"),
+                                     n_features, x_test, rfc.predict(x_test), rfc.predict_proba(x_test),
+                                     compiler, work))
+    y2 = (y_train > np.median(y_train)).astype(np.int64)
+    gbc = GradientBoostingClassifier(n_estimators=30, max_depth=3, random_state=0).fit(x_train, y2)
+    prior = float(gbc._raw_predict_init(x_train[:1]).ravel()[0])
+    failures.append(check_classifier(
+        "gradient_boosting_classifier",
+        tree_ensemble_classifier(gbc.estimators_[:, 0], gbc.classes_,
+                                 lambda t, i: {0: float(t.value[i].ravel()[0]) * gbc.learning_rate},
+                                 "LOGISTIC", [prior]),
+        n_features, x_test, gbc.predict(x_test), gbc.predict_proba(x_test), compiler, work))
 
     failures = [f for f in failures if f]
     for f in failures:
