@@ -588,8 +588,17 @@ LogicalResult GraphExporter::exportTo(::onnx::ModelProto &model) {
       op->set_domain(entry.getName().str());
     op->set_version(version);
   }
+  // A model of other domains only (ai.onnx.ml...) whose ops the importer
+  // expanded into default-domain ones: those are written at the default
+  // export opset, which needs IR version 10.
   auto ir = module->getAttrOfType<IntegerAttr>("onnx.ir_version");
-  model.set_ir_version(ir && ir.getInt() > 0 ? ir.getInt() : 8);
+  int64_t irVersion = ir && ir.getInt() > 0 ? ir.getInt() : 8;
+  if (opset == 0) {
+    opset = kDefaultExportOpset;
+    model.add_opset_import()->set_version(opset);
+    irVersion = std::max<int64_t>(irVersion, 10);
+  }
+  model.set_ir_version(irVersion);
   model.set_producer_name("onnxc");
   ::onnx::GraphProto &graph = *model.mutable_graph();
   auto graphName = module->getAttrOfType<StringAttr>("onnx.graph_name");
