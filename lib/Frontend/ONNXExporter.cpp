@@ -593,7 +593,15 @@ LogicalResult GraphExporter::exportTo(::onnx::ModelProto &model) {
   // export opset, which needs IR version 10.
   auto ir = module->getAttrOfType<IntegerAttr>("onnx.ir_version");
   int64_t irVersion = ir && ir.getInt() > 0 ? ir.getInt() : 8;
-  if (opset == 0) {
+  bool writesDefaultDomain = false;
+  func.walk([&](Operation *op) {
+    writesDefaultDomain |=
+        op->getDialect() == module->getContext()->getLoadedDialect("onnx") &&
+        !isa<onnxc::onnx::AdagradOp, onnxc::onnx::AdamOp,
+             onnxc::onnx::MomentumOp, onnxc::onnx::ConstantOp,
+             onnxc::onnx::YieldOp>(op);
+  });
+  if (opset == 0 && writesDefaultDomain) {
     opset = kDefaultExportOpset;
     model.add_opset_import()->set_version(opset);
     irVersion = std::max<int64_t>(irVersion, 10);
