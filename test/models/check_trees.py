@@ -15,7 +15,9 @@ TreeEnsembleRegressor (ai.onnx.ml 3), the layout skl2onnx writes (string
 modes, (tree, node) ids, base_values), each within 1e-5 of the output's
 scale; and, as TreeEnsembleClassifier, a 3-class random forest and a binary
 gradient-boosted classifier against predict (every label) and
-predict_proba (within 1e-5).
+predict_proba (within 1e-5). Where ONNX Runtime is installed (bench/ort_run.js
+with onnxruntime-node), each model's outputs must also match ONNX Runtime's
+on the same rows.
 Exit status 0 when all match.
 """
 import os
@@ -125,6 +127,12 @@ def tree_ensemble_classifier(trees, classes, weight_of, post, base=None):
                             **attrs)
 
 
+ORT_RUN = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                       "bench", "ort_run.js")
+ORT = subprocess.run(["node", ORT_RUN, "--version"], capture_output=True).returncode == 0 \
+    if os.path.exists(ORT_RUN) else False
+
+
 def compile_and_run(name, model, x, compiler, work):
     """The outputs of `model` compiled by onnx-compile and run on X = x, or a
     string saying what failed."""
@@ -142,8 +150,25 @@ def compile_and_run(name, model, x, compiler, work):
     r = subprocess.run([exe, "--output-dir", out, os.path.join(d, "input_0.pb")], capture_output=True, text=True)
     if r.returncode:
         return f"{name}: run failed: {r.stderr.strip()}"
-    return [numpy_helper.to_array(onnx.load_tensor(os.path.join(out, f"output_{k}.pb")))
-            for k in range(len(model.graph.output))]
+    got = [numpy_helper.to_array(onnx.load_tensor(os.path.join(out, f"output_{k}.pb")))
+           for k in range(len(model.graph.output))]
+    # ONNX Runtime on the same model and rows, where node and
+    # onnxruntime-node are installed (bench/setup.sh): the same labels, and
+    # values within 1e-5 of the scale.
+    if not ORT:
+        return got
+    ort_out = os.path.join(d, "ort")
+    r = subprocess.run(["node", ORT_RUN, path, "--output-dir", ort_out, os.path.join(d, "input_0.pb")],
+                       capture_output=True, text=True)
+    if r.returncode:
+        return f"{name}: ONNX Runtime failed: {r.stderr.strip()[-300:]}"
+    for k, mine in enumerate(got):
+        ref = numpy_helper.to_array(onnx.load_tensor(os.path.join(ort_out, f"output_{k}.pb")))
+        scale = max(float(np.abs(ref).max()), 1e-12)
+        if ref.shape != mine.shape or np.abs(ref.astype(np.float64) - mine).max() > 1e-5 * scale:
+            return f"{name}: output {k} differs from ONNX Runtime's"
+    print(f"{name}: ONNX Runtime agrees")
+    return got
 
 
 def check_classifier(name, node, n_features, x, labels, proba, compiler, work):
@@ -180,6 +205,8 @@ def check(name, node, extra_nodes, n_features, x, expected, compiler, work):
 
 def main():
     compiler, work = sys.argv[1], sys.argv[2]
+    if not ORT:
+        print("ONNX Runtime (node + onnxruntime-node, bench/setup.sh) not found: no comparison with it")
     rng = np.random.default_rng(7)
     n_features = 10
     x_train = rng.standard_normal((600, n_features)).astype(np.float32)
