@@ -148,6 +148,12 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value>>
 importTreeEnsembleRegressor(NodeContext &node, std::string &error);
 mlir::FailureOr<llvm::SmallVector<mlir::Value>>
 importTreeEnsembleClassifier(NodeContext &node, std::string &error);
+mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+importScaler(NodeContext &node, std::string &error);
+mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+importLinearRegressor(NodeContext &node, std::string &error);
+mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+importLinearClassifier(NodeContext &node, std::string &error);
 
 /// The domains besides the default one whose ops onnxc imports.
 inline constexpr llvm::StringLiteral kTrainingDomain =

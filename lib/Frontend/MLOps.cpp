@@ -832,4 +832,197 @@ FailureOr<SmallVector<Value>> importTreeEnsembleClassifier(NodeContext &node,
   return SmallVector<Value>{label, z};
 }
 
+namespace {
+/// X [N, features] in float: f32 and f64 as they are, other numeric types
+/// cast to f32; null after reporting otherwise. `features` gets dim 1.
+Value linearInput(NodeContext &node, Expansion &e, int64_t &features,
+                  std::string &error) {
+  Value x = node.inputs[0];
+  auto type = dyn_cast<RankedTensorType>(x.getType());
+  Type element = type ? type.getElementType() : Type();
+  if (!type || type.getRank() != 2 ||
+      !(isa<FloatType>(element) || element.isSignlessInteger())) {
+    error = "needs a numeric input of rank 2 [N, features]";
+    return {};
+  }
+  features = type.getDimSize(1);
+  if (element.isF32() || element.isF64())
+    return x;
+  return e.castTo(x, ::onnx::TensorProto::FLOAT);
+}
+
+/// X [N, F] times the coefficients [outputs, F] (transposed) plus the
+/// intercepts: [N, outputs] in X's type; null after reporting.
+Value linearScores(NodeContext &node, Expansion &e, Value x, int64_t features,
+                   ArrayRef<double> coefficients, ArrayRef<double> intercepts,
+                   int64_t &outputs, std::string &error) {
+  if (ShapedType::isDynamic(features) || features <= 0 ||
+      coefficients.empty() || coefficients.size() % features != 0) {
+    error = "needs a static feature count that divides the coefficients";
+    return {};
+  }
+  outputs = coefficients.size() / features;
+  if (!intercepts.empty() && (int64_t)intercepts.size() != outputs) {
+    error = "needs one intercept per output (" + std::to_string(outputs) + ")";
+    return {};
+  }
+  Type element = getElementTypeOrSelf(x.getType());
+  // The weights as [F, outputs].
+  SmallVector<double> weights(coefficients.size());
+  for (int64_t o = 0; o < outputs; ++o)
+    for (int64_t f = 0; f < features; ++f)
+      weights[f * outputs + o] = coefficients[o * features + f];
+  Value y =
+      e.op("MatMul",
+           {x, tableConstant(node, element, {features, outputs}, weights)});
+  if (!intercepts.empty())
+    y = e.op("Add", {y, tableConstant(node, element, {outputs}, intercepts)});
+  return y;
+}
+} // namespace
+
+/// Scaler (ai.onnx.ml 1): Y = (X - offset) * scale per feature (or one of
+/// each for all), in float.
+FailureOr<SmallVector<Value>> importScaler(NodeContext &node,
+                                           std::string &error) {
+  std::optional<SmallVector<double>> offset =
+      floatList(node, "offset", false, error);
+  std::optional<SmallVector<double>> scale =
+      offset ? floatList(node, "scale", false, error) : std::nullopt;
+  if (!scale || failed(checkNoOtherAttributes(node, error)))
+    return failure();
+  Expansion e(node, error);
+  int64_t features = 0;
+  Value x = linearInput(node, e, features, error);
+  if (!x)
+    return failure();
+  for (const auto &list : {*offset, *scale})
+    if (list.size() > 1 && (int64_t)list.size() != features) {
+      error = "needs one offset and scale for all features or one per "
+              "feature";
+      return failure();
+    }
+  Type element = getElementTypeOrSelf(x.getType());
+  if (!offset->empty())
+    x = e.op("Sub", {x, tableConstant(node, element, {(int64_t)offset->size()},
+                                      *offset)});
+  if (!scale->empty())
+    x = e.op("Mul", {x, tableConstant(node, element, {(int64_t)scale->size()},
+                                      *scale)});
+  if (!e.ok())
+    return failure();
+  return SmallVector<Value>{x};
+}
+
+/// LinearRegressor (ai.onnx.ml 1): Y = X W^T + intercepts, W the
+/// coefficients as [targets, features]; NONE post transform only.
+FailureOr<SmallVector<Value>> importLinearRegressor(NodeContext &node,
+                                                    std::string &error) {
+  std::optional<SmallVector<double>> coefficients =
+      floatList(node, "coefficients", true, error);
+  std::optional<SmallVector<double>> intercepts =
+      coefficients ? floatList(node, "intercepts", false, error) : std::nullopt;
+  std::optional<std::string> post =
+      intercepts ? stringAttr(node, "post_transform", "NONE", error)
+                 : std::nullopt;
+  std::optional<int64_t> targets =
+      post ? intAttr(node, "targets", 1, error) : std::nullopt;
+  if (!targets || failed(checkNoOtherAttributes(node, error)))
+    return failure();
+  if (*post != "NONE") {
+    error = "has unsupported post_transform " + *post + " (supported: NONE)";
+    return failure();
+  }
+  Expansion e(node, error);
+  int64_t features = 0, outputs = 0;
+  Value x = linearInput(node, e, features, error);
+  Value y = x ? linearScores(node, e, x, features, *coefficients, *intercepts,
+                             outputs, error)
+              : Value();
+  if (!y)
+    return failure();
+  if (outputs != *targets) {
+    error = "has coefficients for " + std::to_string(outputs) +
+            " targets, not " + std::to_string(*targets);
+    return failure();
+  }
+  if (!e.ok())
+    return failure();
+  return SmallVector<Value>{y};
+}
+
+/// LinearClassifier (ai.onnx.ml 1): scores X W^T + intercepts [N, rows of
+/// W]; one row for two labels is a binary model, scores [-s, s]; then the
+/// post transform. The label is classlabels_ints at the scores' argmax, or,
+/// for one score column, the first label where the score reaches 0 (NONE)
+/// or 0.5, else 0 (as ONNX's reference).
+FailureOr<SmallVector<Value>> importLinearClassifier(NodeContext &node,
+                                                     std::string &error) {
+  std::optional<SmallVector<double>> coefficients =
+      floatList(node, "coefficients", true, error);
+  std::optional<SmallVector<double>> intercepts =
+      coefficients ? floatList(node, "intercepts", false, error) : std::nullopt;
+  std::optional<std::string> postName =
+      intercepts ? stringAttr(node, "post_transform", "NONE", error)
+                 : std::nullopt;
+  std::optional<int64_t> multiClass =
+      postName ? intAttr(node, "multi_class", 0, error) : std::nullopt;
+  std::optional<SmallVector<int64_t>> labels =
+      multiClass ? intsAttr(node, "classlabels_ints", false, error)
+                 : std::nullopt;
+  if (!labels)
+    return failure();
+  if (node.takeAttribute("classlabels_strings")) {
+    error = "has string class labels (classlabels_strings), which need "
+            "string tensors";
+    return failure();
+  }
+  if (failed(checkNoOtherAttributes(node, error)))
+    return failure();
+  int64_t post = postTransformCode(*postName);
+  if (failed(checkPostTransform(post, *postName, error)))
+    return failure();
+  Expansion e(node, error);
+  int64_t features = 0, outputs = 0;
+  Value x = linearInput(node, e, features, error);
+  Value scores = x ? linearScores(node, e, x, features, *coefficients,
+                                  *intercepts, outputs, error)
+                   : Value();
+  if (!scores)
+    return failure();
+  int64_t classes = labels->size();
+  if (classes == 0 || (outputs != classes && !(outputs == 1 && classes <= 2))) {
+    error = "has " + std::to_string(outputs) + " coefficient rows for " +
+            std::to_string(classes) + " classlabels_ints";
+    return failure();
+  }
+  Type element = getElementTypeOrSelf(scores.getType());
+  if (outputs == 1 && classes == 2) {
+    scores = e.op("Concat", {e.op("Neg", scores), scores}, {e.attr("axis", 1)});
+    outputs = 2;
+  }
+  scores = postTransform(e, scores, post);
+  Type i64 = node.builder.getI64Type();
+  Value label;
+  if (outputs > 1) {
+    SmallVector<double> labelValues(labels->begin(), labels->end());
+    Value best =
+        e.op("ArgMax", scores, {e.attr("axis", 1), e.attr("keepdims", 0)});
+    label = e.op("Gather",
+                 {tableConstant(node, i64, {classes}, labelValues), best});
+  } else {
+    Value reached = e.op(
+        "GreaterOrEqual",
+        {scores, tableConstant(node, element, {}, {post == 0 ? 0.0 : 0.5})});
+    Value chosen =
+        e.op("Where",
+             {reached, tableConstant(node, i64, {}, {(double)labels->front()}),
+              tableConstant(node, i64, {}, {0.0})});
+    label = e.op("Reshape", {chosen, node.i64Constant({-1})});
+  }
+  if (!e.ok())
+    return failure();
+  return SmallVector<Value>{label, scores};
+}
+
 } // namespace onnxc::frontend

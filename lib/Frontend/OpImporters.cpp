@@ -1713,6 +1713,9 @@ struct Registry {
           importTreeEnsembleRegressor);
     addIn(kMLDomain, "TreeEnsembleClassifier", 1, 1,
           importTreeEnsembleClassifier);
+    addIn(kMLDomain, "Scaler", 1, 1, importScaler);
+    addIn(kMLDomain, "LinearRegressor", 1, 1, importLinearRegressor);
+    addIn(kMLDomain, "LinearClassifier", 1, 1, importLinearClassifier);
     // Optimizers of the training domain (its opset 1).
     for (StringRef op : {"Adagrad", "Adam", "Momentum"})
       addIn(kTrainingDomain, op, 1);

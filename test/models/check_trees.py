@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""check_trees.py COMPILER WORK - scikit-learn tree ensembles through onnxc.
+"""check_trees.py COMPILER WORK - scikit-learn models through onnxc (ai.onnx.ml).
 
 Trains forests with scikit-learn on synthetic data (fixed seeds), writes each
 as one ai.onnx.ml TreeEnsemble (opset 5) node with our own converter (the
@@ -15,7 +15,9 @@ TreeEnsembleRegressor (ai.onnx.ml 3), the layout skl2onnx writes (string
 modes, (tree, node) ids, base_values), each within 1e-5 of the output's
 scale; and, as TreeEnsembleClassifier, a 3-class random forest and a binary
 gradient-boosted classifier against predict (every label) and
-predict_proba (within 1e-5). Where ONNX Runtime is installed (bench/ort_run.js
+predict_proba (within 1e-5); and a StandardScaler followed by a linear
+regression, a multinomial and a binary logistic regression (Scaler, then
+LinearRegressor or LinearClassifier). Where ONNX Runtime is installed (bench/ort_run.js
 with onnxruntime-node), each model's outputs must also match ONNX Runtime's
 on the same rows.
 Exit status 0 when all match.
@@ -29,6 +31,8 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 from sklearn.ensemble import (ExtraTreesRegressor, GradientBoostingClassifier, GradientBoostingRegressor,
                               RandomForestClassifier, RandomForestRegressor)
+from sklearn.linear_model import LinearRegression, LogisticRegression
+from sklearn.preprocessing import StandardScaler
 
 
 def tree_ensemble(trees, n_features, aggregate, scale=1.0):
@@ -171,9 +175,10 @@ def compile_and_run(name, model, x, compiler, work):
     return got
 
 
-def check_classifier(name, node, n_features, x, labels, proba, compiler, work):
+def check_classifier(name, nodes, n_features, x, labels, proba, compiler, work):
+    nodes = nodes if isinstance(nodes, list) else [nodes]
     graph = helper.make_graph(
-        [node], name, [helper.make_tensor_value_info("X", TensorProto.FLOAT, ["N", n_features])],
+        nodes, name, [helper.make_tensor_value_info("X", TensorProto.FLOAT, ["N", n_features])],
         [helper.make_tensor_value_info("label", TensorProto.INT64, ["N"]),
          helper.make_tensor_value_info("probabilities", TensorProto.FLOAT, ["N", proba.shape[1]])])
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("ai.onnx.ml", 3)])
@@ -265,6 +270,29 @@ def main():
                                  lambda t, i: {0: float(t.value[i].ravel()[0]) * gbc.learning_rate},
                                  "LOGISTIC", [prior]),
         n_features, x_test, gbc.predict(x_test), gbc.predict_proba(x_test), compiler, work))
+
+    # Linear models behind a StandardScaler, as skl2onnx writes a pipeline:
+    # Scaler (offset = mean, scale = 1 / std), then LinearRegressor, or
+    # LinearClassifier with SOFTMAX (multinomial, 3 classes) or LOGISTIC
+    # (binary: one coefficient row, scores [-s, s]).
+    scaler = StandardScaler().fit(x_train)
+    z_train = scaler.transform(x_train)
+    scale = helper.make_node("Scaler", ["X"], ["Z"], domain="ai.onnx.ml", offset=list(map(float, scaler.mean_)),
+                             scale=list(map(float, 1 / scaler.scale_)))
+    lin = LinearRegression().fit(z_train, y_train)
+    reg = helper.make_node("LinearRegressor", ["Z"], ["Y"], domain="ai.onnx.ml",
+                           coefficients=list(map(float, lin.coef_)), intercepts=[float(lin.intercept_)])
+    failures.append(check("scaler_linear_regressor", scale, [reg], n_features, x_test,
+                          lin.predict(scaler.transform(x_test)), compiler, work))
+    for name, target, post in (("logistic_regression_3", y3, "SOFTMAX"), ("logistic_regression_2", y2, "LOGISTIC")):
+        lr = LogisticRegression(max_iter=500).fit(z_train, target)
+        clf = helper.make_node("LinearClassifier", ["Z"], ["label", "probabilities"], domain="ai.onnx.ml",
+                               coefficients=list(map(float, lr.coef_.ravel())),
+                               intercepts=list(map(float, lr.intercept_)),
+                               classlabels_ints=list(map(int, lr.classes_)), post_transform=post, multi_class=0)
+        z_test = scaler.transform(x_test)
+        failures.append(check_classifier(name, [scale, clf], n_features, x_test, lr.predict(z_test),
+                                         lr.predict_proba(z_test), compiler, work))
 
     failures = [f for f in failures if f]
     for f in failures:
