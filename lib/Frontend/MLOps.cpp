@@ -879,6 +879,40 @@ Value linearScores(NodeContext &node, Expansion &e, Value x, int64_t features,
     y = e.op("Add", {y, tableConstant(node, element, {outputs}, intercepts)});
   return y;
 }
+/// The attributes every linear model has.
+struct LinearModel {
+  SmallVector<double> coefficients, intercepts;
+  std::string post;
+};
+
+/// Reads coefficients, intercepts and post_transform; nullopt after
+/// reporting.
+std::optional<LinearModel> readLinearModel(NodeContext &node,
+                                           std::string &error) {
+  std::optional<SmallVector<double>> coefficients =
+      floatList(node, "coefficients", true, error);
+  std::optional<SmallVector<double>> intercepts =
+      coefficients ? floatList(node, "intercepts", false, error) : std::nullopt;
+  std::optional<std::string> post =
+      intercepts ? stringAttr(node, "post_transform", "NONE", error)
+                 : std::nullopt;
+  if (!post)
+    return std::nullopt;
+  return LinearModel{std::move(*coefficients), std::move(*intercepts), *post};
+}
+
+/// The scores X W^T + intercepts of `model` on the node's input (see
+/// linearInput, linearScores); `outputs` gets W's rows; null after
+/// reporting.
+Value linearModelScores(NodeContext &node, Expansion &e,
+                        const LinearModel &model, int64_t &outputs,
+                        std::string &error) {
+  int64_t features = 0;
+  Value x = linearInput(node, e, features, error);
+  return x ? linearScores(node, e, x, features, model.coefficients,
+                          model.intercepts, outputs, error)
+           : Value();
+}
 } // namespace
 
 /// Scaler (ai.onnx.ml 1): Y = (X - offset) * scale per feature (or one of
@@ -918,27 +952,19 @@ FailureOr<SmallVector<Value>> importScaler(NodeContext &node,
 /// coefficients as [targets, features]; NONE post transform only.
 FailureOr<SmallVector<Value>> importLinearRegressor(NodeContext &node,
                                                     std::string &error) {
-  std::optional<SmallVector<double>> coefficients =
-      floatList(node, "coefficients", true, error);
-  std::optional<SmallVector<double>> intercepts =
-      coefficients ? floatList(node, "intercepts", false, error) : std::nullopt;
-  std::optional<std::string> post =
-      intercepts ? stringAttr(node, "post_transform", "NONE", error)
-                 : std::nullopt;
+  std::optional<LinearModel> model = readLinearModel(node, error);
   std::optional<int64_t> targets =
-      post ? intAttr(node, "targets", 1, error) : std::nullopt;
+      model ? intAttr(node, "targets", 1, error) : std::nullopt;
   if (!targets || failed(checkNoOtherAttributes(node, error)))
     return failure();
-  if (*post != "NONE") {
-    error = "has unsupported post_transform " + *post + " (supported: NONE)";
+  if (model->post != "NONE") {
+    error =
+        "has unsupported post_transform " + model->post + " (supported: NONE)";
     return failure();
   }
   Expansion e(node, error);
-  int64_t features = 0, outputs = 0;
-  Value x = linearInput(node, e, features, error);
-  Value y = x ? linearScores(node, e, x, features, *coefficients, *intercepts,
-                             outputs, error)
-              : Value();
+  int64_t outputs = 0;
+  Value y = linearModelScores(node, e, *model, outputs, error);
   if (!y)
     return failure();
   if (outputs != *targets) {
@@ -958,15 +984,9 @@ FailureOr<SmallVector<Value>> importLinearRegressor(NodeContext &node,
 /// or 0.5, else 0 (as ONNX's reference).
 FailureOr<SmallVector<Value>> importLinearClassifier(NodeContext &node,
                                                      std::string &error) {
-  std::optional<SmallVector<double>> coefficients =
-      floatList(node, "coefficients", true, error);
-  std::optional<SmallVector<double>> intercepts =
-      coefficients ? floatList(node, "intercepts", false, error) : std::nullopt;
-  std::optional<std::string> postName =
-      intercepts ? stringAttr(node, "post_transform", "NONE", error)
-                 : std::nullopt;
+  std::optional<LinearModel> model = readLinearModel(node, error);
   std::optional<int64_t> multiClass =
-      postName ? intAttr(node, "multi_class", 0, error) : std::nullopt;
+      model ? intAttr(node, "multi_class", 0, error) : std::nullopt;
   std::optional<SmallVector<int64_t>> labels =
       multiClass ? intsAttr(node, "classlabels_ints", false, error)
                  : std::nullopt;
@@ -979,15 +999,12 @@ FailureOr<SmallVector<Value>> importLinearClassifier(NodeContext &node,
   }
   if (failed(checkNoOtherAttributes(node, error)))
     return failure();
-  int64_t post = postTransformCode(*postName);
-  if (failed(checkPostTransform(post, *postName, error)))
+  int64_t post = postTransformCode(model->post);
+  if (failed(checkPostTransform(post, model->post, error)))
     return failure();
   Expansion e(node, error);
-  int64_t features = 0, outputs = 0;
-  Value x = linearInput(node, e, features, error);
-  Value scores = x ? linearScores(node, e, x, features, *coefficients,
-                                  *intercepts, outputs, error)
-                   : Value();
+  int64_t outputs = 0;
+  Value scores = linearModelScores(node, e, *model, outputs, error);
   if (!scores)
     return failure();
   int64_t classes = labels->size();
