@@ -13,8 +13,8 @@
 //
 // GridSample is one linalg.generic over the output: each element reads its
 // grid coordinates, maps them to pixel coordinates (with the padding mode's
-// clipping or reflection) and gathers 1, 4 or 16 neighbours, as PyTorch's
-// grid_sample does.
+// clipping or reflection) and gathers 1, 2^r or 4^r neighbours (r = 2 or 3
+// spatial dims), as PyTorch's grid_sample does.
 //
 //===----------------------------------------------------------------------===//
 
@@ -496,12 +496,20 @@ struct GridSampleLowering : public ONNXToLinalgPattern<onnx::GridSampleOp> {
     bool alignCorners = op.getAlignCorners() != 0;
     StringRef mode = op.getMode(), padding = op.getPaddingMode();
 
-    SmallVector<OpFoldResult> sizes{
-        getDimSize(rewriter, loc, x, 0), getDimSize(rewriter, loc, x, 1),
-        getDimSize(rewriter, loc, grid, 1), getDimSize(rewriter, loc, grid, 2)};
-    // Input sizes along y (H) and x (W).
-    Value height = toValue(rewriter, loc, getDimSize(rewriter, loc, x, 2));
-    Value width = toValue(rewriter, loc, getDimSize(rewriter, loc, x, 3));
+    int64_t rank = resultType.getRank();
+    int64_t spatial = rank - 2;
+    // [N, C, grid's spatial dims].
+    SmallVector<OpFoldResult> sizes{getDimSize(rewriter, loc, x, 0),
+                                    getDimSize(rewriter, loc, x, 1)};
+    for (int64_t d = 1; d <= spatial; ++d)
+      sizes.push_back(getDimSize(rewriter, loc, grid, d));
+    // Input sizes along the grid's coordinates: the first coordinate (x)
+    // runs along the last dim (W), the second (y) along H, the third (z)
+    // along D.
+    SmallVector<Value> inSizes;
+    for (int64_t k = 0; k < spatial; ++k)
+      inSizes.push_back(
+          toValue(rewriter, loc, getDimSize(rewriter, loc, x, rank - 1 - k)));
     Value empty = createEmpty(rewriter, loc, resultType, sizes);
 
     auto body = [&](OpBuilder &b, Location l, ValueRange) {
@@ -509,13 +517,15 @@ struct GridSampleLowering : public ONNXToLinalgPattern<onnx::GridSampleOp> {
       auto toF64 = [&](Value v) -> Value {
         return v.getType() == f64 ? v : b.create<arith::ExtFOp>(l, f64, v);
       };
-      Value n = b.create<linalg::IndexOp>(l, 0);
-      Value ch = b.create<linalg::IndexOp>(l, 1);
-      Value oh = b.create<linalg::IndexOp>(l, 2);
-      Value ow = b.create<linalg::IndexOp>(l, 3);
+      SmallVector<Value> indices;
+      for (int64_t d = 0; d < rank; ++d)
+        indices.push_back(b.create<linalg::IndexOp>(l, d));
+      Value n = indices[0], ch = indices[1];
       auto gridAt = [&](int64_t k) {
-        return toF64(b.create<tensor::ExtractOp>(
-            l, grid, ValueRange{n, oh, ow, createIndex(b, l, k)}));
+        SmallVector<Value> at{n};
+        at.append(indices.begin() + 2, indices.end());
+        at.push_back(createIndex(b, l, k));
+        return toF64(b.create<tensor::ExtractOp>(l, grid, at));
       };
       // Pixel coordinates from [-1, 1].
       auto unnormalize = [&](Value g, Value size) -> Value {
@@ -573,9 +583,9 @@ struct GridSampleLowering : public ONNXToLinalgPattern<onnx::GridSampleOp> {
             l, b.getIndexType(),
             b.create<arith::FPToSIOp>(l, b.getI64Type(), v).getResult());
       };
-      // The pixel at integral coordinates (xf, yf), 0 outside the input.
-      auto pixel = [&](Value xf, Value yf) -> Value {
-        Value xi = toIndex(xf), yi = toIndex(yf);
+      // The pixel at integral coordinates `coords` (grid order: x first),
+      // 0 outside the input.
+      auto pixel = [&](ArrayRef<Value> coords) -> Value {
         auto inside = [&](Value i, Value size) -> Value {
           return b.create<arith::AndIOp>(
               l,
@@ -588,41 +598,68 @@ struct GridSampleLowering : public ONNXToLinalgPattern<onnx::GridSampleOp> {
           return b.create<arith::MinSIOp>(
               l, b.create<arith::MaxSIOp>(l, i, createIndex(b, l, 0)), last);
         };
-        Value ok =
-            b.create<arith::AndIOp>(l, inside(xi, width), inside(yi, height));
-        Value v = toF64(b.create<tensor::ExtractOp>(
-            l, x, ValueRange{n, ch, clamp(yi, height), clamp(xi, width)}));
+        SmallVector<Value> at(spatial + 2);
+        at[0] = n;
+        at[1] = ch;
+        Value ok;
+        for (int64_t k = 0; k < spatial; ++k) {
+          Value i = toIndex(coords[k]);
+          Value in = inside(i, inSizes[k]);
+          ok = ok ? b.create<arith::AndIOp>(l, ok, in).getResult() : in;
+          at[rank - 1 - k] = clamp(i, inSizes[k]);
+        }
+        Value v = toF64(b.create<tensor::ExtractOp>(l, x, at));
         return b.create<arith::SelectOp>(l, ok, v, c(0));
       };
+      // Sums, over every combination of one tap per coordinate, the product
+      // of the taps' weights times the pixel at the taps' coordinates.
+      auto interpolate = [&](ArrayRef<SmallVector<Value>> taps,
+                             ArrayRef<SmallVector<Value>> weights) -> Value {
+        Value sum = c(0);
+        SmallVector<int64_t> pick(spatial, 0);
+        int64_t count = taps[0].size();
+        int64_t total = 1;
+        for (int64_t k = 0; k < spatial; ++k)
+          total *= count;
+        for (int64_t t = 0; t < total; ++t) {
+          SmallVector<Value> coords;
+          Value weight;
+          for (int64_t k = 0, rest = t; k < spatial; ++k, rest /= count) {
+            int64_t j = rest % count;
+            coords.push_back(taps[k][j]);
+            weight = weight ? b.create<arith::MulFOp>(l, weight, weights[k][j])
+                                  .getResult()
+                            : weights[k][j];
+          }
+          sum = b.create<arith::AddFOp>(
+              l, sum, b.create<arith::MulFOp>(l, weight, pixel(coords)));
+        }
+        return sum;
+      };
 
-      Value xs = unnormalize(gridAt(0), width);
-      Value ys = unnormalize(gridAt(1), height);
+      SmallVector<Value> coords;
+      for (int64_t k = 0; k < spatial; ++k)
+        coords.push_back(unnormalize(gridAt(k), inSizes[k]));
       Value result;
       if (mode == "nearest") {
-        result = pixel(b.create<math::RoundEvenOp>(l, pad(xs, width)),
-                       b.create<math::RoundEvenOp>(l, pad(ys, height)));
+        SmallVector<Value> rounded;
+        for (int64_t k = 0; k < spatial; ++k)
+          rounded.push_back(
+              b.create<math::RoundEvenOp>(l, pad(coords[k], inSizes[k])));
+        result = pixel(rounded);
       } else if (mode == "bilinear") {
-        xs = pad(xs, width);
-        ys = pad(ys, height);
-        Value x0 = b.create<math::FloorOp>(l, xs);
-        Value y0 = b.create<math::FloorOp>(l, ys);
-        Value x1 = b.create<arith::AddFOp>(l, x0, c(1));
-        Value y1 = b.create<arith::AddFOp>(l, y0, c(1));
-        Value wx1 = b.create<arith::SubFOp>(l, xs, x0);
-        Value wy1 = b.create<arith::SubFOp>(l, ys, y0);
-        Value wx0 = b.create<arith::SubFOp>(l, c(1), wx1);
-        Value wy0 = b.create<arith::SubFOp>(l, c(1), wy1);
-        result = c(0);
-        for (auto [yf, wy] : {std::pair{y0, wy0}, std::pair{y1, wy1}})
-          for (auto [xf, wx] : {std::pair{x0, wx0}, std::pair{x1, wx1}})
-            result = b.create<arith::AddFOp>(
-                l, result,
-                b.create<arith::MulFOp>(l, b.create<arith::MulFOp>(l, wx, wy),
-                                        pixel(xf, yf)));
+        // Linear along each coordinate: 2 taps each (bilinear, trilinear).
+        SmallVector<SmallVector<Value>> taps, weights;
+        for (int64_t k = 0; k < spatial; ++k) {
+          Value v = pad(coords[k], inSizes[k]);
+          Value v0 = b.create<math::FloorOp>(l, v);
+          Value w1 = b.create<arith::SubFOp>(l, v, v0);
+          taps.push_back({v0, b.create<arith::AddFOp>(l, v0, c(1))});
+          weights.push_back({b.create<arith::SubFOp>(l, c(1), w1), w1});
+        }
+        result = interpolate(taps, weights);
       } else {
-        // Bicubic: 4 x 4 taps around floor(x), floor(y), each padded.
-        Value x0 = b.create<math::FloorOp>(l, xs);
-        Value y0 = b.create<math::FloorOp>(l, ys);
+        // Bicubic: 4 taps around floor(v) along each coordinate, each padded.
         auto coefficients = [&](Value t) {
           double a = -0.75;
           auto outer = [&](Value d) -> Value {
@@ -645,22 +682,18 @@ struct GridSampleLowering : public ONNXToLinalgPattern<onnx::GridSampleOp> {
               inner(oneMinus),
               outer(b.create<arith::AddFOp>(l, oneMinus, c(1)))};
         };
-        SmallVector<Value> wxs =
-            coefficients(b.create<arith::SubFOp>(l, xs, x0));
-        SmallVector<Value> wys =
-            coefficients(b.create<arith::SubFOp>(l, ys, y0));
-        result = c(0);
-        for (int64_t i = 0; i < 4; ++i) {
-          Value yf = pad(b.create<arith::AddFOp>(l, y0, c(i - 1)), height);
-          Value row = c(0);
-          for (int64_t j = 0; j < 4; ++j) {
-            Value xf = pad(b.create<arith::AddFOp>(l, x0, c(j - 1)), width);
-            row = b.create<arith::AddFOp>(
-                l, row, b.create<arith::MulFOp>(l, wxs[j], pixel(xf, yf)));
-          }
-          result = b.create<arith::AddFOp>(
-              l, result, b.create<arith::MulFOp>(l, wys[i], row));
+        SmallVector<SmallVector<Value>> taps, weights;
+        for (int64_t k = 0; k < spatial; ++k) {
+          Value v0 = b.create<math::FloorOp>(l, coords[k]);
+          weights.push_back(
+              coefficients(b.create<arith::SubFOp>(l, coords[k], v0)));
+          SmallVector<Value> around;
+          for (int64_t j = 0; j < 4; ++j)
+            around.push_back(
+                pad(b.create<arith::AddFOp>(l, v0, c(j - 1)), inSizes[k]));
+          taps.push_back(around);
         }
+        result = interpolate(taps, weights);
       }
       if (element != f64)
         result = b.create<arith::TruncFOp>(l, element, result);
@@ -668,8 +701,8 @@ struct GridSampleLowering : public ONNXToLinalgPattern<onnx::GridSampleOp> {
     };
     auto generic = rewriter.create<linalg::GenericOp>(
         loc, TypeRange{resultType}, ValueRange{}, ValueRange{empty},
-        ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(4)}, getParallel(4),
-        body);
+        ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(rank)},
+        getParallel(rank), body);
     rewriter.replaceOp(op, generic.getResult(0));
     return success();
   }

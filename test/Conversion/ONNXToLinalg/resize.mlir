@@ -173,3 +173,27 @@ func.func @gridsample_bicubic(%x: tensor<1x1x3x2xf32>, %g: tensor<1x2x4x2xf32>) 
   %0 = onnx.GridSample %x, %g {mode = "bicubic", padding_mode = "border"} : (tensor<1x1x3x2xf32>, tensor<1x2x4x2xf32>) -> tensor<1x1x2x4xf32>
   return %0 : tensor<1x1x2x4xf32>
 }
+
+// -----
+
+// Volumetric GridSample: one linalg.generic over [N, C, D_out, H_out, W_out]
+// reading x, y and z from the grid; trilinear gathers eight voxels, nearest
+// one.
+// CHECK-LABEL: func.func @gridsample_trilinear
+// CHECK-SAME: (%[[X:.+]]: tensor<1x2x3x4x5xf32>, %[[G:.+]]: tensor<1x2x3x6x3xf32>)
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]
+// CHECK-COUNT-3: tensor.extract %[[G]]
+// CHECK-COUNT-8: tensor.extract %[[X]]
+// CHECK: } -> tensor<1x2x2x3x6xf32>
+// CHECK-LABEL: func.func @gridsample_volumetric_nearest
+// CHECK-COUNT-3: math.roundeven
+// CHECK-COUNT-1: tensor.extract %{{.+}}[%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}] : tensor<?x?x?x?x?xf32>
+func.func @gridsample_trilinear(%x: tensor<1x2x3x4x5xf32>, %g: tensor<1x2x3x6x3xf32>) -> tensor<1x2x2x3x6xf32> {
+  %0 = onnx.GridSample %x, %g {align_corners = 1 : i64} : (tensor<1x2x3x4x5xf32>, tensor<1x2x3x6x3xf32>) -> tensor<1x2x2x3x6xf32>
+  return %0 : tensor<1x2x2x3x6xf32>
+}
+func.func @gridsample_volumetric_nearest(%x: tensor<?x?x?x?x?xf32>, %g: tensor<?x?x?x?x?xf32>) -> tensor<?x?x?x?x?xf32> {
+  %0 = onnx.GridSample %x, %g {mode = "nearest", padding_mode = "border"} : (tensor<?x?x?x?x?xf32>, tensor<?x?x?x?x?xf32>) -> tensor<?x?x?x?x?xf32>
+  return %0 : tensor<?x?x?x?x?xf32>
+}

@@ -1889,7 +1889,7 @@ func.func @gridsample_c2(%x: tensor<1x1x4x4xf32>, %g: tensor<1x2x2x2xf32>) -> te
 // -----
 
 func.func @gridsample_c3(%x: tensor<1x1x4x4xf32>, %g: tensor<1x2x2x3xf32>) -> tensor<*xf32> {
-  // expected-error @+2 {{'onnx.GridSample' op expects X [N, C, H, W] and grid [N, H_out, W_out, 2] (got 'tensor<1x1x4x4xf32>' and 'tensor<1x2x2x3xf32>')}}
+  // expected-error @+2 {{'onnx.GridSample' op expects X [N, C, H, W] and grid [N, H_out, W_out, 2], or X [N, C, D, H, W] and grid [N, D_out, H_out, W_out, 3] (got 'tensor<1x1x4x4xf32>' and 'tensor<1x2x2x3xf32>')}}
   // expected-error @+1 {{failed to infer returned types}}
   %0 = onnx.GridSample %x, %g : (tensor<1x1x4x4xf32>, tensor<1x2x2x3xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
@@ -1901,6 +1901,33 @@ func.func @gridsample_c4(%x: tensor<2x1x4x4xf32>, %g: tensor<3x2x2x2xf32>) -> te
   // expected-error @+2 {{'onnx.GridSample' op expects X and grid of one batch size (got 2 and 3)}}
   // expected-error @+1 {{failed to infer returned types}}
   %0 = onnx.GridSample %x, %g : (tensor<2x1x4x4xf32>, tensor<3x2x2x2xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @gridsample_c3_volumetric(%x: tensor<1x1x2x4x4xf32>, %g: tensor<1x2x2x2x2xf32>) -> tensor<*xf32> {
+  // expected-error @+2 {{'onnx.GridSample' op expects X [N, C, H, W] and grid [N, H_out, W_out, 2], or X [N, C, D, H, W] and grid [N, D_out, H_out, W_out, 3] (got 'tensor<1x1x2x4x4xf32>' and 'tensor<1x2x2x2x2xf32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.GridSample %x, %g : (tensor<1x1x2x4x4xf32>, tensor<1x2x2x2x2xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @gridsample_c3_rank(%x: tensor<1x1x2x2x4x4xf32>, %g: tensor<*xf32>) -> tensor<*xf32> {
+  // expected-error @+2 {{'onnx.GridSample' op expects X [N, C, H, W] and grid [N, H_out, W_out, 2], or X [N, C, D, H, W] and grid [N, D_out, H_out, W_out, 3] (got 'tensor<1x1x2x2x4x4xf32>' and 'tensor<*xf32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.GridSample %x, %g : (tensor<1x1x2x2x4x4xf32>, tensor<*xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @gridsample_c5(%x: tensor<1x1x2x4x4xf32>, %g: tensor<1x2x2x2xf32>) -> tensor<*xf32> {
+  // expected-error @+2 {{'onnx.GridSample' op expects X and grid of one rank (got 5 and 4)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.GridSample %x, %g : (tensor<1x1x2x4x4xf32>, tensor<1x2x2x2xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
 

@@ -687,6 +687,13 @@ func.func @gridsample(%x: tensor<?x3x4x4xf32>, %g: tensor<?x5x6x2xf32>) -> tenso
   return %0 : tensor<?x3x5x6xf32>
 }
 
+// CHECK-LABEL: func.func @gridsample_volumetric
+func.func @gridsample_volumetric(%x: tensor<2x3x4x4x4xf32>, %g: tensor<?x5x6x7x3xf32>) -> tensor<2x3x5x6x7xf32> {
+  // CHECK: onnx.GridSample {{.*}} : (tensor<2x3x4x4x4xf32>, tensor<?x5x6x7x3xf32>) -> tensor<2x3x5x6x7xf32>
+  %0 = onnx.GridSample %x, %g : (tensor<2x3x4x4x4xf32>, tensor<?x5x6x7x3xf32>) -> tensor<2x3x5x6x7xf32>
+  return %0 : tensor<2x3x5x6x7xf32>
+}
+
 // CHECK-LABEL: func.func @image_geometry
 func.func @image_geometry(%cols: tensor<1x5x15xf32>, %shape2: tensor<2xi64>,
                           %theta: tensor<2x2x3xf32>, %size: tensor<4xi64>,

@@ -409,18 +409,22 @@ def ONNX_ResizeOp : ONNX_InferredOp<"Resize"> {
 def ONNX_GridSampleOp : ONNX_InferredOp<"GridSample"> {
   let summary = "sample an image at grid coordinates";
   let description = [{
-    Models the ONNX `GridSample` operator (opsets 16 to 22, 2-D; opset 20's
+    Models the ONNX `GridSample` operator (opsets 16 to 22; opset 20's
     `linear` and `cubic` import as `bilinear` and `bicubic`): output
     `[N, C, H_out, W_out]` samples `X [N, C, H, W]` at the coordinates
     `grid [N, H_out, W_out, 2]` (x, then y, normalized to [-1, 1]: the
     centers of the corner pixels with `align_corners`, their outer edges
-    without). `mode` is `bilinear`, `nearest` (rounding half to even) or
-    `bicubic` (coefficient -0.75); `padding_mode` gives what lies outside:
-    `zeros`, `border` (the edge pixels) or `reflection` (mirrored at the
-    border).
+    without). Volumetric (opset 20's N-D form with 3 spatial dims): output
+    `[N, C, D_out, H_out, W_out]` samples `X [N, C, D, H, W]` at
+    `grid [N, D_out, H_out, W_out, 3]` (x, y, then z along D). `mode` is
+    `bilinear` (trilinear in 3-D), `nearest` (rounding half to even) or
+    `bicubic` (coefficient -0.75, 4 taps along each dim); `padding_mode`
+    gives what lies outside: `zeros`, `border` (the edge pixels) or
+    `reflection` (mirrored at the border).
 
     ```mlir
     %y = onnx.GridSample %x, %g {mode = "bilinear"} : (tensor<1x3x8x8xf32>, tensor<1x4x4x2xf32>) -> tensor<1x3x4x4xf32>
+    %v = onnx.GridSample %x3, %g3 {mode = "nearest"} : (tensor<1x3x4x8x8xf32>, tensor<1x2x4x4x3xf32>) -> tensor<1x3x2x4x4xf32>
     ```
   }];
   let arguments = (ins ONNX_FloatTensor:$X, ONNX_FloatTensor:$grid,
