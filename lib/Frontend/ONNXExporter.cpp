@@ -303,6 +303,10 @@ LogicalResult GraphExporter::exportOp(Operation *op,
     }
     numInputs = 1;
   } else if (auto resize = dyn_cast<onnxc::onnx::ResizeOp>(op);
+             resize && resize.getAntialias() && opset < 18) {
+    return fail(op, "cannot write Resize's antialias at opset " + Twine(opset) +
+                        " (it came in opset 18)");
+  } else if (auto resize = dyn_cast<onnxc::onnx::ResizeOp>(op);
              resize && opset < 11) {
     // Resize (opset 10) and Upsample (opsets 7 to 9) take X and scales,
     // with asymmetric coordinates and floor rounding implied.

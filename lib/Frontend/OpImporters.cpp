@@ -1037,6 +1037,16 @@ static FailureOr<SmallVector<Value>> importResizeV11(NodeContext &node,
     error = "lacks its data input";
     return failure();
   }
+  // `antialias` came in opset 18.
+  if (node.opset < 18 && llvm::any_of(
+                             node.attributes,
+                             [](const NamedAttribute &attr) {
+                               return attr.getName() == "antialias";
+                             })) {
+    error = "has no attribute 'antialias' at opset " +
+            std::to_string(node.opset) + " (it came in opset 18)";
+    return failure();
+  }
   for (unsigned i : {1u, 2u})
     if (isEmptyTensor(node.inputs[i]))
       node.inputs[i] = node.noValue();

@@ -973,6 +973,14 @@ ResizeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
           {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"},
           nearest))
     return opError(loc, "Resize", "has unknown nearest_mode '", nearest, "'");
+  // resize_c11
+  if (op.getAntialias() != 0 && op.getAntialias() != 1)
+    return opError(loc, "Resize", "expects antialias 0 or 1 (got ",
+                   op.getAntialias(), ")");
+  // resize_c12
+  if (op.getAntialias() && mode == "nearest")
+    return opError(loc, "Resize",
+                   "expects antialias only with mode 'linear' or 'cubic'");
   bool hasScales = !isNoValue(op.getScales());
   bool hasSizes = !isNoValue(op.getSizes());
   // resize_c4

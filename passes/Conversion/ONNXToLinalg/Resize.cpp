@@ -9,7 +9,9 @@
 // clamped neighbours along that dim; when the dim's sizes and scale are
 // constant, the neighbours' indices and weights are constant tables computed
 // here (read along that dim), not coordinate math per element. Dims whose
-// scale is a constant 1 are left alone.
+// scale is a constant 1 are left alone. With antialias, a downsampled dim's
+// filter is stretched by 1 / scale: each element loops over the taps the
+// scale asks for (scf.for) and normalizes their weights.
 //
 // GridSample is one linalg.generic over the output: each element reads its
 // grid coordinates, maps them to pixel coordinates (with the padding mode's
@@ -21,6 +23,8 @@
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 #include "passes/Conversion/ONNXToLinalg/Pattern.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <algorithm>
 #include <cmath>
@@ -340,6 +344,95 @@ struct ResizeLowering : public ONNXToLinalgPattern<onnx::ResizeOp> {
     int64_t taps = cubic ? 4 : 2;
     double a = op.getCubicCoeffA().convertToDouble();
     bool excludeOutside = op.getExcludeOutside() != 0;
+    bool antialias = op.getAntialias() != 0;
+    // With antialias, the filter stretched by 1 / min(scale, 1) (so that
+    // downsampling averages every input element it covers): a loop over its
+    // taps, as many as the scale asks for (perhaps known only at run time),
+    // their weights normalized by their sum. Tap i lies at base + i, its
+    // distance from the coordinate i - ratio with ratio in (0, 1], as the
+    // ONNX reference places it.
+    auto antialiasedTaps = [&](OpBuilder &b, Location l, Value source,
+                               ArrayRef<Value> indices, int64_t d,
+                               const ResizeAxis &axis, Value coord) -> Value {
+      auto c = [&](double v) { return createScalar(b, l, f64, v); };
+      Value stretch = b.create<arith::MinimumFOp>(l, axis.scale, c(1));
+      Value floorF = b.create<math::FloorOp>(l, coord);
+      Value ratio = b.create<arith::SubFOp>(l, coord, floorF);
+      Value integral =
+          b.create<arith::CmpFOp>(l, arith::CmpFPredicate::OEQ, ratio, c(0));
+      ratio = b.create<arith::SelectOp>(l, integral, c(1), ratio);
+      Value base = floorToIndex(
+          b, l,
+          b.create<arith::SelectOp>(
+              l, integral, b.create<arith::SubFOp>(l, floorF, c(1)), floorF));
+      // Taps start .. 1 - start, start = floor(-support / stretch) + 1.
+      Value startF = b.create<arith::AddFOp>(
+          l,
+          b.create<math::FloorOp>(
+              l, b.create<arith::DivFOp>(l, c(cubic ? -2 : -1), stretch)),
+          c(1));
+      Value start = floorToIndex(b, l, startF);
+      Value end = b.create<arith::SubIOp>(l, createIndex(b, l, 2), start);
+      auto loop = b.create<scf::ForOp>(
+          l, start, end, createIndex(b, l, 1), ValueRange{c(0), c(0)},
+          [&](OpBuilder &lb, Location ll, Value i, ValueRange acc) {
+            auto lc = [&](double v) { return createScalar(lb, ll, f64, v); };
+            Value dist = lb.create<math::AbsFOp>(
+                ll, lb.create<arith::MulFOp>(
+                        ll,
+                        lb.create<arith::SubFOp>(
+                            ll, indexToElement(lb, ll, i, f64), ratio),
+                        stretch));
+            Value w;
+            if (!cubic) {
+              w = lb.create<arith::MaximumFOp>(
+                  ll, lb.create<arith::SubFOp>(ll, lc(1), dist), lc(0));
+            } else {
+              // ((A + 2) t - (A + 3)) t t + 1 within 1, then
+              // ((A t - 5A) t + 8A) t - 4A within 2, 0 beyond.
+              Value near = lb.create<arith::SubFOp>(
+                  ll, lb.create<arith::MulFOp>(ll, lc(a + 2), dist), lc(a + 3));
+              near = lb.create<arith::AddFOp>(
+                  ll,
+                  lb.create<arith::MulFOp>(
+                      ll, lb.create<arith::MulFOp>(ll, near, dist), dist),
+                  lc(1));
+              Value far = lb.create<arith::SubFOp>(
+                  ll, lb.create<arith::MulFOp>(ll, lc(a), dist), lc(5 * a));
+              far = lb.create<arith::AddFOp>(
+                  ll, lb.create<arith::MulFOp>(ll, far, dist), lc(8 * a));
+              far = lb.create<arith::SubFOp>(
+                  ll, lb.create<arith::MulFOp>(ll, far, dist), lc(4 * a));
+              Value withinOne = lb.create<arith::CmpFOp>(
+                  ll, arith::CmpFPredicate::OLE, dist, lc(1));
+              Value withinTwo = lb.create<arith::CmpFOp>(
+                  ll, arith::CmpFPredicate::OLT, dist, lc(2));
+              w = lb.create<arith::SelectOp>(
+                  ll, withinOne, near,
+                  lb.create<arith::SelectOp>(ll, withinTwo, far, lc(0)));
+            }
+            Value tap = lb.create<arith::AddIOp>(ll, base, i);
+            if (excludeOutside) {
+              Value inside = lb.create<arith::AndIOp>(
+                  ll,
+                  lb.create<arith::CmpIOp>(ll, arith::CmpIPredicate::sge, tap,
+                                           createIndex(lb, ll, 0)),
+                  lb.create<arith::CmpIOp>(ll, arith::CmpIPredicate::slt, tap,
+                                           axis.inSize));
+              w = lb.create<arith::SelectOp>(ll, inside, w, lc(0));
+            }
+            SmallVector<Value> at(indices);
+            at[d] = clampIndex(lb, ll, tap, axis.inSize);
+            Value v =
+                toF64(lb, ll, lb.create<tensor::ExtractOp>(ll, source, at));
+            lb.create<scf::YieldOp>(
+                ll,
+                ValueRange{lb.create<arith::AddFOp>(
+                               ll, acc[0], lb.create<arith::MulFOp>(ll, w, v)),
+                           lb.create<arith::AddFOp>(ll, acc[1], w)});
+          });
+      return b.create<arith::DivFOp>(l, loop.getResult(0), loop.getResult(1));
+    };
     Value current = x;
     SmallVector<int64_t> shape(xType.getShape());
     SmallVector<OpFoldResult> sizes = getDimSizes(rewriter, loc, x);
@@ -352,6 +445,34 @@ struct ResizeLowering : public ONNXToLinalgPattern<onnx::ResizeOp> {
       auto passType = RankedTensorType::get(shape, element);
       Value empty = createEmpty(rewriter, loc, passType, sizes);
       Value source = current;
+      if (antialias) {
+        current =
+            rewriter
+                .create<linalg::GenericOp>(
+                    loc, TypeRange{passType}, ValueRange{}, ValueRange{empty},
+                    ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(rank)},
+                    getParallel(rank),
+                    [&](OpBuilder &b, Location l, ValueRange) {
+                      SmallVector<Value> indices;
+                      for (int64_t k = 0; k < rank; ++k)
+                        indices.push_back(b.create<linalg::IndexOp>(l, k));
+                      Value result = antialiasedTaps(
+                          b, l, source, indices, d, axis,
+                          sourceCoordinate(b, l, indices[d], axis));
+                      if (element != f64)
+                        result = b.create<arith::TruncFOp>(l, element, result);
+                      if (crop)
+                        result = b.create<arith::SelectOp>(
+                            l,
+                            outside(b, l,
+                                    sourceCoordinate(b, l, indices[d], axis),
+                                    axis),
+                            extrapolation, result);
+                      b.create<linalg::YieldOp>(l, result);
+                    })
+                .getResult(0);
+        continue;
+      }
       if (!crop && axis.constScale && !resultType.isDynamicDim(d)) {
         // Static geometry: the taps' indices and weights are constants,
         // read along dim d (no coordinate math per element).

@@ -122,6 +122,48 @@ func.func @cubic_exclude_outside(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x8x4xf32>
 
 // -----
 
+// Antialias: each resized dim's pass loops over the taps of the filter
+// stretched by 1 / min(scale, 1) (their count known only at run time here)
+// and divides by the sum of the weights; no tables.
+// CHECK-LABEL: func.func @linear_antialias
+// CHECK: linalg.generic
+// CHECK: arith.minimumf
+// CHECK: scf.for {{.+}} iter_args
+// CHECK: tensor.extract
+// CHECK: scf.yield
+// CHECK: arith.divf
+// CHECK: } -> tensor<1x1x?x4xf32>
+// CHECK: linalg.generic
+// CHECK: scf.for
+// CHECK: } -> tensor<1x1x?x?xf32>
+func.func @linear_antialias(%x: tensor<1x1x4x4xf32>, %s: tensor<4xf32>) -> tensor<1x1x?x?xf32> {
+  %none = onnx.NoValue : () -> none
+  %0 = onnx.Resize %x, %none, %s, %none {antialias = 1 : i64, mode = "linear"} : (tensor<1x1x4x4xf32>, none, tensor<4xf32>, none) -> tensor<1x1x?x?xf32>
+  return %0 : tensor<1x1x?x?xf32>
+}
+
+// -----
+
+// Cubic antialias with constant scales: the same loop, whose weights select
+// between the near and the far cubic pieces.
+// CHECK-LABEL: func.func @cubic_antialias
+// CHECK: linalg.generic
+// CHECK: scf.for
+// CHECK: arith.cmpf ole
+// CHECK: arith.cmpf olt
+// CHECK: } -> tensor<1x1x2x4xf32>
+// CHECK: linalg.generic
+// CHECK: scf.for
+// CHECK: } -> tensor<1x1x2x2xf32>
+func.func @cubic_antialias(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32> {
+  %none = onnx.NoValue : () -> none
+  %s = onnx.Constant {value = dense<[1.0, 1.0, 0.5, 0.5]> : tensor<4xf32>} : () -> tensor<4xf32>
+  %0 = onnx.Resize %x, %none, %s, %none {antialias = 1 : i64, mode = "cubic"} : (tensor<1x1x4x4xf32>, none, tensor<4xf32>, none) -> tensor<1x1x2x2xf32>
+  return %0 : tensor<1x1x2x2xf32>
+}
+
+// -----
+
 // tf_crop_and_resize reads the roi and selects the extrapolation value
 // outside the input; every dim is mapped.
 // CHECK-LABEL: func.func @crop_and_resize

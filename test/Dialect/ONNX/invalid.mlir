@@ -1780,6 +1780,26 @@ func.func @resize_c10(%x: tensor<1x1x2x2xf32>) -> tensor<?x?x?x?xf32> {
 
 // -----
 
+func.func @resize_c11(%x: tensor<1x1x2x2xf32>, %s: tensor<4xf32>) -> tensor<?x?x?x?xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.Resize' op expects antialias 0 or 1 (got 2)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Resize %x, %none, %s, %none {antialias = 2 : i64, mode = "linear"} : (tensor<1x1x2x2xf32>, none, tensor<4xf32>, none) -> tensor<?x?x?x?xf32>
+  return %0 : tensor<?x?x?x?xf32>
+}
+
+// -----
+
+func.func @resize_c12(%x: tensor<1x1x2x2xf32>, %s: tensor<4xf32>) -> tensor<?x?x?x?xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.Resize' op expects antialias only with mode 'linear' or 'cubic'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Resize %x, %none, %s, %none {antialias = 1 : i64} : (tensor<1x1x2x2xf32>, none, tensor<4xf32>, none) -> tensor<?x?x?x?xf32>
+  return %0 : tensor<?x?x?x?xf32>
+}
+
+// -----
+
 func.func @convtranspose_c1(%x: tensor<1x2x4x4xf32>, %w: tensor<2x3x3x3xf32>) -> tensor<*xf32> {
   %none = onnx.NoValue : () -> none
   // expected-error @+2 {{'onnx.ConvTranspose' op expects 'strides' to have 2 values (got 1)}}

@@ -679,6 +679,15 @@ func.func @resize(%x: tensor<1x3x4x4xf32>, %roi: tensor<8xf32>, %s: tensor<4xf32
   return %0, %1 : tensor<?x?x?x?xf32>, tensor<1x3x8x8xf32>
 }
 
+// CHECK-LABEL: func.func @resize_antialias
+func.func @resize_antialias(%x: tensor<1x3x8x8xf32>, %s: tensor<4xf32>) -> tensor<1x3x?x?xf32> {
+  %none = onnx.NoValue : () -> none
+  // CHECK: onnx.Resize {{.*}} {antialias = 1 : i64, mode = "linear"} : (tensor<1x3x8x8xf32>, none, tensor<4xf32>, none) -> tensor<1x3x?x?xf32>
+  %0 = onnx.Resize %x, %none, %s, %none {antialias = 1 : i64, mode = "linear"}
+      : (tensor<1x3x8x8xf32>, none, tensor<4xf32>, none) -> tensor<1x3x?x?xf32>
+  return %0 : tensor<1x3x?x?xf32>
+}
+
 // CHECK-LABEL: func.func @gridsample
 func.func @gridsample(%x: tensor<?x3x4x4xf32>, %g: tensor<?x5x6x2xf32>) -> tensor<?x3x5x6xf32> {
   // CHECK: onnx.GridSample {{.*}} {align_corners = 1 : i64, mode = "nearest", padding_mode = "reflection"} : (tensor<?x3x4x4xf32>, tensor<?x5x6x2xf32>) -> tensor<?x3x5x6xf32>

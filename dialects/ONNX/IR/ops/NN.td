@@ -375,7 +375,7 @@ def ONNX_ResizeOp : ONNX_InferredOp<"Resize"> {
   let description = [{
     Models the ONNX `Resize` operator (opsets 10 to 27, in opset 13's form:
     the importer spreads opset 18's `axes` over every dim and turns its
-    `keep_aspect_ratio_policy` into scales; `antialias` is not modelled) and
+    `keep_aspect_ratio_policy` into scales) and
     the deprecated `Upsample` (opsets 7 to 9). Each output element is
     interpolated from `X` at the coordinate that
     `coordinate_transformation_mode` (`half_pixel`, `half_pixel_symmetric`
@@ -386,7 +386,10 @@ def ONNX_ResizeOp : ONNX_InferredOp<"Resize"> {
     `nearest` (rounded by `nearest_mode`: `round_prefer_floor`,
     `round_prefer_ceil`, `floor` or `ceil`), `linear` (n-linear) or `cubic`
     (coefficient `cubic_coeff_a`; `exclude_outside` drops and renormalizes
-    the taps outside the input). The output size of each dim is `sizes`, or
+    the taps outside the input). Opset 18's `antialias` (linear and cubic
+    only) stretches the filter by `1 / scale` where a dim is downsampled,
+    so that every input element it covers contributes, the weights
+    normalized by their sum. The output size of each dim is `sizes`, or
     `floor(in * scales)`; exactly one of the two is given (the other is
     `none`). Opset 10's `Resize(X, scales)` and `Upsample` are imported with
     `asymmetric` coordinates and `floor` rounding.
@@ -401,6 +404,7 @@ def ONNX_ResizeOp : ONNX_InferredOp<"Resize"> {
                        DefaultValuedAttr<F32Attr, "-0.75">:$cubic_coeff_a,
                        DefaultValuedAttr<I64Attr, "0">:$exclude_outside,
                        DefaultValuedAttr<F32Attr, "0.0">:$extrapolation_value,
+                       DefaultValuedAttr<I64Attr, "0">:$antialias,
                        DefaultValuedStrAttr<StrAttr, "nearest">:$mode,
                        DefaultValuedStrAttr<StrAttr, "round_prefer_floor">:$nearest_mode);
   let results = (outs ONNX_NumericTensor:$Y);
