@@ -1508,6 +1508,44 @@ func.func @quant_c4(%x: tensor<2x3xf32>, %s: tensor<f32>, %z: tensor<3xi8>) -> t
 
 // -----
 
+func.func @quant_c5(%x: tensor<2x4xf32>, %s: tensor<2x2xf32>) -> tensor<2x4xui8> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.QuantizeLinear' op expects a non-negative 'block_size' (got -2)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.QuantizeLinear %x, %s, %none {block_size = -2 : i64} : (tensor<2x4xf32>, tensor<2x2xf32>, none) -> tensor<2x4xui8>
+  return %0 : tensor<2x4xui8>
+}
+
+// -----
+
+func.func @quant_c6(%x: tensor<2x5xi8>, %s: tensor<2x2xf32>, %z: tensor<2x2xi8>) -> tensor<2x5xf32> {
+  // expected-error @+2 {{'onnx.DequantizeLinear' op expects x's blocked scale and zero point of shape [2, 3] for block_size 2 (got 'tensor<2x2xf32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.DequantizeLinear %x, %s, %z {block_size = 2 : i64} : (tensor<2x5xi8>, tensor<2x2xf32>, tensor<2x2xi8>) -> tensor<2x5xf32>
+  return %0 : tensor<2x5xf32>
+}
+
+// -----
+
+func.func @quant_c6_zero_point(%x: tensor<2x5xf32>, %s: tensor<2x3xf32>, %z: tensor<i8>) -> tensor<2x5xi8> {
+  // expected-error @+2 {{'onnx.QuantizeLinear' op expects y's blocked scale and zero point of shape [2, 3] for block_size 2 (got 'tensor<i8>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.QuantizeLinear %x, %s, %z {block_size = 2 : i64} : (tensor<2x5xf32>, tensor<2x3xf32>, tensor<i8>) -> tensor<2x5xi8>
+  return %0 : tensor<2x5xi8>
+}
+
+// -----
+
+func.func @quant_c2_blocked(%x: tensor<2x4xf32>, %s: tensor<2x2xf32>) -> tensor<2x4xui8> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.QuantizeLinear' op expects 'axis' in [-2, 2) (got 2)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.QuantizeLinear %x, %s, %none {axis = 2 : i64, block_size = 2 : i64} : (tensor<2x4xf32>, tensor<2x2xf32>, none) -> tensor<2x4xui8>
+  return %0 : tensor<2x4xui8>
+}
+
+// -----
+
 func.func @dequant_c1(%x: tensor<4xui8>, %s: tensor<f32>, %z: tensor<i8>) -> tensor<4xf32> {
   %none = onnx.NoValue : () -> none
   // expected-error @+2 {{'onnx.DequantizeLinear' op expects x and x_zero_point of one element type}}

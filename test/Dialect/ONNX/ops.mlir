@@ -775,6 +775,17 @@ func.func @quantized(%x: tensor<1x3x4x4xf32>, %s: tensor<3xf32>, %z: tensor<3xui
   return %0, %d : tensor<1x2x2x2xui8>, tensor<1x3x4x4xf32>
 }
 
+// CHECK-LABEL: func.func @quantized_blocked
+func.func @quantized_blocked(%x: tensor<3x4xf32>, %s: tensor<3x2xf32>, %z: tensor<3x2xi8>) -> tensor<3x4xf32> {
+  // CHECK: onnx.QuantizeLinear %{{.*}} {block_size = 2 : i64} : (tensor<3x4xf32>, tensor<3x2xf32>, tensor<3x2xi8>) -> tensor<3x4xi8>
+  %q = onnx.QuantizeLinear %x, %s, %z {block_size = 2 : i64} : (tensor<3x4xf32>, tensor<3x2xf32>, tensor<3x2xi8>) -> tensor<3x4xi8>
+  // CHECK: onnx.DequantizeLinear %{{.*}} {axis = 0 : i64, block_size = 3 : i64} : (tensor<3x4xi8>, tensor<1x4xf32>, none) -> tensor<3x4xf32>
+  %none = onnx.NoValue : () -> none
+  %s0 = onnx.Constant {value = dense<1.0> : tensor<1x4xf32>} : () -> tensor<1x4xf32>
+  %d = onnx.DequantizeLinear %q, %s0, %none {axis = 0 : i64, block_size = 3 : i64} : (tensor<3x4xi8>, tensor<1x4xf32>, none) -> tensor<3x4xf32>
+  return %d : tensor<3x4xf32>
+}
+
 // CHECK: dialect_resources
 // CHECK: weight: "0x040000000000803F0000004000004040000080C0"
 {-#
