@@ -302,6 +302,17 @@ LogicalResult GraphExporter::exportOp(Operation *op,
                       : (*dense.getValues<APInt>().begin()).getSExtValue());
     }
     numInputs = 1;
+  } else if (isa<onnxc::onnx::QuantizeLinearOp,
+                 onnxc::onnx::DequantizeLinearOp>(op) &&
+             opset < 21 && op->getAttrOfType<IntegerAttr>("block_size") &&
+             op->getAttrOfType<IntegerAttr>("block_size").getInt() != 0) {
+    return fail(op, "cannot write blocked quantization ('block_size') at "
+                    "opset " +
+                        Twine(opset) + " (it came in opset 21)");
+  } else if (auto resize = dyn_cast<onnxc::onnx::ResizeOp>(op);
+             resize && resize.getAntialias() && opset < 18) {
+    return fail(op, "cannot write Resize's antialias at opset " + Twine(opset) +
+                        " (it came in opset 18)");
   } else if (auto resize = dyn_cast<onnxc::onnx::ResizeOp>(op);
              resize && opset < 11) {
     // Resize (opset 10) and Upsample (opsets 7 to 9) take X and scales,

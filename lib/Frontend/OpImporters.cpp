@@ -1037,6 +1037,16 @@ static FailureOr<SmallVector<Value>> importResizeV11(NodeContext &node,
     error = "lacks its data input";
     return failure();
   }
+  // `antialias` came in opset 18.
+  if (node.opset < 18 && llvm::any_of(
+                             node.attributes,
+                             [](const NamedAttribute &attr) {
+                               return attr.getName() == "antialias";
+                             })) {
+    error = "has no attribute 'antialias' at opset " +
+            std::to_string(node.opset) + " (it came in opset 18)";
+    return failure();
+  }
   for (unsigned i : {1u, 2u})
     if (isEmptyTensor(node.inputs[i]))
       node.inputs[i] = node.noValue();
@@ -1371,9 +1381,9 @@ static FailureOr<SmallVector<Value>> importResizeV10(NodeContext &node,
 /// QuantizeLinear and DequantizeLinear (opset 19 on): QuantizeLinear keeps
 /// `saturate` (for float8), DequantizeLinear has none. Opset 21's
 /// `output_dtype` without a zero point becomes a zero point of that type
-/// (but FLOAT4E2M1, which no constant holds); blocked quantization
-/// (`block_size`) and an `output_dtype` other than the zero point's are not
-/// supported.
+/// (but FLOAT4E2M1, which no constant holds); an `output_dtype` other than
+/// the zero point's is not supported. Opset 21's `block_size` is the
+/// dialect's attribute.
 static FailureOr<SmallVector<Value>> importQuantizeV19(NodeContext &node,
                                                        std::string &error) {
   if (node.node.op_type() == "DequantizeLinear")
@@ -1383,8 +1393,14 @@ static FailureOr<SmallVector<Value>> importQuantizeV19(NodeContext &node,
   if (failed(blockSize) || failed(outputDType))
     return failure();
   if (*blockSize != 0) {
-    error = unsupportedAt(node, "blocked quantization ('block_size')");
-    return failure();
+    // Blocked quantization came in opset 21.
+    if (node.opset < 21) {
+      error = "has no attribute 'block_size' at opset " +
+              std::to_string(node.opset) + " (it came in opset 21)";
+      return failure();
+    }
+    node.attributes.push_back(node.builder.getNamedAttr(
+        "block_size", node.builder.getI64IntegerAttr(*blockSize)));
   }
   if (*outputDType != 0) {
     Type zeroPoint = node.inputs.size() > 2
@@ -1394,9 +1410,24 @@ static FailureOr<SmallVector<Value>> importQuantizeV19(NodeContext &node,
     Type outputType =
         onnx::getElementType(node.builder.getContext(), *outputDType);
     if (!zeroPointDType && outputType && outputType.isIntOrFloat()) {
-      // No zero point: a zero of `output_dtype` gives y its type.
+      // No zero point: a zero of `output_dtype` gives y its type (blocked:
+      // zeros of the scale's shape).
       OpBuilder &b = node.builder;
-      auto type = RankedTensorType::get({}, outputType);
+      SmallVector<int64_t> shape;
+      if (*blockSize != 0) {
+        auto scaleType =
+            node.inputs.size() > 1
+                ? dyn_cast<RankedTensorType>(node.inputs[1].getType())
+                : RankedTensorType();
+        if (!scaleType || !scaleType.hasStaticShape()) {
+          error = unsupportedAt(node, "blocked quantization with "
+                                      "'output_dtype', no zero point and a "
+                                      "scale of unknown shape");
+          return failure();
+        }
+        shape.assign(scaleType.getShape().begin(), scaleType.getShape().end());
+      }
+      auto type = RankedTensorType::get(shape, outputType);
       Value zero = b.create<onnx::ConstantOp>(
           node.constantLoc(),
           DenseElementsAttr::get(type, b.getZeroAttr(outputType)));

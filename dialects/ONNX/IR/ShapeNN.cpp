@@ -973,6 +973,14 @@ ResizeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
           {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"},
           nearest))
     return opError(loc, "Resize", "has unknown nearest_mode '", nearest, "'");
+  // resize_c11
+  if (op.getAntialias() != 0 && op.getAntialias() != 1)
+    return opError(loc, "Resize", "expects antialias 0 or 1 (got ",
+                   op.getAntialias(), ")");
+  // resize_c12
+  if (op.getAntialias() && mode == "nearest")
+    return opError(loc, "Resize",
+                   "expects antialias only with mode 'linear' or 'cubic'");
   bool hasScales = !isNoValue(op.getScales());
   bool hasSizes = !isNoValue(op.getSizes());
   // resize_c4
@@ -1051,16 +1059,29 @@ GridSampleOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
   auto x = dyn_cast<RankedTensorType>(op.getX().getType());
   auto grid = dyn_cast<RankedTensorType>(op.getGrid().getType());
   // gridsample_c3
-  if ((x && x.getRank() != 4) ||
-      (grid && (grid.getRank() != 4 || dimsDiffer(grid.getDimSize(3), 2))))
+  auto spatialOf = [](RankedTensorType t) { return t.getRank() - 2; };
+  if ((x && x.getRank() != 4 && x.getRank() != 5) ||
+      (grid && grid.getRank() != 4 && grid.getRank() != 5) ||
+      (grid &&
+       dimsDiffer(grid.getDimSize(grid.getRank() - 1), spatialOf(grid))))
     return opError(loc, name,
-                   "expects X [N, C, H, W] and grid [N, H_out, W_out, 2] (got ",
+                   "expects X [N, C, H, W] and grid [N, H_out, W_out, 2], or X "
+                   "[N, C, D, H, W] and grid [N, D_out, H_out, W_out, 3] (got ",
                    op.getX().getType(), " and ", op.getGrid().getType(), ")");
+  // gridsample_c5
+  if (x && grid && x.getRank() != grid.getRank())
+    return opError(loc, name, "expects X and grid of one rank (got ",
+                   x.getRank(), " and ", grid.getRank(), ")");
   // gridsample_c4
   if (x && grid && dimsDiffer(x.getDimSize(0), grid.getDimSize(0)))
     return opError(loc, name, "expects X and grid of one batch size (got ",
                    x.getDimSize(0), " and ", grid.getDimSize(0), ")");
-  SmallVector<int64_t> shape(4, ShapedType::kDynamic);
+  if (!x && !grid) {
+    result.push_back(UnrankedTensorType::get(element));
+    return success();
+  }
+  int64_t rank = x ? x.getRank() : grid.getRank();
+  SmallVector<int64_t> shape(rank, ShapedType::kDynamic);
   if (x) {
     shape[0] = x.getDimSize(0);
     shape[1] = x.getDimSize(1);
@@ -1068,8 +1089,8 @@ GridSampleOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
   if (grid) {
     if (ShapedType::isDynamic(shape[0]))
       shape[0] = grid.getDimSize(0);
-    shape[2] = grid.getDimSize(1);
-    shape[3] = grid.getDimSize(2);
+    for (int64_t d = 1; d < rank - 1; ++d)
+      shape[d + 1] = grid.getDimSize(d);
   }
   result.push_back(RankedTensorType::get(shape, element));
   return success();

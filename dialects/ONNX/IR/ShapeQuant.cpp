@@ -13,9 +13,47 @@ static LogicalResult checkQuantParams(std::optional<Location> loc,
                                       StringRef opName, Value x, Value scale,
                                       Value zeroPoint,
                                       std::optional<int64_t> axis,
-                                      StringRef what) {
+                                      StringRef what, int64_t blockSize = 0) {
   auto scaleType = dyn_cast<RankedTensorType>(scale.getType());
   auto xType = dyn_cast<RankedTensorType>(x.getType());
+  // quant_c5
+  if (blockSize < 0)
+    return opError(loc, opName, "expects a non-negative 'block_size' (got ",
+                   blockSize, ")");
+  if (blockSize > 0) {
+    // Blocked: the scale and zero point have x's shape, but ceil(d / B)
+    // along the axis.
+    auto zpType = isNoValue(zeroPoint)
+                      ? RankedTensorType()
+                      : dyn_cast<RankedTensorType>(zeroPoint.getType());
+    if (!xType)
+      return success();
+    std::optional<int64_t> dim = normalizeAxis(*axis, xType.getRank());
+    // quant_c2
+    if (!dim)
+      return opError(loc, opName, "expects 'axis' in [", -xType.getRank(), ", ",
+                     xType.getRank(), ") (got ", *axis, ")");
+    SmallVector<int64_t> expected(xType.getShape());
+    if (!xType.isDynamicDim(*dim))
+      expected[*dim] = (expected[*dim] + blockSize - 1) / blockSize;
+    std::string shape;
+    for (int64_t d : expected)
+      shape += (shape.empty() ? "" : ", ") +
+               (ShapedType::isDynamic(d) ? "?" : std::to_string(d));
+    for (RankedTensorType type : {scaleType, zpType}) {
+      auto differs = [&](int64_t d) {
+        return dimsDiffer(type.getDimSize(d), expected[d]);
+      };
+      // quant_c6
+      if (type &&
+          (type.getRank() != xType.getRank() ||
+           llvm::any_of(llvm::seq<int64_t>(0, xType.getRank()), differs)))
+        return opError(loc, opName, "expects ", what,
+                       "'s blocked scale and zero point of shape [", shape,
+                       "] for block_size ", blockSize, " (got ", type, ")");
+    }
+    return success();
+  }
   if (scaleType) {
     // quant_c1
     if (scaleType.getRank() > 1 || (!axis && scaleType.getRank() == 1 &&
@@ -66,7 +104,8 @@ LogicalResult QuantizeLinearOp::inferReturnTypes(
   Adaptor op(operands, attrs, props, regions);
   if (failed(checkQuantParams(loc, "QuantizeLinear", op.getX(), op.getYScale(),
                               op.getYZeroPoint(),
-                              static_cast<int64_t>(op.getAxis()), "y")))
+                              static_cast<int64_t>(op.getAxis()), "y",
+                              static_cast<int64_t>(op.getBlockSize()))))
     return failure();
   Type element = isNoValue(op.getYZeroPoint())
                      ? IntegerType::get(ctx, 8, IntegerType::Unsigned)
@@ -88,7 +127,8 @@ LogicalResult DequantizeLinearOp::inferReturnTypes(
                    "expects x and x_zero_point of one element type");
   if (failed(checkQuantParams(loc, "DequantizeLinear", op.getX(),
                               op.getXScale(), op.getXZeroPoint(),
-                              static_cast<int64_t>(op.getAxis()), "x")))
+                              static_cast<int64_t>(op.getAxis()), "x",
+                              static_cast<int64_t>(op.getBlockSize()))))
     return failure();
   result.push_back(cast<TensorType>(op.getX().getType())
                        .clone(getElementTypeOrSelf(op.getXScale())));

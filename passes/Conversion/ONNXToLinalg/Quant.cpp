@@ -8,7 +8,9 @@
 // QLinearMatMul and QLinearConv are that contraction followed by an
 // elementwise requantization. A per-axis scale or zero point is first
 // broadcast to a 1-D tensor of the axis' size (a one-element one may be `?`
-// under dynamic shapes), so the bodies read it through an indexing map.
+// under dynamic shapes), so the bodies read it through an indexing map; a
+// blocked one (`block_size`) is read with tensor.extract at the element's
+// index along the axis divided by the block size.
 //
 // With int8 kernels (the default), the four integer ops become instead
 // fused.qmatmul / fused.qconv, which call the runtime's packed int8 GEMM: a
@@ -211,6 +213,19 @@ static int64_t getParamAxis(Value param, RankedTensorType xType, int64_t axis) {
   return onnx::normalizeAxis(axis, xType.getRank()).value_or(0);
 }
 
+/// In a generic body over `rank` loops, the element of a blocked parameter
+/// (x's shape but ceil(d / blockSize) along `axis`) for the current element
+/// of x: its index along `axis` divided by `blockSize`.
+static Value readBlocked(OpBuilder &b, Location l, Value param, int64_t axis,
+                         int64_t blockSize, int64_t rank) {
+  SmallVector<Value> at;
+  for (int64_t d = 0; d < rank; ++d)
+    at.push_back(b.create<linalg::IndexOp>(l, d));
+  at[axis] =
+      b.create<arith::DivUIOp>(l, at[axis], createIndex(b, l, blockSize));
+  return b.create<tensor::ExtractOp>(l, param, at);
+}
+
 namespace {
 struct QuantizeLinearLowering
     : public ONNXToLinalgPattern<onnx::QuantizeLinearOp> {
@@ -224,26 +239,34 @@ struct QuantizeLinearLowering
     auto xType = cast<RankedTensorType>(x.getType());
     int64_t rank = xType.getRank();
     Type floatType = getElementTypeOrSelf(adaptor.getYScale());
-    int64_t axis = getParamAxis(adaptor.getYScale(), xType,
-                                static_cast<int64_t>(op.getAxis()));
+    auto blockSize = static_cast<int64_t>(op.getBlockSize());
+    int64_t axis = blockSize
+                       ? onnx::normalizeAxis(op.getAxis(), rank).value_or(0)
+                       : getParamAxis(adaptor.getYScale(), xType,
+                                      static_cast<int64_t>(op.getAxis()));
     OpFoldResult axisSize = rank ? getDimSize(rewriter, loc, x, axis)
                                  : OpFoldResult(rewriter.getIndexAttr(1));
-    QuantParam scale =
-        getScale(rewriter, loc, adaptor.getYScale(), axisSize, floatType);
+    auto convertScale = [&](OpBuilder &b, Location l, Value v) -> Value {
+      return v.getType() == floatType ? v : convertFloat(b, l, v, floatType);
+    };
     Type yElement = resultType.getElementType();
     bool toFloat = onnx::isLowPrecisionFloat(yElement);
+    auto convertZeroPoint = [&](OpBuilder &b, Location l, Value v) -> Value {
+      if (toFloat)
+        return lowPrecisionToFloat(b, l, v, yElement, floatType);
+      return intToFloat(b, l, v, yElement, floatType);
+    };
     // A float8 zero point is zero (ONNX's reference ignores it); FLOAT4E2M1
     // adds its own.
-    QuantParam zeroPoint;
-    if (!onnx::isNoValue(op.getYZeroPoint()) &&
-        (!toFloat || isa<onnx::Float4E2M1Type>(yElement)))
-      zeroPoint = getQuantParam(
-          rewriter, loc, adaptor.getYZeroPoint(), axisSize, floatType,
-          [&](OpBuilder &b, Location l, Value v) {
-            if (toFloat)
-              return lowPrecisionToFloat(b, l, v, yElement, floatType);
-            return intToFloat(b, l, v, yElement, floatType);
-          });
+    bool hasZeroPoint = !onnx::isNoValue(op.getYZeroPoint()) &&
+                        (!toFloat || isa<onnx::Float4E2M1Type>(yElement));
+    QuantParam scale, zeroPoint;
+    if (!blockSize) {
+      scale = getScale(rewriter, loc, adaptor.getYScale(), axisSize, floatType);
+      if (hasZeroPoint)
+        zeroPoint = getQuantParam(rewriter, loc, adaptor.getYZeroPoint(),
+                                  axisSize, floatType, convertZeroPoint);
+    }
     SmallVector<Value> inputs{x};
     SmallVector<AffineMap> maps{rewriter.getMultiDimIdentityMap(rank)};
     int64_t scalePos = addParamInput(scale, axis, rank, inputs, maps, ctx);
@@ -261,8 +284,18 @@ struct QuantizeLinearLowering
             v = intToFloat(b, l, v, xElement, floatType);
           else if (xElement != floatType)
             v = convertFloat(b, l, v, floatType);
-          v = b.create<arith::DivFOp>(l, v, readParam(scale, scalePos, args));
+          Value s = readParam(scale, scalePos, args);
           Value zp = readParam(zeroPoint, zeroPos, args);
+          if (blockSize) {
+            s = convertScale(
+                b, l,
+                readBlocked(b, l, adaptor.getYScale(), axis, blockSize, rank));
+            if (hasZeroPoint)
+              zp = convertZeroPoint(b, l,
+                                    readBlocked(b, l, adaptor.getYZeroPoint(),
+                                                axis, blockSize, rank));
+          }
+          v = b.create<arith::DivFOp>(l, v, s);
           if (!toFloat) {
             b.create<linalg::YieldOp>(l,
                                       roundAndSaturate(b, l, v, zp, yElement));
@@ -293,22 +326,28 @@ struct DequantizeLinearLowering
     int64_t rank = xType.getRank();
     Type floatType = resultType.getElementType();
     Type xElement = xType.getElementType();
-    int64_t axis = getParamAxis(adaptor.getXScale(), xType,
-                                static_cast<int64_t>(op.getAxis()));
+    auto blockSize = static_cast<int64_t>(op.getBlockSize());
+    int64_t axis = blockSize
+                       ? onnx::normalizeAxis(op.getAxis(), rank).value_or(0)
+                       : getParamAxis(adaptor.getXScale(), xType,
+                                      static_cast<int64_t>(op.getAxis()));
     OpFoldResult axisSize = rank ? getDimSize(rewriter, loc, x, axis)
                                  : OpFoldResult(rewriter.getIndexAttr(1));
-    QuantParam scale =
-        getScale(rewriter, loc, adaptor.getXScale(), axisSize, floatType);
     bool fromFloat = onnx::isLowPrecisionFloat(xElement);
     Type f32 = rewriter.getF32Type();
-    QuantParam zeroPoint =
-        fromFloat
-            ? getQuantParam(
-                  rewriter, loc, adaptor.getXZeroPoint(), axisSize, f32,
-                  [&](OpBuilder &b, Location l, Value v) {
-                    return lowPrecisionToFloat(b, l, v, xElement, f32);
-                  })
-            : getZeroPoint(rewriter, loc, adaptor.getXZeroPoint(), axisSize);
+    bool hasZeroPoint = !onnx::isNoValue(op.getXZeroPoint());
+    QuantParam scale, zeroPoint;
+    if (!blockSize) {
+      scale = getScale(rewriter, loc, adaptor.getXScale(), axisSize, floatType);
+      zeroPoint =
+          fromFloat
+              ? getQuantParam(
+                    rewriter, loc, adaptor.getXZeroPoint(), axisSize, f32,
+                    [&](OpBuilder &b, Location l, Value v) {
+                      return lowPrecisionToFloat(b, l, v, xElement, f32);
+                    })
+              : getZeroPoint(rewriter, loc, adaptor.getXZeroPoint(), axisSize);
+    }
     SmallVector<Value> inputs{x};
     SmallVector<AffineMap> maps{rewriter.getMultiDimIdentityMap(rank)};
     int64_t scalePos = addParamInput(scale, axis, rank, inputs, maps, ctx);
@@ -321,20 +360,32 @@ struct DequantizeLinearLowering
         getParallel(rank), [&](OpBuilder &b, Location l, ValueRange args) {
           // (x - zero point) exactly in i32 (in f32 for float8 and
           // float4), then scaled.
+          Value s = readParam(scale, scalePos, args);
+          Value zp = readParam(zeroPoint, zeroPos, args);
+          if (blockSize) {
+            s = readBlocked(b, l, adaptor.getXScale(), axis, blockSize, rank);
+            if (s.getType() != floatType)
+              s = convertFloat(b, l, s, floatType);
+            if (hasZeroPoint) {
+              zp = readBlocked(b, l, adaptor.getXZeroPoint(), axis, blockSize,
+                               rank);
+              zp = fromFloat ? lowPrecisionToFloat(b, l, zp, xElement, f32)
+                             : extendToI32(b, l, zp, xElement);
+            }
+          }
           Value v;
           if (fromFloat) {
             v = lowPrecisionToFloat(b, l, args[0], xElement, f32);
-            if (Value zp = readParam(zeroPoint, zeroPos, args))
+            if (zp)
               v = b.create<arith::SubFOp>(l, v, zp);
             v = convertFloat(b, l, v, floatType);
           } else {
             v = extendToI32(b, l, args[0], xElement);
-            if (Value zp = readParam(zeroPoint, zeroPos, args))
+            if (zp)
               v = b.create<arith::SubIOp>(l, v, zp);
             v = b.create<arith::SIToFPOp>(l, floatType, v);
           }
-          Value scaled =
-              b.create<arith::MulFOp>(l, v, readParam(scale, scalePos, args));
+          Value scaled = b.create<arith::MulFOp>(l, v, s);
           b.create<linalg::YieldOp>(l, scaled);
         });
     rewriter.replaceOp(op, generic.getResult(0));

@@ -9,18 +9,22 @@
 // clamped neighbours along that dim; when the dim's sizes and scale are
 // constant, the neighbours' indices and weights are constant tables computed
 // here (read along that dim), not coordinate math per element. Dims whose
-// scale is a constant 1 are left alone.
+// scale is a constant 1 are left alone. With antialias, a downsampled dim's
+// filter is stretched by 1 / scale: each element loops over the taps the
+// scale asks for (scf.for) and normalizes their weights.
 //
 // GridSample is one linalg.generic over the output: each element reads its
 // grid coordinates, maps them to pixel coordinates (with the padding mode's
-// clipping or reflection) and gathers 1, 4 or 16 neighbours, as PyTorch's
-// grid_sample does.
+// clipping or reflection) and gathers 1, 2^r or 4^r neighbours (r = 2 or 3
+// spatial dims), as PyTorch's grid_sample does.
 //
 //===----------------------------------------------------------------------===//
 
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 #include "passes/Conversion/ONNXToLinalg/Pattern.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <algorithm>
 #include <cmath>
@@ -340,6 +344,95 @@ struct ResizeLowering : public ONNXToLinalgPattern<onnx::ResizeOp> {
     int64_t taps = cubic ? 4 : 2;
     double a = op.getCubicCoeffA().convertToDouble();
     bool excludeOutside = op.getExcludeOutside() != 0;
+    bool antialias = op.getAntialias() != 0;
+    // With antialias, the filter stretched by 1 / min(scale, 1) (so that
+    // downsampling averages every input element it covers): a loop over its
+    // taps, as many as the scale asks for (perhaps known only at run time),
+    // their weights normalized by their sum. Tap i lies at base + i, its
+    // distance from the coordinate i - ratio with ratio in (0, 1], as the
+    // ONNX reference places it.
+    auto antialiasedTaps = [&](OpBuilder &b, Location l, Value source,
+                               ArrayRef<Value> indices, int64_t d,
+                               const ResizeAxis &axis, Value coord) -> Value {
+      auto c = [&](double v) { return createScalar(b, l, f64, v); };
+      Value stretch = b.create<arith::MinimumFOp>(l, axis.scale, c(1));
+      Value floorF = b.create<math::FloorOp>(l, coord);
+      Value ratio = b.create<arith::SubFOp>(l, coord, floorF);
+      Value integral =
+          b.create<arith::CmpFOp>(l, arith::CmpFPredicate::OEQ, ratio, c(0));
+      ratio = b.create<arith::SelectOp>(l, integral, c(1), ratio);
+      Value base = floorToIndex(
+          b, l,
+          b.create<arith::SelectOp>(
+              l, integral, b.create<arith::SubFOp>(l, floorF, c(1)), floorF));
+      // Taps start .. 1 - start, start = floor(-support / stretch) + 1.
+      Value startF = b.create<arith::AddFOp>(
+          l,
+          b.create<math::FloorOp>(
+              l, b.create<arith::DivFOp>(l, c(cubic ? -2 : -1), stretch)),
+          c(1));
+      Value start = floorToIndex(b, l, startF);
+      Value end = b.create<arith::SubIOp>(l, createIndex(b, l, 2), start);
+      auto loop = b.create<scf::ForOp>(
+          l, start, end, createIndex(b, l, 1), ValueRange{c(0), c(0)},
+          [&](OpBuilder &lb, Location ll, Value i, ValueRange acc) {
+            auto lc = [&](double v) { return createScalar(lb, ll, f64, v); };
+            Value dist = lb.create<math::AbsFOp>(
+                ll, lb.create<arith::MulFOp>(
+                        ll,
+                        lb.create<arith::SubFOp>(
+                            ll, indexToElement(lb, ll, i, f64), ratio),
+                        stretch));
+            Value w;
+            if (!cubic) {
+              w = lb.create<arith::MaximumFOp>(
+                  ll, lb.create<arith::SubFOp>(ll, lc(1), dist), lc(0));
+            } else {
+              // ((A + 2) t - (A + 3)) t t + 1 within 1, then
+              // ((A t - 5A) t + 8A) t - 4A within 2, 0 beyond.
+              Value near = lb.create<arith::SubFOp>(
+                  ll, lb.create<arith::MulFOp>(ll, lc(a + 2), dist), lc(a + 3));
+              near = lb.create<arith::AddFOp>(
+                  ll,
+                  lb.create<arith::MulFOp>(
+                      ll, lb.create<arith::MulFOp>(ll, near, dist), dist),
+                  lc(1));
+              Value far = lb.create<arith::SubFOp>(
+                  ll, lb.create<arith::MulFOp>(ll, lc(a), dist), lc(5 * a));
+              far = lb.create<arith::AddFOp>(
+                  ll, lb.create<arith::MulFOp>(ll, far, dist), lc(8 * a));
+              far = lb.create<arith::SubFOp>(
+                  ll, lb.create<arith::MulFOp>(ll, far, dist), lc(4 * a));
+              Value withinOne = lb.create<arith::CmpFOp>(
+                  ll, arith::CmpFPredicate::OLE, dist, lc(1));
+              Value withinTwo = lb.create<arith::CmpFOp>(
+                  ll, arith::CmpFPredicate::OLT, dist, lc(2));
+              w = lb.create<arith::SelectOp>(
+                  ll, withinOne, near,
+                  lb.create<arith::SelectOp>(ll, withinTwo, far, lc(0)));
+            }
+            Value tap = lb.create<arith::AddIOp>(ll, base, i);
+            if (excludeOutside) {
+              Value inside = lb.create<arith::AndIOp>(
+                  ll,
+                  lb.create<arith::CmpIOp>(ll, arith::CmpIPredicate::sge, tap,
+                                           createIndex(lb, ll, 0)),
+                  lb.create<arith::CmpIOp>(ll, arith::CmpIPredicate::slt, tap,
+                                           axis.inSize));
+              w = lb.create<arith::SelectOp>(ll, inside, w, lc(0));
+            }
+            SmallVector<Value> at(indices);
+            at[d] = clampIndex(lb, ll, tap, axis.inSize);
+            Value v =
+                toF64(lb, ll, lb.create<tensor::ExtractOp>(ll, source, at));
+            lb.create<scf::YieldOp>(
+                ll,
+                ValueRange{lb.create<arith::AddFOp>(
+                               ll, acc[0], lb.create<arith::MulFOp>(ll, w, v)),
+                           lb.create<arith::AddFOp>(ll, acc[1], w)});
+          });
+      return b.create<arith::DivFOp>(l, loop.getResult(0), loop.getResult(1));
+    };
     Value current = x;
     SmallVector<int64_t> shape(xType.getShape());
     SmallVector<OpFoldResult> sizes = getDimSizes(rewriter, loc, x);
@@ -352,6 +445,34 @@ struct ResizeLowering : public ONNXToLinalgPattern<onnx::ResizeOp> {
       auto passType = RankedTensorType::get(shape, element);
       Value empty = createEmpty(rewriter, loc, passType, sizes);
       Value source = current;
+      if (antialias) {
+        current =
+            rewriter
+                .create<linalg::GenericOp>(
+                    loc, TypeRange{passType}, ValueRange{}, ValueRange{empty},
+                    ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(rank)},
+                    getParallel(rank),
+                    [&](OpBuilder &b, Location l, ValueRange) {
+                      SmallVector<Value> indices;
+                      for (int64_t k = 0; k < rank; ++k)
+                        indices.push_back(b.create<linalg::IndexOp>(l, k));
+                      Value result = antialiasedTaps(
+                          b, l, source, indices, d, axis,
+                          sourceCoordinate(b, l, indices[d], axis));
+                      if (element != f64)
+                        result = b.create<arith::TruncFOp>(l, element, result);
+                      if (crop)
+                        result = b.create<arith::SelectOp>(
+                            l,
+                            outside(b, l,
+                                    sourceCoordinate(b, l, indices[d], axis),
+                                    axis),
+                            extrapolation, result);
+                      b.create<linalg::YieldOp>(l, result);
+                    })
+                .getResult(0);
+        continue;
+      }
       if (!crop && axis.constScale && !resultType.isDynamicDim(d)) {
         // Static geometry: the taps' indices and weights are constants,
         // read along dim d (no coordinate math per element).
@@ -496,12 +617,20 @@ struct GridSampleLowering : public ONNXToLinalgPattern<onnx::GridSampleOp> {
     bool alignCorners = op.getAlignCorners() != 0;
     StringRef mode = op.getMode(), padding = op.getPaddingMode();
 
-    SmallVector<OpFoldResult> sizes{
-        getDimSize(rewriter, loc, x, 0), getDimSize(rewriter, loc, x, 1),
-        getDimSize(rewriter, loc, grid, 1), getDimSize(rewriter, loc, grid, 2)};
-    // Input sizes along y (H) and x (W).
-    Value height = toValue(rewriter, loc, getDimSize(rewriter, loc, x, 2));
-    Value width = toValue(rewriter, loc, getDimSize(rewriter, loc, x, 3));
+    int64_t rank = resultType.getRank();
+    int64_t spatial = rank - 2;
+    // [N, C, grid's spatial dims].
+    SmallVector<OpFoldResult> sizes{getDimSize(rewriter, loc, x, 0),
+                                    getDimSize(rewriter, loc, x, 1)};
+    for (int64_t d = 1; d <= spatial; ++d)
+      sizes.push_back(getDimSize(rewriter, loc, grid, d));
+    // Input sizes along the grid's coordinates: the first coordinate (x)
+    // runs along the last dim (W), the second (y) along H, the third (z)
+    // along D.
+    SmallVector<Value> inSizes;
+    for (int64_t k = 0; k < spatial; ++k)
+      inSizes.push_back(
+          toValue(rewriter, loc, getDimSize(rewriter, loc, x, rank - 1 - k)));
     Value empty = createEmpty(rewriter, loc, resultType, sizes);
 
     auto body = [&](OpBuilder &b, Location l, ValueRange) {
@@ -509,13 +638,15 @@ struct GridSampleLowering : public ONNXToLinalgPattern<onnx::GridSampleOp> {
       auto toF64 = [&](Value v) -> Value {
         return v.getType() == f64 ? v : b.create<arith::ExtFOp>(l, f64, v);
       };
-      Value n = b.create<linalg::IndexOp>(l, 0);
-      Value ch = b.create<linalg::IndexOp>(l, 1);
-      Value oh = b.create<linalg::IndexOp>(l, 2);
-      Value ow = b.create<linalg::IndexOp>(l, 3);
+      SmallVector<Value> indices;
+      for (int64_t d = 0; d < rank; ++d)
+        indices.push_back(b.create<linalg::IndexOp>(l, d));
+      Value n = indices[0], ch = indices[1];
       auto gridAt = [&](int64_t k) {
-        return toF64(b.create<tensor::ExtractOp>(
-            l, grid, ValueRange{n, oh, ow, createIndex(b, l, k)}));
+        SmallVector<Value> at{n};
+        at.append(indices.begin() + 2, indices.end());
+        at.push_back(createIndex(b, l, k));
+        return toF64(b.create<tensor::ExtractOp>(l, grid, at));
       };
       // Pixel coordinates from [-1, 1].
       auto unnormalize = [&](Value g, Value size) -> Value {
@@ -573,9 +704,9 @@ struct GridSampleLowering : public ONNXToLinalgPattern<onnx::GridSampleOp> {
             l, b.getIndexType(),
             b.create<arith::FPToSIOp>(l, b.getI64Type(), v).getResult());
       };
-      // The pixel at integral coordinates (xf, yf), 0 outside the input.
-      auto pixel = [&](Value xf, Value yf) -> Value {
-        Value xi = toIndex(xf), yi = toIndex(yf);
+      // The pixel at integral coordinates `coords` (grid order: x first),
+      // 0 outside the input.
+      auto pixel = [&](ArrayRef<Value> coords) -> Value {
         auto inside = [&](Value i, Value size) -> Value {
           return b.create<arith::AndIOp>(
               l,
@@ -588,41 +719,68 @@ struct GridSampleLowering : public ONNXToLinalgPattern<onnx::GridSampleOp> {
           return b.create<arith::MinSIOp>(
               l, b.create<arith::MaxSIOp>(l, i, createIndex(b, l, 0)), last);
         };
-        Value ok =
-            b.create<arith::AndIOp>(l, inside(xi, width), inside(yi, height));
-        Value v = toF64(b.create<tensor::ExtractOp>(
-            l, x, ValueRange{n, ch, clamp(yi, height), clamp(xi, width)}));
+        SmallVector<Value> at(spatial + 2);
+        at[0] = n;
+        at[1] = ch;
+        Value ok;
+        for (int64_t k = 0; k < spatial; ++k) {
+          Value i = toIndex(coords[k]);
+          Value in = inside(i, inSizes[k]);
+          ok = ok ? b.create<arith::AndIOp>(l, ok, in).getResult() : in;
+          at[rank - 1 - k] = clamp(i, inSizes[k]);
+        }
+        Value v = toF64(b.create<tensor::ExtractOp>(l, x, at));
         return b.create<arith::SelectOp>(l, ok, v, c(0));
       };
+      // Sums, over every combination of one tap per coordinate, the product
+      // of the taps' weights times the pixel at the taps' coordinates.
+      auto interpolate = [&](ArrayRef<SmallVector<Value>> taps,
+                             ArrayRef<SmallVector<Value>> weights) -> Value {
+        Value sum = c(0);
+        SmallVector<int64_t> pick(spatial, 0);
+        int64_t count = taps[0].size();
+        int64_t total = 1;
+        for (int64_t k = 0; k < spatial; ++k)
+          total *= count;
+        for (int64_t t = 0; t < total; ++t) {
+          SmallVector<Value> coords;
+          Value weight;
+          for (int64_t k = 0, rest = t; k < spatial; ++k, rest /= count) {
+            int64_t j = rest % count;
+            coords.push_back(taps[k][j]);
+            weight = weight ? b.create<arith::MulFOp>(l, weight, weights[k][j])
+                                  .getResult()
+                            : weights[k][j];
+          }
+          sum = b.create<arith::AddFOp>(
+              l, sum, b.create<arith::MulFOp>(l, weight, pixel(coords)));
+        }
+        return sum;
+      };
 
-      Value xs = unnormalize(gridAt(0), width);
-      Value ys = unnormalize(gridAt(1), height);
+      SmallVector<Value> coords;
+      for (int64_t k = 0; k < spatial; ++k)
+        coords.push_back(unnormalize(gridAt(k), inSizes[k]));
       Value result;
       if (mode == "nearest") {
-        result = pixel(b.create<math::RoundEvenOp>(l, pad(xs, width)),
-                       b.create<math::RoundEvenOp>(l, pad(ys, height)));
+        SmallVector<Value> rounded;
+        for (int64_t k = 0; k < spatial; ++k)
+          rounded.push_back(
+              b.create<math::RoundEvenOp>(l, pad(coords[k], inSizes[k])));
+        result = pixel(rounded);
       } else if (mode == "bilinear") {
-        xs = pad(xs, width);
-        ys = pad(ys, height);
-        Value x0 = b.create<math::FloorOp>(l, xs);
-        Value y0 = b.create<math::FloorOp>(l, ys);
-        Value x1 = b.create<arith::AddFOp>(l, x0, c(1));
-        Value y1 = b.create<arith::AddFOp>(l, y0, c(1));
-        Value wx1 = b.create<arith::SubFOp>(l, xs, x0);
-        Value wy1 = b.create<arith::SubFOp>(l, ys, y0);
-        Value wx0 = b.create<arith::SubFOp>(l, c(1), wx1);
-        Value wy0 = b.create<arith::SubFOp>(l, c(1), wy1);
-        result = c(0);
-        for (auto [yf, wy] : {std::pair{y0, wy0}, std::pair{y1, wy1}})
-          for (auto [xf, wx] : {std::pair{x0, wx0}, std::pair{x1, wx1}})
-            result = b.create<arith::AddFOp>(
-                l, result,
-                b.create<arith::MulFOp>(l, b.create<arith::MulFOp>(l, wx, wy),
-                                        pixel(xf, yf)));
+        // Linear along each coordinate: 2 taps each (bilinear, trilinear).
+        SmallVector<SmallVector<Value>> taps, weights;
+        for (int64_t k = 0; k < spatial; ++k) {
+          Value v = pad(coords[k], inSizes[k]);
+          Value v0 = b.create<math::FloorOp>(l, v);
+          Value w1 = b.create<arith::SubFOp>(l, v, v0);
+          taps.push_back({v0, b.create<arith::AddFOp>(l, v0, c(1))});
+          weights.push_back({b.create<arith::SubFOp>(l, c(1), w1), w1});
+        }
+        result = interpolate(taps, weights);
       } else {
-        // Bicubic: 4 x 4 taps around floor(x), floor(y), each padded.
-        Value x0 = b.create<math::FloorOp>(l, xs);
-        Value y0 = b.create<math::FloorOp>(l, ys);
+        // Bicubic: 4 taps around floor(v) along each coordinate, each padded.
         auto coefficients = [&](Value t) {
           double a = -0.75;
           auto outer = [&](Value d) -> Value {
@@ -645,22 +803,18 @@ struct GridSampleLowering : public ONNXToLinalgPattern<onnx::GridSampleOp> {
               inner(oneMinus),
               outer(b.create<arith::AddFOp>(l, oneMinus, c(1)))};
         };
-        SmallVector<Value> wxs =
-            coefficients(b.create<arith::SubFOp>(l, xs, x0));
-        SmallVector<Value> wys =
-            coefficients(b.create<arith::SubFOp>(l, ys, y0));
-        result = c(0);
-        for (int64_t i = 0; i < 4; ++i) {
-          Value yf = pad(b.create<arith::AddFOp>(l, y0, c(i - 1)), height);
-          Value row = c(0);
-          for (int64_t j = 0; j < 4; ++j) {
-            Value xf = pad(b.create<arith::AddFOp>(l, x0, c(j - 1)), width);
-            row = b.create<arith::AddFOp>(
-                l, row, b.create<arith::MulFOp>(l, wxs[j], pixel(xf, yf)));
-          }
-          result = b.create<arith::AddFOp>(
-              l, result, b.create<arith::MulFOp>(l, wys[i], row));
+        SmallVector<SmallVector<Value>> taps, weights;
+        for (int64_t k = 0; k < spatial; ++k) {
+          Value v0 = b.create<math::FloorOp>(l, coords[k]);
+          weights.push_back(
+              coefficients(b.create<arith::SubFOp>(l, coords[k], v0)));
+          SmallVector<Value> around;
+          for (int64_t j = 0; j < 4; ++j)
+            around.push_back(
+                pad(b.create<arith::AddFOp>(l, v0, c(j - 1)), inSizes[k]));
+          taps.push_back(around);
         }
+        result = interpolate(taps, weights);
       }
       if (element != f64)
         result = b.create<arith::TruncFOp>(l, element, result);
@@ -668,8 +822,8 @@ struct GridSampleLowering : public ONNXToLinalgPattern<onnx::GridSampleOp> {
     };
     auto generic = rewriter.create<linalg::GenericOp>(
         loc, TypeRange{resultType}, ValueRange{}, ValueRange{empty},
-        ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(4)}, getParallel(4),
-        body);
+        ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(rank)},
+        getParallel(rank), body);
     rewriter.replaceOp(op, generic.getResult(0));
     return success();
   }

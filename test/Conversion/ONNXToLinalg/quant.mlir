@@ -129,3 +129,29 @@ func.func @dynamic_quantize(%x: tensor<?x4xf32>) -> (tensor<?x4xui8>, tensor<f32
   %y, %s, %z = onnx.DynamicQuantizeLinear %x : (tensor<?x4xf32>) -> (tensor<?x4xui8>, tensor<f32>, tensor<ui8>)
   return %y, %s, %z : tensor<?x4xui8>, tensor<f32>, tensor<ui8>
 }
+
+// -----
+
+// Blocked parameters (block_size 2 along axis 1): each element reads its
+// scale and zero point with tensor.extract at its column divided by 2.
+// CHECK-LABEL: func.func @blocked
+// CHECK: linalg.generic
+// CHECK: %[[I:.+]] = linalg.index 1
+// CHECK: %[[B:.+]] = arith.divui %[[I]], %c2
+// CHECK: tensor.extract %{{.+}}[%{{.+}}, %[[B]]] : tensor<3x2xf32>
+// CHECK: arith.divf
+// CHECK: math.roundeven
+// CHECK: } -> tensor<3x4xi8>
+// CHECK: linalg.generic
+// CHECK: arith.divui
+// CHECK: tensor.extract %{{.+}} : tensor<3x2xf32>
+// CHECK: arith.divui
+// CHECK: tensor.extract %{{.+}} : tensor<3x2xi8>
+// CHECK: arith.subi
+// CHECK: arith.mulf
+// CHECK: } -> tensor<3x4xf32>
+func.func @blocked(%x: tensor<3x4xf32>, %s: tensor<3x2xf32>, %z: tensor<3x2xi8>) -> tensor<3x4xf32> {
+  %q = onnx.QuantizeLinear %x, %s, %z {block_size = 2 : i64} : (tensor<3x4xf32>, tensor<3x2xf32>, tensor<3x2xi8>) -> tensor<3x4xi8>
+  %d = onnx.DequantizeLinear %q, %s, %z {block_size = 2 : i64} : (tensor<3x4xi8>, tensor<3x2xf32>, tensor<3x2xi8>) -> tensor<3x4xf32>
+  return %d : tensor<3x4xf32>
+}

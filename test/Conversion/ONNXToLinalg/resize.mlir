@@ -122,6 +122,48 @@ func.func @cubic_exclude_outside(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x8x4xf32>
 
 // -----
 
+// Antialias: each resized dim's pass loops over the taps of the filter
+// stretched by 1 / min(scale, 1) (their count known only at run time here)
+// and divides by the sum of the weights; no tables.
+// CHECK-LABEL: func.func @linear_antialias
+// CHECK: linalg.generic
+// CHECK: arith.minimumf
+// CHECK: scf.for {{.+}} iter_args
+// CHECK: tensor.extract
+// CHECK: scf.yield
+// CHECK: arith.divf
+// CHECK: } -> tensor<1x1x?x4xf32>
+// CHECK: linalg.generic
+// CHECK: scf.for
+// CHECK: } -> tensor<1x1x?x?xf32>
+func.func @linear_antialias(%x: tensor<1x1x4x4xf32>, %s: tensor<4xf32>) -> tensor<1x1x?x?xf32> {
+  %none = onnx.NoValue : () -> none
+  %0 = onnx.Resize %x, %none, %s, %none {antialias = 1 : i64, mode = "linear"} : (tensor<1x1x4x4xf32>, none, tensor<4xf32>, none) -> tensor<1x1x?x?xf32>
+  return %0 : tensor<1x1x?x?xf32>
+}
+
+// -----
+
+// Cubic antialias with constant scales: the same loop, whose weights select
+// between the near and the far cubic pieces.
+// CHECK-LABEL: func.func @cubic_antialias
+// CHECK: linalg.generic
+// CHECK: scf.for
+// CHECK: arith.cmpf ole
+// CHECK: arith.cmpf olt
+// CHECK: } -> tensor<1x1x2x4xf32>
+// CHECK: linalg.generic
+// CHECK: scf.for
+// CHECK: } -> tensor<1x1x2x2xf32>
+func.func @cubic_antialias(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32> {
+  %none = onnx.NoValue : () -> none
+  %s = onnx.Constant {value = dense<[1.0, 1.0, 0.5, 0.5]> : tensor<4xf32>} : () -> tensor<4xf32>
+  %0 = onnx.Resize %x, %none, %s, %none {antialias = 1 : i64, mode = "cubic"} : (tensor<1x1x4x4xf32>, none, tensor<4xf32>, none) -> tensor<1x1x2x2xf32>
+  return %0 : tensor<1x1x2x2xf32>
+}
+
+// -----
+
 // tf_crop_and_resize reads the roi and selects the extrapolation value
 // outside the input; every dim is mapped.
 // CHECK-LABEL: func.func @crop_and_resize
@@ -172,4 +214,28 @@ func.func @gridsample_nearest_reflection(%x: tensor<?x?x?x?xf32>, %g: tensor<?x?
 func.func @gridsample_bicubic(%x: tensor<1x1x3x2xf32>, %g: tensor<1x2x4x2xf32>) -> tensor<1x1x2x4xf32> {
   %0 = onnx.GridSample %x, %g {mode = "bicubic", padding_mode = "border"} : (tensor<1x1x3x2xf32>, tensor<1x2x4x2xf32>) -> tensor<1x1x2x4xf32>
   return %0 : tensor<1x1x2x4xf32>
+}
+
+// -----
+
+// Volumetric GridSample: one linalg.generic over [N, C, D_out, H_out, W_out]
+// reading x, y and z from the grid; trilinear gathers eight voxels, nearest
+// one.
+// CHECK-LABEL: func.func @gridsample_trilinear
+// CHECK-SAME: (%[[X:.+]]: tensor<1x2x3x4x5xf32>, %[[G:.+]]: tensor<1x2x3x6x3xf32>)
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]
+// CHECK-COUNT-3: tensor.extract %[[G]]
+// CHECK-COUNT-8: tensor.extract %[[X]]
+// CHECK: } -> tensor<1x2x2x3x6xf32>
+// CHECK-LABEL: func.func @gridsample_volumetric_nearest
+// CHECK-COUNT-3: math.roundeven
+// CHECK-COUNT-1: tensor.extract %{{.+}}[%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}] : tensor<?x?x?x?x?xf32>
+func.func @gridsample_trilinear(%x: tensor<1x2x3x4x5xf32>, %g: tensor<1x2x3x6x3xf32>) -> tensor<1x2x2x3x6xf32> {
+  %0 = onnx.GridSample %x, %g {align_corners = 1 : i64} : (tensor<1x2x3x4x5xf32>, tensor<1x2x3x6x3xf32>) -> tensor<1x2x2x3x6xf32>
+  return %0 : tensor<1x2x2x3x6xf32>
+}
+func.func @gridsample_volumetric_nearest(%x: tensor<?x?x?x?x?xf32>, %g: tensor<?x?x?x?x?xf32>) -> tensor<?x?x?x?x?xf32> {
+  %0 = onnx.GridSample %x, %g {mode = "nearest", padding_mode = "border"} : (tensor<?x?x?x?x?xf32>, tensor<?x?x?x?x?xf32>) -> tensor<?x?x?x?x?xf32>
+  return %0 : tensor<?x?x?x?x?xf32>
 }

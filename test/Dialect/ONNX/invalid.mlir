@@ -1508,6 +1508,44 @@ func.func @quant_c4(%x: tensor<2x3xf32>, %s: tensor<f32>, %z: tensor<3xi8>) -> t
 
 // -----
 
+func.func @quant_c5(%x: tensor<2x4xf32>, %s: tensor<2x2xf32>) -> tensor<2x4xui8> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.QuantizeLinear' op expects a non-negative 'block_size' (got -2)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.QuantizeLinear %x, %s, %none {block_size = -2 : i64} : (tensor<2x4xf32>, tensor<2x2xf32>, none) -> tensor<2x4xui8>
+  return %0 : tensor<2x4xui8>
+}
+
+// -----
+
+func.func @quant_c6(%x: tensor<2x5xi8>, %s: tensor<2x2xf32>, %z: tensor<2x2xi8>) -> tensor<2x5xf32> {
+  // expected-error @+2 {{'onnx.DequantizeLinear' op expects x's blocked scale and zero point of shape [2, 3] for block_size 2 (got 'tensor<2x2xf32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.DequantizeLinear %x, %s, %z {block_size = 2 : i64} : (tensor<2x5xi8>, tensor<2x2xf32>, tensor<2x2xi8>) -> tensor<2x5xf32>
+  return %0 : tensor<2x5xf32>
+}
+
+// -----
+
+func.func @quant_c6_zero_point(%x: tensor<2x5xf32>, %s: tensor<2x3xf32>, %z: tensor<i8>) -> tensor<2x5xi8> {
+  // expected-error @+2 {{'onnx.QuantizeLinear' op expects y's blocked scale and zero point of shape [2, 3] for block_size 2 (got 'tensor<i8>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.QuantizeLinear %x, %s, %z {block_size = 2 : i64} : (tensor<2x5xf32>, tensor<2x3xf32>, tensor<i8>) -> tensor<2x5xi8>
+  return %0 : tensor<2x5xi8>
+}
+
+// -----
+
+func.func @quant_c2_blocked(%x: tensor<2x4xf32>, %s: tensor<2x2xf32>) -> tensor<2x4xui8> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.QuantizeLinear' op expects 'axis' in [-2, 2) (got 2)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.QuantizeLinear %x, %s, %none {axis = 2 : i64, block_size = 2 : i64} : (tensor<2x4xf32>, tensor<2x2xf32>, none) -> tensor<2x4xui8>
+  return %0 : tensor<2x4xui8>
+}
+
+// -----
+
 func.func @dequant_c1(%x: tensor<4xui8>, %s: tensor<f32>, %z: tensor<i8>) -> tensor<4xf32> {
   %none = onnx.NoValue : () -> none
   // expected-error @+2 {{'onnx.DequantizeLinear' op expects x and x_zero_point of one element type}}
@@ -1780,6 +1818,26 @@ func.func @resize_c10(%x: tensor<1x1x2x2xf32>) -> tensor<?x?x?x?xf32> {
 
 // -----
 
+func.func @resize_c11(%x: tensor<1x1x2x2xf32>, %s: tensor<4xf32>) -> tensor<?x?x?x?xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.Resize' op expects antialias 0 or 1 (got 2)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Resize %x, %none, %s, %none {antialias = 2 : i64, mode = "linear"} : (tensor<1x1x2x2xf32>, none, tensor<4xf32>, none) -> tensor<?x?x?x?xf32>
+  return %0 : tensor<?x?x?x?xf32>
+}
+
+// -----
+
+func.func @resize_c12(%x: tensor<1x1x2x2xf32>, %s: tensor<4xf32>) -> tensor<?x?x?x?xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.Resize' op expects antialias only with mode 'linear' or 'cubic'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Resize %x, %none, %s, %none {antialias = 1 : i64} : (tensor<1x1x2x2xf32>, none, tensor<4xf32>, none) -> tensor<?x?x?x?xf32>
+  return %0 : tensor<?x?x?x?xf32>
+}
+
+// -----
+
 func.func @convtranspose_c1(%x: tensor<1x2x4x4xf32>, %w: tensor<2x3x3x3xf32>) -> tensor<*xf32> {
   %none = onnx.NoValue : () -> none
   // expected-error @+2 {{'onnx.ConvTranspose' op expects 'strides' to have 2 values (got 1)}}
@@ -1889,7 +1947,7 @@ func.func @gridsample_c2(%x: tensor<1x1x4x4xf32>, %g: tensor<1x2x2x2xf32>) -> te
 // -----
 
 func.func @gridsample_c3(%x: tensor<1x1x4x4xf32>, %g: tensor<1x2x2x3xf32>) -> tensor<*xf32> {
-  // expected-error @+2 {{'onnx.GridSample' op expects X [N, C, H, W] and grid [N, H_out, W_out, 2] (got 'tensor<1x1x4x4xf32>' and 'tensor<1x2x2x3xf32>')}}
+  // expected-error @+2 {{'onnx.GridSample' op expects X [N, C, H, W] and grid [N, H_out, W_out, 2], or X [N, C, D, H, W] and grid [N, D_out, H_out, W_out, 3] (got 'tensor<1x1x4x4xf32>' and 'tensor<1x2x2x3xf32>')}}
   // expected-error @+1 {{failed to infer returned types}}
   %0 = onnx.GridSample %x, %g : (tensor<1x1x4x4xf32>, tensor<1x2x2x3xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
@@ -1901,6 +1959,33 @@ func.func @gridsample_c4(%x: tensor<2x1x4x4xf32>, %g: tensor<3x2x2x2xf32>) -> te
   // expected-error @+2 {{'onnx.GridSample' op expects X and grid of one batch size (got 2 and 3)}}
   // expected-error @+1 {{failed to infer returned types}}
   %0 = onnx.GridSample %x, %g : (tensor<2x1x4x4xf32>, tensor<3x2x2x2xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @gridsample_c3_volumetric(%x: tensor<1x1x2x4x4xf32>, %g: tensor<1x2x2x2x2xf32>) -> tensor<*xf32> {
+  // expected-error @+2 {{'onnx.GridSample' op expects X [N, C, H, W] and grid [N, H_out, W_out, 2], or X [N, C, D, H, W] and grid [N, D_out, H_out, W_out, 3] (got 'tensor<1x1x2x4x4xf32>' and 'tensor<1x2x2x2x2xf32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.GridSample %x, %g : (tensor<1x1x2x4x4xf32>, tensor<1x2x2x2x2xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @gridsample_c3_rank(%x: tensor<1x1x2x2x4x4xf32>, %g: tensor<*xf32>) -> tensor<*xf32> {
+  // expected-error @+2 {{'onnx.GridSample' op expects X [N, C, H, W] and grid [N, H_out, W_out, 2], or X [N, C, D, H, W] and grid [N, D_out, H_out, W_out, 3] (got 'tensor<1x1x2x2x4x4xf32>' and 'tensor<*xf32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.GridSample %x, %g : (tensor<1x1x2x2x4x4xf32>, tensor<*xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @gridsample_c5(%x: tensor<1x1x2x4x4xf32>, %g: tensor<1x2x2x2xf32>) -> tensor<*xf32> {
+  // expected-error @+2 {{'onnx.GridSample' op expects X and grid of one rank (got 5 and 4)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.GridSample %x, %g : (tensor<1x1x2x4x4xf32>, tensor<1x2x2x2xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
 

@@ -679,12 +679,28 @@ func.func @resize(%x: tensor<1x3x4x4xf32>, %roi: tensor<8xf32>, %s: tensor<4xf32
   return %0, %1 : tensor<?x?x?x?xf32>, tensor<1x3x8x8xf32>
 }
 
+// CHECK-LABEL: func.func @resize_antialias
+func.func @resize_antialias(%x: tensor<1x3x8x8xf32>, %s: tensor<4xf32>) -> tensor<1x3x?x?xf32> {
+  %none = onnx.NoValue : () -> none
+  // CHECK: onnx.Resize {{.*}} {antialias = 1 : i64, mode = "linear"} : (tensor<1x3x8x8xf32>, none, tensor<4xf32>, none) -> tensor<1x3x?x?xf32>
+  %0 = onnx.Resize %x, %none, %s, %none {antialias = 1 : i64, mode = "linear"}
+      : (tensor<1x3x8x8xf32>, none, tensor<4xf32>, none) -> tensor<1x3x?x?xf32>
+  return %0 : tensor<1x3x?x?xf32>
+}
+
 // CHECK-LABEL: func.func @gridsample
 func.func @gridsample(%x: tensor<?x3x4x4xf32>, %g: tensor<?x5x6x2xf32>) -> tensor<?x3x5x6xf32> {
   // CHECK: onnx.GridSample {{.*}} {align_corners = 1 : i64, mode = "nearest", padding_mode = "reflection"} : (tensor<?x3x4x4xf32>, tensor<?x5x6x2xf32>) -> tensor<?x3x5x6xf32>
   %0 = onnx.GridSample %x, %g {align_corners = 1 : i64, mode = "nearest", padding_mode = "reflection"}
       : (tensor<?x3x4x4xf32>, tensor<?x5x6x2xf32>) -> tensor<?x3x5x6xf32>
   return %0 : tensor<?x3x5x6xf32>
+}
+
+// CHECK-LABEL: func.func @gridsample_volumetric
+func.func @gridsample_volumetric(%x: tensor<2x3x4x4x4xf32>, %g: tensor<?x5x6x7x3xf32>) -> tensor<2x3x5x6x7xf32> {
+  // CHECK: onnx.GridSample {{.*}} : (tensor<2x3x4x4x4xf32>, tensor<?x5x6x7x3xf32>) -> tensor<2x3x5x6x7xf32>
+  %0 = onnx.GridSample %x, %g : (tensor<2x3x4x4x4xf32>, tensor<?x5x6x7x3xf32>) -> tensor<2x3x5x6x7xf32>
+  return %0 : tensor<2x3x5x6x7xf32>
 }
 
 // CHECK-LABEL: func.func @image_geometry
@@ -757,6 +773,17 @@ func.func @quantized(%x: tensor<1x3x4x4xf32>, %s: tensor<3xf32>, %z: tensor<3xui
   // CHECK: onnx.ConvInteger %{{.*}} {strides = array<i64: 2, 2>} : (tensor<1x3x4x4xui8>, tensor<2x3x3x3xi8>, tensor<ui8>, tensor<2xi8>) -> tensor<1x2x1x1xi32>
   %1 = onnx.ConvInteger %q1, %w, %yz, %wz {strides = array<i64: 2, 2>} : (tensor<1x3x4x4xui8>, tensor<2x3x3x3xi8>, tensor<ui8>, tensor<2xi8>) -> tensor<1x2x1x1xi32>
   return %0, %d : tensor<1x2x2x2xui8>, tensor<1x3x4x4xf32>
+}
+
+// CHECK-LABEL: func.func @quantized_blocked
+func.func @quantized_blocked(%x: tensor<3x4xf32>, %s: tensor<3x2xf32>, %z: tensor<3x2xi8>) -> tensor<3x4xf32> {
+  // CHECK: onnx.QuantizeLinear %{{.*}} {block_size = 2 : i64} : (tensor<3x4xf32>, tensor<3x2xf32>, tensor<3x2xi8>) -> tensor<3x4xi8>
+  %q = onnx.QuantizeLinear %x, %s, %z {block_size = 2 : i64} : (tensor<3x4xf32>, tensor<3x2xf32>, tensor<3x2xi8>) -> tensor<3x4xi8>
+  // CHECK: onnx.DequantizeLinear %{{.*}} {axis = 0 : i64, block_size = 3 : i64} : (tensor<3x4xi8>, tensor<1x4xf32>, none) -> tensor<3x4xf32>
+  %none = onnx.NoValue : () -> none
+  %s0 = onnx.Constant {value = dense<1.0> : tensor<1x4xf32>} : () -> tensor<1x4xf32>
+  %d = onnx.DequantizeLinear %q, %s0, %none {axis = 0 : i64, block_size = 3 : i64} : (tensor<3x4xi8>, tensor<1x4xf32>, none) -> tensor<3x4xf32>
+  return %d : tensor<3x4xf32>
 }
 
 // CHECK: dialect_resources

@@ -375,7 +375,7 @@ def ONNX_ResizeOp : ONNX_InferredOp<"Resize"> {
   let description = [{
     Models the ONNX `Resize` operator (opsets 10 to 27, in opset 13's form:
     the importer spreads opset 18's `axes` over every dim and turns its
-    `keep_aspect_ratio_policy` into scales; `antialias` is not modelled) and
+    `keep_aspect_ratio_policy` into scales) and
     the deprecated `Upsample` (opsets 7 to 9). Each output element is
     interpolated from `X` at the coordinate that
     `coordinate_transformation_mode` (`half_pixel`, `half_pixel_symmetric`
@@ -386,7 +386,10 @@ def ONNX_ResizeOp : ONNX_InferredOp<"Resize"> {
     `nearest` (rounded by `nearest_mode`: `round_prefer_floor`,
     `round_prefer_ceil`, `floor` or `ceil`), `linear` (n-linear) or `cubic`
     (coefficient `cubic_coeff_a`; `exclude_outside` drops and renormalizes
-    the taps outside the input). The output size of each dim is `sizes`, or
+    the taps outside the input). Opset 18's `antialias` (linear and cubic
+    only) stretches the filter by `1 / scale` where a dim is downsampled,
+    so that every input element it covers contributes, the weights
+    normalized by their sum. The output size of each dim is `sizes`, or
     `floor(in * scales)`; exactly one of the two is given (the other is
     `none`). Opset 10's `Resize(X, scales)` and `Upsample` are imported with
     `asymmetric` coordinates and `floor` rounding.
@@ -401,6 +404,7 @@ def ONNX_ResizeOp : ONNX_InferredOp<"Resize"> {
                        DefaultValuedAttr<F32Attr, "-0.75">:$cubic_coeff_a,
                        DefaultValuedAttr<I64Attr, "0">:$exclude_outside,
                        DefaultValuedAttr<F32Attr, "0.0">:$extrapolation_value,
+                       DefaultValuedAttr<I64Attr, "0">:$antialias,
                        DefaultValuedStrAttr<StrAttr, "nearest">:$mode,
                        DefaultValuedStrAttr<StrAttr, "round_prefer_floor">:$nearest_mode);
   let results = (outs ONNX_NumericTensor:$Y);
@@ -409,18 +413,22 @@ def ONNX_ResizeOp : ONNX_InferredOp<"Resize"> {
 def ONNX_GridSampleOp : ONNX_InferredOp<"GridSample"> {
   let summary = "sample an image at grid coordinates";
   let description = [{
-    Models the ONNX `GridSample` operator (opsets 16 to 22, 2-D; opset 20's
+    Models the ONNX `GridSample` operator (opsets 16 to 22; opset 20's
     `linear` and `cubic` import as `bilinear` and `bicubic`): output
     `[N, C, H_out, W_out]` samples `X [N, C, H, W]` at the coordinates
     `grid [N, H_out, W_out, 2]` (x, then y, normalized to [-1, 1]: the
     centers of the corner pixels with `align_corners`, their outer edges
-    without). `mode` is `bilinear`, `nearest` (rounding half to even) or
-    `bicubic` (coefficient -0.75); `padding_mode` gives what lies outside:
-    `zeros`, `border` (the edge pixels) or `reflection` (mirrored at the
-    border).
+    without). Volumetric (opset 20's N-D form with 3 spatial dims): output
+    `[N, C, D_out, H_out, W_out]` samples `X [N, C, D, H, W]` at
+    `grid [N, D_out, H_out, W_out, 3]` (x, y, then z along D). `mode` is
+    `bilinear` (trilinear in 3-D), `nearest` (rounding half to even) or
+    `bicubic` (coefficient -0.75, 4 taps along each dim); `padding_mode`
+    gives what lies outside: `zeros`, `border` (the edge pixels) or
+    `reflection` (mirrored at the border).
 
     ```mlir
     %y = onnx.GridSample %x, %g {mode = "bilinear"} : (tensor<1x3x8x8xf32>, tensor<1x4x4x2xf32>) -> tensor<1x3x4x4xf32>
+    %v = onnx.GridSample %x3, %g3 {mode = "nearest"} : (tensor<1x3x4x8x8xf32>, tensor<1x2x4x4x3xf32>) -> tensor<1x3x2x4x4xf32>
     ```
   }];
   let arguments = (ins ONNX_FloatTensor:$X, ONNX_FloatTensor:$grid,

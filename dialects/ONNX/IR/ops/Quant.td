@@ -20,14 +20,15 @@ def ONNX_OptQuantTensor : AnyTypeOf<[ONNX_QuantTensor, NoneType]>;
 def ONNX_QuantizeLinearOp : ONNX_InferredOp<"QuantizeLinear"> {
   let summary = "linear quantization to narrow integers or floats";
   let description = [{
-    Models the ONNX `QuantizeLinear` operator (opsets 10 to 25, without
-    blocked quantization): to an integer type, `y = saturate(round(x /
+    Models the ONNX `QuantizeLinear` operator (opsets 10 to 25): to an integer type, `y = saturate(round(x /
     y_scale) + y_zero_point)`, rounding half to even and saturating to the
     range of y's type, the zero point's (uint8 when it is absent); to a
     float8 type, `y = Cast(x / y_scale)` with `saturate` (the zero point, if
     any, is zero); to FLOAT4E2M1, `y = Cast(x / y_scale + y_zero_point)`.
-    `y_scale` and `y_zero_point` are scalars (per tensor) or 1-D along
-    `axis` (per axis).
+    `y_scale` and `y_zero_point` are scalars (per tensor), 1-D along
+    `axis` (per axis), or, with opset 21's `block_size` B > 0, of x's rank
+    and shape but `ceil(d / B)` along `axis` (blocked: element i along
+    `axis` reads parameter i / B).
 
     ```mlir
     %y = onnx.QuantizeLinear %x, %s, %zp : (tensor<1x3x4xf32>, tensor<3xf32>, tensor<3xui8>) -> tensor<1x3x4xui8>
@@ -37,18 +38,20 @@ def ONNX_QuantizeLinearOp : ONNX_InferredOp<"QuantizeLinear"> {
                        ONNX_FloatTensor:$y_scale,
                        ONNX_OptQuantTensor:$y_zero_point,
                        DefaultValuedAttr<I64Attr, "1">:$axis,
-                       DefaultValuedAttr<I64Attr, "1">:$saturate);
+                       DefaultValuedAttr<I64Attr, "1">:$saturate,
+                       DefaultValuedAttr<I64Attr, "0">:$block_size);
   let results = (outs ONNX_QuantTensor:$y);
 }
 
 def ONNX_DequantizeLinearOp : ONNX_InferredOp<"DequantizeLinear"> {
   let summary = "linear dequantization of narrow integers or floats";
   let description = [{
-    Models the ONNX `DequantizeLinear` operator (opsets 10 to 25, without
-    blocked quantization): `y = (x - x_zero_point) * x_scale`, of the scale's
+    Models the ONNX `DequantizeLinear` operator (opsets 10 to 25):
+    `y = (x - x_zero_point) * x_scale`, of the scale's
     element type, the difference exact (in i32 for integers, in f32 for the
     float8 and float4 types). `x_scale` and `x_zero_point` are scalars (per
-    tensor) or 1-D along `axis` (per axis). An int32 `x` has no zero point
+    tensor), 1-D along `axis` (per axis), or blocked along `axis` by
+    `block_size` as in QuantizeLinear. An int32 `x` has no zero point
     (or a zero one).
 
     ```mlir
@@ -59,7 +62,8 @@ def ONNX_DequantizeLinearOp : ONNX_InferredOp<"DequantizeLinear"> {
   let arguments = (ins AnyTypeOf<[ONNX_QuantTensor, TensorOf<[I32]>]>:$x,
                        ONNX_FloatTensor:$x_scale,
                        AnyTypeOf<[ONNX_QuantTensor, TensorOf<[I32]>, NoneType]>:$x_zero_point,
-                       DefaultValuedAttr<I64Attr, "1">:$axis);
+                       DefaultValuedAttr<I64Attr, "1">:$axis,
+                       DefaultValuedAttr<I64Attr, "0">:$block_size);
   let results = (outs ONNX_FloatTensor:$y);
 }
 
