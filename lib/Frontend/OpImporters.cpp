@@ -1135,6 +1135,16 @@ static FailureOr<SmallVector<Value>> importResizeV18(NodeContext &node,
     axes = llvm::to_vector(llvm::seq<int64_t>(0, rank));
   }
   auto count = static_cast<int64_t>(axes.size());
+  // roi, scales and sizes are vectors (spreadOver concatenates them).
+  static constexpr const char *kInputNames[] = {"", "roi", "scales", "sizes"};
+  for (unsigned i : {1u, 2u, 3u}) {
+    auto type = dyn_cast<RankedTensorType>(node.inputs[i].getType());
+    if (type && type.getRank() != 1) {
+      error = std::string("needs a 1-D ") + kInputNames[i] + " (got rank " +
+              std::to_string(type.getRank()) + ")";
+      return failure();
+    }
+  }
   // position[d]: where dim d is in `axes`, or -1.
   SmallVector<int64_t> position(rank, -1);
   for (auto [i, axis] : llvm::enumerate(axes))

@@ -484,3 +484,18 @@ func.func @expand_unknown_length(%x: tensor<3x1xf32>, %s: tensor<?xi64>) -> tens
   %0 = onnx.Expand %x, %s : (tensor<3x1xf32>, tensor<?xi64>) -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
 }
+
+// -----
+
+// A reshape to a shape with a static 0 dim has no elements: a tensor.empty
+// of the result's sizes, not an expand_shape (whose bufferization in MLIR 19
+// crashes on a group whose static sizes multiply to 0; a fuzzer's mutant of
+// a Softmax model over a zero-size axis).
+// CHECK-LABEL: func.func @reshape_to_zero_dim
+// CHECK-NOT: tensor.expand_shape
+// CHECK: %[[E:.+]] = tensor.empty(%{{.+}}) : tensor<?x3x4x0xf32>
+// CHECK: return %[[E]]
+func.func @reshape_to_zero_dim(%x: tensor<?x0xf32>, %shape: tensor<4xi64>) -> tensor<?x3x4x0xf32> {
+  %0 = onnx.Reshape %x, %shape : (tensor<?x0xf32>, tensor<4xi64>) -> tensor<?x3x4x0xf32>
+  return %0 : tensor<?x3x4x0xf32>
+}
