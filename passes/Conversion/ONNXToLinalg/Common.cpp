@@ -528,25 +528,14 @@ Value createShapedReshape(OpBuilder &b, Location loc, Value value,
   return b.create<tensor::ReshapeOp>(loc, type, value, shape);
 }
 
-/// A tensor.empty of `type` (which has a static 0 dim, so no elements)
-/// with the dynamic `sizes`: what a reshape to `type` gives, built without
-/// expand_shape, whose bufferization in MLIR 19 crashes on a group whose
-/// static sizes multiply to 0.
-static Value emptyReshape(OpBuilder &b, Location loc, RankedTensorType type,
-                          ArrayRef<OpFoldResult> sizes) {
-  SmallVector<Value> dynamic;
-  for (int64_t i = 0; i < type.getRank(); ++i)
-    if (type.isDynamicDim(i))
-      dynamic.push_back(toValue(b, loc, sizes[i]));
-  return b.create<tensor::EmptyOp>(loc, type, dynamic);
-}
-
 Value createExpandShape(OpBuilder &b, Location loc, Value value,
                         RankedTensorType type,
                         ArrayRef<ReassociationIndices> reassociation,
                         ArrayRef<OpFoldResult> sizes) {
+  // No elements: an empty tensor, without an expand_shape, whose
+  // bufferization in MLIR 19 crashes on a group of static size 0.
   if (llvm::is_contained(type.getShape(), 0))
-    return emptyReshape(b, loc, type, sizes);
+    return createEmpty(b, loc, type, sizes);
   if (hasGroupOfDynamicDims(type, reassociation))
     return createShapedReshape(b, loc, value, type, sizes);
   SmallVector<OpFoldResult> outputShape;
@@ -563,8 +552,9 @@ Value reshapeThroughFlat(OpBuilder &b, Location loc, Value value,
                          RankedTensorType type, ArrayRef<OpFoldResult> sizes) {
   auto srcType = cast<RankedTensorType>(value.getType());
   Type element = srcType.getElementType();
+  // No elements: an empty tensor (see createExpandShape).
   if (llvm::is_contained(type.getShape(), 0))
-    return emptyReshape(b, loc, type, sizes);
+    return createEmpty(b, loc, type, sizes);
   // Straight to `type` without an expand_shape that MLIR 19 mishandles.
   if (llvm::count_if(type.getShape(), ShapedType::isDynamic) > 1)
     return createShapedReshape(b, loc, value, type, sizes);
