@@ -28,18 +28,18 @@ using namespace mlir;
 namespace onnxc::frontend {
 
 namespace {
-/// A constant of `element` (float or integer) with `shape` and `values`.
+/// A constant of `element` (float or integer) with `shape` and `values`,
+/// through createConstant (a dense resource above 1 KiB: a large forest's
+/// tables are then neither uniqued nor hashed).
 Value tableConstant(NodeContext &node, Type element, ArrayRef<int64_t> shape,
                     ArrayRef<double> values) {
-  auto type = RankedTensorType::get(shape, element);
-  SmallVector<Attribute> attrs;
-  for (double v : values)
-    attrs.push_back(isa<FloatType>(element)
-                        ? Attribute(FloatAttr::get(element, v))
-                        : Attribute(IntegerAttr::get(element, (int64_t)v)));
-  return node.builder.create<onnx::ConstantOp>(
-      node.constantLoc(), cast<ElementsAttr>(DenseElementsAttr::get(
-                              type, ArrayRef<Attribute>(attrs))));
+  ConstantTensor table{RankedTensorType::get(shape, element), {}, {}};
+  if (table.isFloat())
+    table.floats.assign(values.begin(), values.end());
+  else
+    for (double v : values)
+      table.ints.push_back(static_cast<int64_t>(v));
+  return createConstant(node.builder, node.constantLoc(), table);
 }
 
 /// The values of the tensor attribute `name` as doubles; nullopt (with a
@@ -695,6 +695,26 @@ LogicalResult parseClassicForest(NodeContext &node, Value x, StringRef prefix,
   return success();
 }
 
+/// Fails when the node has string class labels.
+LogicalResult refuseStringLabels(NodeContext &node, std::string &error) {
+  if (!node.takeAttribute("classlabels_strings"))
+    return success();
+  error = "has string class labels (classlabels_strings), which need string "
+          "tensors";
+  return failure();
+}
+
+/// The int64 label of each row: `labels` at the argmax of `scores`.
+Value labelAtArgmax(NodeContext &node, Expansion &e, Value scores,
+                    ArrayRef<int64_t> labels) {
+  SmallVector<double> values(labels.begin(), labels.end());
+  Value best =
+      e.op("ArgMax", scores, {e.attr("axis", 1), e.attr("keepdims", 0)});
+  return e.op("Gather", {tableConstant(node, node.builder.getI64Type(),
+                                       {(int64_t)labels.size()}, values),
+                         best});
+}
+
 /// post_transform by name: NONE 0, SOFTMAX 1, LOGISTIC 2; -1 otherwise.
 int64_t postTransformCode(StringRef name) {
   return llvm::StringSwitch<int64_t>(name)
@@ -777,11 +797,8 @@ FailureOr<SmallVector<Value>> importTreeEnsembleClassifier(NodeContext &node,
       base ? intsAttr(node, "classlabels_int64s", false, error) : std::nullopt;
   if (!labels)
     return failure();
-  if (node.takeAttribute("classlabels_strings")) {
-    error = "has string class labels (classlabels_strings), which need "
-            "string tensors";
+  if (failed(refuseStringLabels(node, error)))
     return failure();
-  }
   int64_t classes = labels->size();
   int64_t post = postTransformCode(*postName);
   if (failed(checkPostTransform(post, *postName, error)))
@@ -822,11 +839,7 @@ FailureOr<SmallVector<Value>> importTreeEnsembleClassifier(NodeContext &node,
     z = e.op("Concat", {other, score}, {e.attr("axis", 1)});
   }
   z = postTransform(e, z, post);
-  Value best = e.op("ArgMax", z, {e.attr("axis", 1), e.attr("keepdims", 0)});
-  SmallVector<double> labelValues(labels->begin(), labels->end());
-  Value label = e.op("Gather", {tableConstant(node, node.builder.getI64Type(),
-                                              {classes}, labelValues),
-                                best});
+  Value label = labelAtArgmax(node, e, z, *labels);
   if (!e.ok())
     return failure();
   return SmallVector<Value>{label, z};
@@ -992,11 +1005,8 @@ FailureOr<SmallVector<Value>> importLinearClassifier(NodeContext &node,
                  : std::nullopt;
   if (!labels)
     return failure();
-  if (node.takeAttribute("classlabels_strings")) {
-    error = "has string class labels (classlabels_strings), which need "
-            "string tensors";
+  if (failed(refuseStringLabels(node, error)))
     return failure();
-  }
   if (failed(checkNoOtherAttributes(node, error)))
     return failure();
   int64_t post = postTransformCode(model->post);
@@ -1022,11 +1032,7 @@ FailureOr<SmallVector<Value>> importLinearClassifier(NodeContext &node,
   Type i64 = node.builder.getI64Type();
   Value label;
   if (outputs > 1) {
-    SmallVector<double> labelValues(labels->begin(), labels->end());
-    Value best =
-        e.op("ArgMax", scores, {e.attr("axis", 1), e.attr("keepdims", 0)});
-    label = e.op("Gather",
-                 {tableConstant(node, i64, {classes}, labelValues), best});
+    label = labelAtArgmax(node, e, scores, *labels);
   } else {
     Value reached = e.op(
         "GreaterOrEqual",
