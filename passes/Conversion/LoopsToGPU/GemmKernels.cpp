@@ -82,6 +82,8 @@ struct IndexMath {
   Value div(Value x, int64_t y) { return div(x, c(y)); }
   Value rem(Value x, Value y) { return b.create<arith::RemUIOp>(loc, x, y); }
   Value rem(Value x, int64_t y) { return rem(x, c(y)); }
+  Value min(Value x, Value y) { return b.create<arith::MinUIOp>(loc, x, y); }
+  Value max(Value x, Value y) { return b.create<arith::MaxUIOp>(loc, x, y); }
   Value lt(Value x, Value y) {
     return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ult, x, y);
   }
@@ -326,17 +328,12 @@ static void buildGemmKernel(OpBuilder &b, Location loc, const GemmView &view,
   Value one = host.c(1);
   // Split-K (see kTargetBlocks): `splits` ranges of `chunk` (a multiple of
   // kBlockK) along k, none of them empty.
-  auto maxOf = [&](Value x, Value y) {
-    return b.create<arith::MaxUIOp>(loc, x, y).getResult();
-  };
-  auto minOf = [&](Value x, Value y) {
-    return b.create<arith::MinUIOp>(loc, x, y).getResult();
-  };
-  Value tiles = maxOf(host.mul(host.mul(gridX, gridY), view.batch), one);
-  Value steps = maxOf(host.div(host.add(view.k, kBlockK - 1), kBlockK), one);
+  Value tiles = host.max(host.mul(host.mul(gridX, gridY), view.batch), one);
+  Value steps = host.max(host.div(host.add(view.k, kBlockK - 1), kBlockK), one);
   Value wanted =
       host.div(host.add(host.c(kTargetBlocks), host.add(tiles, -1)), tiles);
-  Value splits = minOf(wanted, maxOf(host.div(steps, kMinSplitSteps), one));
+  Value splits =
+      host.min(wanted, host.max(host.div(steps, kMinSplitSteps), one));
   Value stepsPerSplit = host.div(host.add(steps, host.add(splits, -1)), splits);
   splits =
       host.div(host.add(steps, host.add(stepsPerSplit, -1)), stepsPerSplit);
@@ -355,8 +352,7 @@ static void buildGemmKernel(OpBuilder &b, Location loc, const GemmView &view,
   Value tid = launch.getThreadIds().x;
   Value batch = im.div(launch.getBlockIds().z, splits);
   Value kBegin = im.mul(im.rem(launch.getBlockIds().z, splits), chunk);
-  Value kEnd =
-      b.create<arith::MinUIOp>(loc, view.k, im.add(kBegin, chunk)).getResult();
+  Value kEnd = im.min(view.k, im.add(kBegin, chunk));
   Value rowBase = im.mul(launch.getBlockIds().y, kBlockM);
   Value colBase = im.mul(launch.getBlockIds().x, kBlockN);
   Value warp = im.div(tid, kWarpSize), laneId = im.rem(tid, kWarpSize);
