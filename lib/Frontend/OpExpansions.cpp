@@ -19,6 +19,7 @@
 #include "mlir/IR/TypeUtilities.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 
@@ -135,13 +136,15 @@ FailureOr<SmallVector<Value>> importAttention(NodeContext &node,
     return failure();
   }
   bool split = qType.getRank() == 3;
+  // The head counts; for 4-D inputs either may be known only at run time.
   int64_t qHeads = split ? *qHeadsAttr : qType.getDimSize(1);
   int64_t kvHeads = split ? *kvHeadsAttr : kType.getDimSize(1);
-  if (qHeads <= 0 || kvHeads <= 0 || qHeads % kvHeads != 0) {
+  bool staticHeads =
+      !ShapedType::isDynamic(qHeads) && !ShapedType::isDynamic(kvHeads);
+  if (staticHeads && (qHeads <= 0 || kvHeads <= 0 || qHeads % kvHeads != 0)) {
     error = split ? "needs q_num_heads and kv_num_heads, the first a "
                     "multiple of the second, for 3-D inputs"
-                  : "needs static head counts, that of Q a multiple of "
-                    "that of K";
+                  : "needs head counts, that of Q a multiple of that of K";
     return failure();
   }
   Type element = qType.getElementType();
@@ -167,35 +170,50 @@ FailureOr<SmallVector<Value>> importAttention(NodeContext &node,
     presentValue = e.op("Concat", {pastValue, v4}, {axis2});
   }
   // Grouped-query attention: each K/V head serves qHeads / kvHeads of Q's.
+  // With a head count known only at run time, the group is computed then
+  // (and is 1 where the counts turn out equal).
+  NamedAttribute axis0 = e.attr("axis", 0);
+  auto headCount = [&](Value x4) {
+    return e.op("Shape", x4, {e.attr("start", 1), e.attr("end", 2)});
+  };
   auto repeatHeads = [&](Value x) {
-    if (qHeads == kvHeads)
+    if (staticHeads && qHeads == kvHeads)
       return x;
-    int64_t group = qHeads / kvHeads;
+    Value group = staticHeads ? node.i64Constant({qHeads / kvHeads})
+                              : e.op("Div", {headCount(q4), headCount(x)});
     Value five = e.op("Unsqueeze", {x, node.i64Constant({2})});
     Value expanded = e.op(
-        "Mul", {e.op("Shape", five), node.i64Constant({1, 1, group, 1, 1})});
+        "Concat", {node.i64Constant({1, 1}), group, node.i64Constant({1, 1})},
+        {axis0});
     Value repeated = e.op("Expand", {five, expanded});
     // [batch, kv heads, group, sequence, size] -> [batch, heads, ...].
+    Value heads = staticHeads ? node.i64Constant({qHeads}) : headCount(q4);
     Value shape = e.op("Concat",
-                       {node.i64Constant({0, qHeads, -1}),
+                       {node.i64Constant({0}), heads, node.i64Constant({-1}),
                         e.op("Shape", x, {e.attr("start", 3)})},
-                       {e.attr("axis", 0)});
+                       {axis0});
     return e.op("Reshape", {repeated, shape});
   };
   Value keys = repeatHeads(presentKey), values = repeatHeads(presentValue);
-  // Scale Q and K by sqrt(scale) each.
+  // Scale Q and K by sqrt(scale) each; the default scale 1/sqrt(head size)
+  // is computed at run time (in float) where the head size is dynamic.
   double scale = *scaleAttr;
+  Value rootScale;
   if (std::isnan(scale)) {
     auto q4Type =
         dyn_cast_or_null<RankedTensorType>(e.ok() ? q4.getType() : Type());
     int64_t headSize = q4Type ? q4Type.getDimSize(3) : ShapedType::kDynamic;
     if (ShapedType::isDynamic(headSize)) {
-      error = "needs a static head size when 'scale' is not given";
-      return failure();
+      Value size = e.castTo(e.op("Shape", q4, {e.attr("start", 3)}),
+                            ::onnx::TensorProto::FLOAT);
+      rootScale = e.castTo(e.op("Reciprocal", e.op("Sqrt", e.op("Sqrt", size))),
+                           *dtype);
+    } else {
+      scale = 1.0 / std::sqrt(static_cast<double>(headSize));
     }
-    scale = 1.0 / std::sqrt(static_cast<double>(headSize));
   }
-  Value rootScale = e.scalar(element, std::sqrt(scale));
+  if (!rootScale)
+    rootScale = e.scalar(element, std::sqrt(scale));
   Value scores = e.op(
       "MatMul", {e.op("Mul", {q4, rootScale}),
                  e.transpose(e.op("Mul", {keys, rootScale}), {0, 1, 3, 2})});
@@ -309,34 +327,43 @@ FailureOr<SmallVector<Value>> importRotaryEmbedding(NodeContext &node,
     return failure();
   }
   bool split = xType.getRank() == 3;
-  int64_t headSize = ShapedType::kDynamic;
-  if (!split)
-    headSize = xType.getDimSize(3);
-  else if (*numHeads > 0 && !xType.isDynamicDim(2) &&
-           xType.getDimSize(2) % *numHeads == 0)
-    headSize = xType.getDimSize(2) / *numHeads;
-  if (ShapedType::isDynamic(headSize)) {
-    error = split ? "needs num_heads dividing a static hidden size"
-                  : "needs a static head size";
+  if (split && *numHeads <= 0) {
+    error = "needs num_heads for a 3-D input";
     return failure();
   }
+  // The head size, dynamic where X's last dim is; then the rotated channels
+  // and their halves are runtime values too.
+  int64_t hidden = xType.getDimSize(split ? 2 : 3);
+  int64_t headSize = hidden;
+  if (split && !ShapedType::isDynamic(hidden)) {
+    if (hidden % *numHeads != 0) {
+      error = "needs num_heads (" + std::to_string(*numHeads) +
+              ") dividing the hidden size " + std::to_string(hidden);
+      return failure();
+    }
+    headSize = hidden / *numHeads;
+  }
+  bool staticHead = !ShapedType::isDynamic(headSize);
   int64_t rotated = *rotaryDim > 0 ? *rotaryDim : headSize;
-  if (rotated > headSize || rotated % 2 != 0) {
+  if ((staticHead && rotated > headSize) ||
+      (!ShapedType::isDynamic(rotated) && rotated % 2 != 0)) {
     error = "has rotary_embedding_dim " + std::to_string(rotated) +
             " (expected an even size up to the head size " +
             std::to_string(headSize) + ")";
     return failure();
   }
-  int64_t half = rotated / 2;
+  bool wholeHead = *rotaryDim <= 0 || rotated == headSize;
   Expansion e(node, error);
-  auto slice = [&](Value value, int64_t start, int64_t end, int64_t step = 1) {
-    return e.op("Slice",
-                {value, node.i64Constant({start}), node.i64Constant({end}),
-                 node.i64Constant({3}), node.i64Constant({step})});
+  constexpr int64_t kEnd = std::numeric_limits<int64_t>::max();
+  auto slice = [&](Value value, Value start, Value end, int64_t step = 1) {
+    return e.op("Slice", {value, start, end, node.i64Constant({3}),
+                          node.i64Constant({step})});
   };
+  auto bound = [&](int64_t value) { return node.i64Constant({value}); };
   NamedAttribute lastAxis = e.attr("axis", -1);
   Value x4 = split ? e.op("Reshape",
-                          {x, node.i64Constant({0, 0, *numHeads, headSize})})
+                          {x, node.i64Constant({0, 0, *numHeads,
+                                                staticHead ? headSize : -1})})
                    : e.transpose(x, {0, 2, 1, 3});
   Value cos = cosCache, sin = sinCache;
   if (positions) {
@@ -346,11 +373,15 @@ FailureOr<SmallVector<Value>> importRotaryEmbedding(NodeContext &node,
   // [batch, sequence, half] -> [batch, sequence, 1, half].
   cos = e.op("Unsqueeze", {cos, node.i64Constant({-2})});
   sin = e.op("Unsqueeze", {sin, node.i64Constant({-2})});
-  Value toRotate = rotated == headSize ? x4 : slice(x4, 0, rotated);
-  Value x1 =
-      *interleaved ? slice(toRotate, 0, rotated, 2) : slice(toRotate, 0, half);
-  Value x2 = *interleaved ? slice(toRotate, 1, rotated, 2)
-                          : slice(toRotate, half, rotated);
+  Value toRotate = wholeHead ? x4 : slice(x4, bound(0), bound(rotated));
+  Value half = ShapedType::isDynamic(rotated)
+                   ? e.op("Div", {e.op("Shape", x4, {e.attr("start", 3)}),
+                                  node.i64Constant({2})})
+                   : bound(rotated / 2);
+  Value x1 = *interleaved ? slice(toRotate, bound(0), bound(kEnd), 2)
+                          : slice(toRotate, bound(0), half);
+  Value x2 = *interleaved ? slice(toRotate, bound(1), bound(kEnd), 2)
+                          : slice(toRotate, half, bound(kEnd));
   Value real = e.op("Sub", {e.op("Mul", {cos, x1}), e.op("Mul", {sin, x2})});
   Value imag = e.op("Add", {e.op("Mul", {sin, x1}), e.op("Mul", {cos, x2})});
   Value result;
@@ -359,12 +390,14 @@ FailureOr<SmallVector<Value>> importRotaryEmbedding(NodeContext &node,
                        {e.op("Unsqueeze", {real, node.i64Constant({-1})}),
                         e.op("Unsqueeze", {imag, node.i64Constant({-1})})},
                        {lastAxis});
-    result = e.op("Reshape", {pairs, node.i64Constant({0, 0, 0, rotated})});
+    int64_t pairedSize = ShapedType::isDynamic(rotated) ? -1 : rotated;
+    result = e.op("Reshape", {pairs, node.i64Constant({0, 0, 0, pairedSize})});
   } else {
     result = e.op("Concat", {real, imag}, {lastAxis});
   }
-  if (rotated != headSize)
-    result = e.op("Concat", {result, slice(x4, rotated, headSize)}, {lastAxis});
+  if (!wholeHead)
+    result = e.op("Concat", {result, slice(x4, bound(rotated), bound(kEnd))},
+                  {lastAxis});
   result = split ? e.op("Reshape", {result, e.op("Shape", x)})
                  : e.transpose(result, {0, 2, 1, 3});
   if (!e.ok())
@@ -393,9 +426,43 @@ FailureOr<SmallVector<Value>> importSwish(NodeContext &node,
   return SmallVector<Value>{y};
 }
 
+namespace {
+/// The valid depthwise 1-D convolution of `padded` [N, C, T + k - 1] by
+/// `weight` [C, 1, k] (plus `bias` [C] if given) where C is known only at run
+/// time, so that Conv's static `group` cannot name it: the k-step windows
+/// gathered as [N, C, T, k], times the weights, summed over the window. In
+/// float for narrower types, as Conv accumulates.
+Value depthwiseByWindows(Expansion &e, NodeContext &node, Value padded,
+                         Value weight, Value bias, int64_t dtype) {
+  constexpr int64_t kFloat = ::onnx::TensorProto::FLOAT;
+  int64_t wide = dtype == ::onnx::TensorProto::DOUBLE ? dtype : kFloat;
+  Value one = e.index(1), zero = e.index(0);
+  Value taps = e.dim(weight, 2);
+  Value steps = e.op("Sub", {e.dim(padded, 2), e.op("Sub", {taps, one})});
+  // windows[t, j] = t + j.
+  Value windows =
+      e.op("Add", {e.op("Unsqueeze", {e.op("Range", {zero, steps, one}),
+                                      node.i64Constant({1})}),
+                   e.op("Range", {zero, taps, one})});
+  Value gathered =
+      e.op("Gather", {e.castTo(padded, wide), windows}, {e.attr("axis", 2)});
+  // [C, 1, k] -> [1, C, 1, k].
+  Value taps4 =
+      e.op("Unsqueeze", {e.castTo(weight, wide), node.i64Constant({0})});
+  Value y =
+      e.op("ReduceSum", {e.op("Mul", {gathered, taps4}), node.i64Constant({3})},
+           {e.attr("keepdims", 0)});
+  if (bias)
+    y = e.op("Add", {y, e.op("Unsqueeze",
+                             {e.castTo(bias, wide), node.i64Constant({1})})});
+  return e.castTo(y, dtype);
+}
+} // namespace
+
 /// CausalConvWithState-27: a causal depthwise 1-D convolution that carries
 /// its left context. padded = Concat(past_state, or zeros [N, C, k - 1],
-/// input) on the time axis; output = Conv(padded, weight, bias, group = C),
+/// input) on the time axis; output = Conv(padded, weight, bias, group = C)
+/// (as gathered windows where C is dynamic),
 /// then SiLU (computed in float for float16 inputs) when `activation` is
 /// "silu" or "swish"; present_state = the last k - 1 steps of padded.
 FailureOr<SmallVector<Value>> importCausalConvWithState(NodeContext &node,
@@ -419,10 +486,6 @@ FailureOr<SmallVector<Value>> importCausalConvWithState(NodeContext &node,
     return failure();
   }
   int64_t channels = xType.getDimSize(1);
-  if (ShapedType::isDynamic(channels)) {
-    error = "needs a static channel count (dim 1 of the input)";
-    return failure();
-  }
   std::optional<int64_t> dtype = floatDType(xType.getElementType());
   if (!dtype) {
     error = "needs a floating-point input";
@@ -440,8 +503,10 @@ FailureOr<SmallVector<Value>> importCausalConvWithState(NodeContext &node,
     past = e.op("CastLike", {e.op("ConstantOfShape", shape), x});
   }
   Value padded = e.op("Concat", {past, x}, {timeAxis});
-  Value y = e.op("Conv", {padded, weight, bias ? bias : node.noValue()},
-                 {e.attr("group", channels)});
+  Value y = ShapedType::isDynamic(channels)
+                ? depthwiseByWindows(e, node, padded, weight, bias, *dtype)
+                : e.op("Conv", {padded, weight, bias ? bias : node.noValue()},
+                       {e.attr("group", channels)});
   if (activation != "none") {
     Value wide = e.castTo(y, ::onnx::TensorProto::FLOAT);
     y = e.castTo(e.op("Mul", {wide, e.op("Sigmoid", wide)}), *dtype);
