@@ -658,7 +658,8 @@ LogicalResult optimizeModel(StringRef input, StringRef output,
                             : toMLIR          ? ActivationFusion::All
                             : fuseActivations ? ActivationFusion::ORTCompatible
                                               : ActivationFusion::None,
-                            /*fuseAttention=*/toMLIR);
+                            /*fuseAttention=*/toMLIR,
+                            /*specializeIfRanks=*/toMLIR);
   if (failed(pm.run(*module)))
     return failure();
   if (quantizing) {

@@ -43,7 +43,8 @@ static void addCleanup(OpPassManager &pm) {
 
 void onnxc::buildONNXOptimizePipeline(OpPassManager &pm, unsigned level,
                                       ActivationFusion fusion,
-                                      bool fuseAttention) {
+                                      bool fuseAttention,
+                                      bool specializeIfRanks) {
   pm.addNestedPass<func::FuncOp>(createONNXShapeInferencePass());
   if (level == 0) {
     // The small folds of the ops' folders, which the lowering relies on.
@@ -54,7 +55,8 @@ void onnxc::buildONNXOptimizePipeline(OpPassManager &pm, unsigned level,
   }
   addCleanup(pm);
   // Ifs whose branches yield different ranks (shape tests of exporters).
-  pm.addNestedPass<func::FuncOp>(createONNXSpecializeIfRanksPass());
+  if (specializeIfRanks)
+    pm.addNestedPass<func::FuncOp>(createONNXSpecializeIfRanksPass());
   // Half-float reductions accumulate in float.
   pm.addNestedPass<func::FuncOp>(createONNXWidenFloat16Pass());
   // QDQ models compute in integers (the lowering's int8 kernels).
@@ -223,6 +225,11 @@ struct OptimizeOptions : public PassPipelineOptions<OptimizeOptions> {
       *this, "fuse-attention",
       llvm::cl::desc("fuse multi-head attention into fused.attention"),
       llvm::cl::init(false)};
+  Option<bool> specializeIfRanks{
+      *this, "specialize-if-ranks",
+      llvm::cl::desc("move the ops that read an If of branches of different "
+                     "ranks into its branches (the lowering needs ranks)"),
+      llvm::cl::init(true)};
 };
 } // namespace
 
@@ -238,7 +245,8 @@ void onnxc::registerONNXCPipelines() {
             : options.fuseActivations == "ort" ? ActivationFusion::ORTCompatible
                                                : ActivationFusion::None;
         buildONNXOptimizePipeline(pm, options.level, fusion,
-                                  options.fuseAttention);
+                                  options.fuseAttention,
+                                  options.specializeIfRanks);
       });
   for (unsigned level = 1; level <= 3; ++level)
     PassPipelineRegistration<>(

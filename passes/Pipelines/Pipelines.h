@@ -25,9 +25,15 @@ enum class ActivationFusion { None, All, ORTCompatible };
 
 /// `fuseAttention` (at -O2 and up) also fuses multi-head attention into
 /// fused.attention: for MLIR output and for compilation, not ONNX output.
+/// `specializeIfRanks` (at -O1 and up) moves the ops that read an If whose
+/// branches yield different ranks into both branches, so that the lowering
+/// sees ranks: for MLIR output and compilation, not ONNX output, where it
+/// only duplicates code, and where a copy that shape inference finds unable
+/// to run (a run-time failure in onnxc) has no ONNX form.
 void buildONNXOptimizePipeline(mlir::OpPassManager &pm, unsigned level = 2,
                                ActivationFusion fusion = ActivationFusion::None,
-                               bool fuseAttention = false);
+                               bool fuseAttention = false,
+                               bool specializeIfRanks = true);
 
 /// onnx (on tensors) -> the LLVM dialect: lowering to linalg, elementwise
 /// fusion, bufferization with deallocation, loops, and conversion to LLVM.
