@@ -1,8 +1,9 @@
 //===- Expansion.h - Building an op's expansion at import -------*- C++ -*-===//
 //
 // What the importers of ops that expand into other onnx ops share
-// (OpExpansions.cpp, MLOps.cpp): a builder that keeps the first failure, and
-// readers of the node's attributes that report a wrong kind.
+// (OpExpansions.cpp, MLOps.cpp, ContribOps.cpp): a builder that keeps the
+// first failure, and readers of the node's attributes that report a wrong
+// kind.
 //
 //===----------------------------------------------------------------------===//
 

@@ -155,10 +155,31 @@ importLinearRegressor(NodeContext &node, std::string &error);
 mlir::FailureOr<llvm::SmallVector<mlir::Value>>
 importLinearClassifier(NodeContext &node, std::string &error);
 
+/// ONNX Runtime's contrib ops imported as onnx ops (ContribOps.cpp).
+mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+importContribGelu(NodeContext &node, std::string &error);
+mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+importBiasGelu(NodeContext &node, std::string &error);
+mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+importFastGelu(NodeContext &node, std::string &error);
+mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+importQuickGelu(NodeContext &node, std::string &error);
+mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+importSkipLayerNormalization(NodeContext &node, std::string &error);
+mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+importSkipSimplifiedLayerNormalization(NodeContext &node, std::string &error);
+mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+importSimplifiedLayerNormalization(NodeContext &node, std::string &error);
+mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+importFusedMatMul(NodeContext &node, std::string &error);
+mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+importContribRotaryEmbedding(NodeContext &node, std::string &error);
+
 /// The domains besides the default one whose ops onnxc imports.
 inline constexpr llvm::StringLiteral kTrainingDomain =
     "ai.onnx.preview.training";
 inline constexpr llvm::StringLiteral kMLDomain = "ai.onnx.ml";
+inline constexpr llvm::StringLiteral kMicrosoftDomain = "com.microsoft";
 
 /// True when onnxc imports some ops of `domain` ("ai.onnx" is the default).
 bool isSupportedDomain(llvm::StringRef domain);

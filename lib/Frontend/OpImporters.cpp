@@ -1757,6 +1757,21 @@ struct Registry {
     addIn(kMLDomain, "Scaler", 1, 1, importScaler);
     addIn(kMLDomain, "LinearRegressor", 1, 1, importLinearRegressor);
     addIn(kMLDomain, "LinearClassifier", 1, 1, importLinearClassifier);
+    // ONNX Runtime's contrib ops (ContribOps.cpp), as its transformer
+    // optimizer, Optimum and ORT GenAI write them.
+    addIn(kMicrosoftDomain, "Gelu", 1, 1, importContribGelu);
+    addIn(kMicrosoftDomain, "BiasGelu", 1, 2, importBiasGelu);
+    addIn(kMicrosoftDomain, "FastGelu", 1, 2, importFastGelu);
+    addIn(kMicrosoftDomain, "QuickGelu", 1, 1, importQuickGelu);
+    addIn(kMicrosoftDomain, "SkipLayerNormalization", 1, 5,
+          importSkipLayerNormalization);
+    addIn(kMicrosoftDomain, "SkipSimplifiedLayerNormalization", 1, 4,
+          importSkipSimplifiedLayerNormalization);
+    add("SimplifiedLayerNormalization", 1, 2,
+        importSimplifiedLayerNormalization);
+    addIn(kMicrosoftDomain, "FusedMatMul", 1, 2, importFusedMatMul);
+    addIn(kMicrosoftDomain, "RotaryEmbedding", 1, 4,
+          importContribRotaryEmbedding);
     // Optimizers of the training domain (its opset 1).
     for (StringRef op : {"Adagrad", "Adam", "Momentum"})
       addIn(kTrainingDomain, op, 1);

@@ -1,0 +1,227 @@
+"""check_contrib_ops.py - ONNX Runtime's contrib ops (com.microsoft) end to end.
+
+Each case is a one-node model as ORT's transformer optimizer, Optimum or ORT
+GenAI's model builder writes it (com.microsoft opset 1 beside the default
+domain), with its batch and sequence dims dynamic. The model is compiled once
+by onnx-compile and run at two sizes; its outputs must match a NumPy
+reference written here from the op's definition (1e-4 of the output's scale
+for float32, 2e-3 for float16) and, where ONNX Runtime is installed
+(bench/ort_run.js with onnxruntime-node), ORT's outputs on the same inputs.
+
+usage: check_contrib_ops.py ONNX_COMPILE WORKDIR
+"""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import onnx
+from onnx import helper, numpy_helper
+from scipy.special import erf
+
+ORT_RUN = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                       "bench", "ort_run.js")
+ORT = os.path.exists(ORT_RUN) and subprocess.run(["node", ORT_RUN, "--version"],
+                                                 capture_output=True).returncode == 0
+MS = "com.microsoft"
+
+
+def gelu(x):
+    return 0.5 * x * (1 + erf(x / np.sqrt(2)))
+
+
+def gelu_tanh(x):
+    return 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3)))
+
+
+def layer_norm(x, eps, centered=True):
+    x = x.astype(np.float64)
+    if centered:
+        x = x - x.mean(-1, keepdims=True)
+    return x / np.sqrt((x * x).mean(-1, keepdims=True) + eps)
+
+
+def rotate(x, cos, sin, interleaved):
+    """x [..., head]; cos, sin broadcastable to [..., rotated / 2]."""
+    rot = cos.shape[-1] * 2
+    r, rest = x[..., :rot], x[..., rot:]
+    x1, x2 = (r[..., 0::2], r[..., 1::2]) if interleaved else (r[..., :rot // 2], r[..., rot // 2:])
+    real, imag = cos * x1 - sin * x2, sin * x1 + cos * x2
+    out = np.stack([real, imag], -1).reshape(r.shape) if interleaved else np.concatenate([real, imag], -1)
+    return np.concatenate([out, rest], -1)
+
+
+def tensor_type(dtype):
+    return onnx.mapping.NP_TYPE_TO_TENSOR_TYPE[np.dtype(dtype)]
+
+
+def value_info(name, array, dynamic):
+    dims = [f"{name}_{i}" if i in dynamic else d for i, d in enumerate(array.shape)]
+    return helper.make_tensor_value_info(name, tensor_type(array.dtype), dims)
+
+
+def run_case(name, node, inputs_at, reference, outputs, compiler, work, dynamic=(0, 1), tol=1e-4):
+    """Compiles the one-node model once and checks it at each of the sizes
+    `inputs_at` gives (a list of {input name: array}); `dynamic` lists the
+    input dims declared dynamic (by position, in every input of rank above 1
+    but the rotary caches, which models hold as initializers); returns a
+    failure message or None."""
+    d = os.path.join(work, name)
+    os.makedirs(d, exist_ok=True)
+    first = inputs_at[0]
+    graph = helper.make_graph(
+        [node], name,
+        [value_info(k, v, [] if k.endswith("_cache") else [i for i in dynamic if i < v.ndim - (v.ndim == 1)])
+         for k, v in first.items()],
+        [helper.make_tensor_value_info(o, tensor_type(next(iter(first.values())).dtype),
+                                       None) for o in outputs])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid(MS, 1)])
+    path = os.path.join(d, "model.onnx")
+    onnx.save(model, path)
+    exe = os.path.join(d, "model")
+    r = subprocess.run([compiler, path, "-o", exe], capture_output=True, text=True)
+    if r.returncode:
+        return f"{name}: compile failed: {r.stderr.strip()[-500:]}"
+    for size, inputs in enumerate(inputs_at):
+        files = []
+        for k, v in inputs.items():
+            files.append(os.path.join(d, f"{size}_{k}.pb"))
+            with open(files[-1], "wb") as f:
+                f.write(numpy_helper.from_array(v, k).SerializeToString())
+        out = os.path.join(d, f"out{size}")
+        r = subprocess.run([exe, "--output-dir", out] + files, capture_output=True, text=True)
+        if r.returncode:
+            return f"{name}: run failed at size {size}: {r.stderr.strip()[-300:]}"
+        got = [numpy_helper.to_array(onnx.load_tensor(os.path.join(out, f"output_{k}.pb")))
+               for k in range(len(outputs))]
+        refs = [("NumPy", reference(**inputs))]
+        if ORT:
+            ort_out = os.path.join(d, f"ort{size}")
+            r = subprocess.run(["node", ORT_RUN, path, "--output-dir", ort_out] + files,
+                               capture_output=True, text=True)
+            if r.returncode:
+                return f"{name}: ONNX Runtime failed: {r.stderr.strip()[-300:]}"
+            refs.append(("ONNX Runtime", [numpy_helper.to_array(onnx.load_tensor(
+                os.path.join(ort_out, f"output_{k}.pb"))) for k in range(len(outputs))]))
+        for who, want in refs:
+            for k, (mine, ref) in enumerate(zip(got, want)):
+                ref = np.asarray(ref)
+                scale = max(float(np.abs(ref.astype(np.float64)).max()), 1e-12)
+                err = float(np.abs(ref.astype(np.float64) - mine.astype(np.float64)).max()) / scale \
+                    if ref.shape == mine.shape else float("inf")
+                if err > tol:
+                    return (f"{name}: output {k} at size {size} differs from {who}'s: shape {mine.shape} vs "
+                            f"{ref.shape}, max error {err:.3g} of scale")
+    print(f"{name}: {len(inputs_at)} sizes match NumPy{' and ONNX Runtime' if ORT else ''}")
+    return None
+
+
+def main():
+    compiler, work = sys.argv[1], sys.argv[2]
+    if not ORT:
+        print("ONNX Runtime (node + onnxruntime-node, bench/setup.sh) not found: NumPy references only")
+    rng = np.random.default_rng(11)
+
+    def randn(*shape, dtype=np.float32):
+        return rng.standard_normal(shape).astype(dtype)
+
+    sizes = [(1, 5), (3, 2)]  # (batch, sequence)
+    hidden = 16
+    failures = []
+
+    def check(name, node, make_inputs, reference, outputs, **kw):
+        failures.append(run_case(name, node, [make_inputs(b, s) for b, s in sizes], reference, outputs,
+                                 compiler, work, **kw))
+
+    check("gelu", helper.make_node("Gelu", ["x"], ["y"], domain=MS),
+          lambda b, s: {"x": randn(b, s, hidden) * 3}, lambda x: [gelu(x)], ["y"])
+    check("bias_gelu", helper.make_node("BiasGelu", ["a", "bias"], ["y"], domain=MS),
+          lambda b, s: {"a": randn(b, s, hidden), "bias": randn(hidden)},
+          lambda a, bias: [gelu(a + bias)], ["y"])
+    check("fast_gelu", helper.make_node("FastGelu", ["x", "bias"], ["y"], domain=MS),
+          lambda b, s: {"x": randn(b, s, hidden), "bias": randn(hidden)},
+          lambda x, bias: [gelu_tanh(x + bias)], ["y"])
+    check("quick_gelu", helper.make_node("QuickGelu", ["x"], ["y"], domain=MS, alpha=1.5),
+          lambda b, s: {"x": randn(b, s, hidden)},
+          lambda x: [x / (1 + np.exp(-1.5 * x))], ["y"])
+
+    def skip_inputs(b, s, dtype=np.float32, beta=True):
+        d = {"input": randn(b, s, hidden, dtype=dtype), "skip": randn(b, s, hidden, dtype=dtype),
+             "gamma": randn(hidden, dtype=dtype)}
+        if beta:
+            d["beta"] = randn(hidden, dtype=dtype)
+        d["bias"] = randn(hidden, dtype=dtype)
+        return d
+
+    def skip_layer_norm(input, skip, gamma, bias, beta=None):
+        total = input.astype(np.float32) + skip + bias
+        y = layer_norm(total, 1e-5) * gamma + (beta if beta is not None else 0)
+        return [y.astype(input.dtype), total.astype(input.dtype)]
+
+    check("skip_layer_norm",
+          helper.make_node("SkipLayerNormalization", ["input", "skip", "gamma", "beta", "bias"],
+                           ["y", "", "", "sum"], domain=MS, epsilon=1e-5),
+          skip_inputs, skip_layer_norm, ["y", "sum"])
+    check("skip_layer_norm_fp16",
+          helper.make_node("SkipLayerNormalization", ["input", "skip", "gamma", "beta", "bias"],
+                           ["y", "", "", "sum"], domain=MS, epsilon=1e-5),
+          lambda b, s: skip_inputs(b, s, np.float16), skip_layer_norm, ["y", "sum"], tol=2e-3)
+
+    def skip_simplified(input, skip, gamma, bias):
+        total = input + skip + bias
+        return [(layer_norm(total, 1e-6, centered=False) * gamma).astype(input.dtype), total]
+    check("skip_simplified_layer_norm",
+          helper.make_node("SkipSimplifiedLayerNormalization", ["input", "skip", "gamma", "bias"],
+                           ["y", "", "", "sum"], domain=MS, epsilon=1e-6),
+          lambda b, s: skip_inputs(b, s, beta=False), skip_simplified, ["y", "sum"])
+    check("simplified_layer_norm",
+          helper.make_node("SimplifiedLayerNormalization", ["x", "scale"], ["y"], epsilon=1e-6, axis=-1),
+          lambda b, s: {"x": randn(b, s, hidden), "scale": randn(hidden)},
+          lambda x, scale: [(layer_norm(x, 1e-6, centered=False) * scale).astype(np.float32)], ["y"])
+
+    check("fused_matmul",
+          helper.make_node("FusedMatMul", ["a", "b"], ["y"], domain=MS, alpha=0.5, transA=1, transB=1),
+          lambda b, s: {"a": randn(b, 7, s), "b": randn(b, 4, 7)},
+          lambda a, b: [0.5 * np.swapaxes(a, -1, -2) @ np.swapaxes(b, -1, -2)], ["y"], dynamic=(0, 2))
+
+    # Rotary embedding: 3-D input of 2 heads of 8 (num_heads from the
+    # caches), position ids per token, halves rotated; and 4-D
+    # [batch, heads, sequence, head] with an offset, interleaved pairs, the
+    # first 4 of 8 channels rotated.
+    max_pos = 32
+    cos_cache, sin_cache = np.cos(randn(max_pos, 4)), np.sin(randn(max_pos, 4))
+
+    def rope3(input, position_ids, cos_cache, sin_cache):
+        b, s, _ = input.shape
+        x = input.reshape(b, s, 2, 8)
+        cos, sin = cos_cache[position_ids][:, :, None, :], sin_cache[position_ids][:, :, None, :]
+        return [rotate(x, cos, sin, False).reshape(b, s, hidden)]
+    check("rotary_embedding",
+          helper.make_node("RotaryEmbedding", ["input", "position_ids", "cos_cache", "sin_cache"], ["y"],
+                           domain=MS),
+          lambda b, s: {"input": randn(b, s, hidden),
+                        "position_ids": rng.integers(0, max_pos, (b, s)).astype(np.int64),
+                        "cos_cache": cos_cache, "sin_cache": sin_cache},
+          rope3, ["y"], dynamic=(0, 1))
+
+    cos_part, sin_part = cos_cache[:, :2].copy(), sin_cache[:, :2].copy()
+
+    def rope4(input, position_ids, cos_cache, sin_cache):
+        s = input.shape[2]
+        pos = position_ids[0] + np.arange(s)
+        return [rotate(input, cos_cache[pos][None, None], sin_cache[pos][None, None], True)]
+    check("rotary_embedding_offset_interleaved",
+          helper.make_node("RotaryEmbedding", ["input", "position_ids", "cos_cache", "sin_cache"], ["y"],
+                           domain=MS, interleaved=1, num_heads=2, rotary_embedding_dim=4),
+          lambda b, s: {"input": randn(b, 2, s, 8), "position_ids": np.array([3 * s], np.int64),
+                        "cos_cache": cos_part, "sin_cache": sin_part},
+          rope4, ["y"], dynamic=(0, 2))
+
+    failures = [f for f in failures if f]
+    for f in failures:
+        print("FAIL:", f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
