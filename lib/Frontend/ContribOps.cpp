@@ -5,8 +5,9 @@
 // SimplifiedLayerNormalization of the default domain, each built from onnx
 // ops the way OpExpansions.cpp builds function bodies, with the semantics of
 // ORT's CPU kernels: the GELU family, the skip and simplified layer
-// normalizations, FusedMatMul and RotaryEmbedding. Normalization statistics
-// are computed in float for float16 and bfloat16 inputs, as ORT does.
+// normalizations, FusedMatMul, RotaryEmbedding and GroupQueryAttention.
+// Normalization statistics are computed in float for float16 and bfloat16
+// inputs, as ORT does.
 //
 //===----------------------------------------------------------------------===//
 
@@ -356,6 +357,248 @@ FailureOr<SmallVector<Value>> importContribRotaryEmbedding(NodeContext &node,
   }
   node.inputs = {x, cos, sin, positions};
   return importRotaryEmbedding(node, error);
+}
+
+/// com.microsoft GroupQueryAttention, as ORT's CPU kernel computes it.
+/// Inputs: query [B, S, Nq H] (or Q, K and V packed in it when key and value
+/// are absent), key and value [B, S, Nkv H], past_key and past_value
+/// [B, Nkv, P, H], seqlens_k [B] (each batch's total length - 1),
+/// total_sequence_length (one int32), cos_cache and sin_cache.
+/// Per batch b, total_b = seqlens_k[b] + 1 and the new tokens start at
+/// past_b = total_b - S, or 0 in the first prompt (S equal to
+/// total_sequence_length). Q and K are rotated at positions past_b + i
+/// (do_rotary); present K and V have length T = max(total, P): past[0,
+/// past_b) then the new tokens at past_b, zeros elsewhere. Query i sees the
+/// keys j <= past_b + i (and, with local_window_size w > 0, the last w of
+/// them: j > past_b + i - w); scores are scaled by `scale` (1/sqrt(H) by
+/// default), capped by `softcap`, soft-maxed (with an extra zero logit for
+/// smooth_softmax) and applied to V; Nq / Nkv query heads share each K/V head.
+/// Float16 is computed in float.
+FailureOr<SmallVector<Value>> importGroupQueryAttention(NodeContext &node,
+                                                        std::string &error) {
+  std::optional<int64_t> qHeads = intAttr(node, "num_heads", 0, error);
+  std::optional<int64_t> kvHeads = intAttr(node, "kv_num_heads", 0, error);
+  std::optional<double> scaleAttr = floatAttr(node, "scale", 0.0, error);
+  std::optional<double> softcap = floatAttr(node, "softcap", 0.0, error);
+  std::optional<int64_t> doRotary = intAttr(node, "do_rotary", 0, error);
+  std::optional<int64_t> interleaved =
+      intAttr(node, "rotary_interleaved", 0, error);
+  std::optional<int64_t> smooth = intAttr(node, "smooth_softmax", 0, error);
+  std::optional<int64_t> window = intAttr(node, "local_window_size", -1, error);
+  std::optional<int64_t> qkOutput = intAttr(node, "qk_output", 0, error);
+  // Read by ORT's GPU kernels only.
+  std::optional<double> filter =
+      floatAttr(node, "mask_filter_value", -10000.0, error);
+  if (!qHeads || !kvHeads || !scaleAttr || !softcap || !doRotary ||
+      !interleaved || !smooth || !window || !qkOutput || !filter ||
+      failed(checkNoOtherAttributes(node, error)))
+    return failure();
+  if (*qHeads <= 0 || *kvHeads <= 0 || *qHeads % *kvHeads != 0) {
+    error = "needs num_heads and kv_num_heads, the first a positive multiple "
+            "of the second";
+    return failure();
+  }
+  if (*qkOutput != 0) {
+    error = "has qk_output set (not supported)";
+    return failure();
+  }
+  auto input = [&](unsigned i) { return optionalInput(node, i); };
+  for (unsigned i = 9; i < node.inputs.size(); ++i)
+    if (input(i)) {
+      error = "has input " + std::to_string(i) +
+              " (position_ids, attention_bias or head_sink: not supported)";
+      return failure();
+    }
+  std::optional<int64_t> dtype;
+  Value query = floatInput(node, 0, "query", dtype, error);
+  Value key = input(1), value = input(2), pastKey = input(3),
+        pastValue = input(4), seqlensK = input(5), totalLength = input(6),
+        cosCache = input(7), sinCache = input(8);
+  if (!query)
+    return failure();
+  auto queryType = dyn_cast<RankedTensorType>(query.getType());
+  if (!queryType || queryType.getRank() != 3 || !seqlensK || !totalLength ||
+      !key != !value || !pastKey != !pastValue ||
+      (*doRotary && (!cosCache || !sinCache))) {
+    error = "needs a 3-D query, key and value together (or neither: packed), "
+            "past_key and past_value together, seqlens_k, "
+            "total_sequence_length, and the caches for do_rotary";
+    return failure();
+  }
+  int64_t rotaryDim = 0;
+  if (*doRotary) {
+    auto cosType = dyn_cast<RankedTensorType>(cosCache.getType());
+    if (!cosType || cosType.getRank() != 2 || cosType.isDynamicDim(1)) {
+      error = "needs a cos_cache of rank 2 and a static last dim";
+      return failure();
+    }
+    rotaryDim = 2 * cosType.getDimSize(1);
+  }
+  constexpr int64_t kInt64 = ::onnx::TensorProto::INT64;
+  int64_t wide = statsDType(*dtype);
+  Type wideElement = onnx::getElementType(node.builder.getContext(), wide);
+  int64_t group = *qHeads / *kvHeads;
+  Expansion e(node, error);
+  NamedAttribute axis0 = e.attr("axis", 0);
+  // Q, K and V as [B, N, S, H], in the computing type.
+  auto toHeads = [&](Value x, int64_t heads) {
+    Value shaped = e.op(
+        "Reshape", {e.castTo(x, wide), node.i64Constant({0, 0, heads, -1})});
+    return e.transpose(shaped, {0, 2, 1, 3});
+  };
+  Value q, k, v;
+  if (key) {
+    q = toHeads(query, *qHeads);
+    k = toHeads(key, *kvHeads);
+    v = toHeads(value, *kvHeads);
+  } else {
+    Value packed = toHeads(query, *qHeads + 2 * *kvHeads);
+    auto heads = [&](int64_t begin, int64_t end) {
+      return e.op("Slice",
+                  {packed, node.i64Constant({begin}), node.i64Constant({end}),
+                   node.i64Constant({1}), node.noValue()});
+    };
+    q = heads(0, *qHeads);
+    k = heads(*qHeads, *qHeads + *kvHeads);
+    v = heads(*qHeads + *kvHeads, *qHeads + 2 * *kvHeads);
+  }
+  // Each batch's first new position past_b, and the positions [B, S].
+  Value zero = e.index(0), one = e.index(1);
+  Value sequence = e.dim(query, 1);
+  Value total =
+      e.op("Reshape", {e.castTo(totalLength, kInt64), node.i64Constant({})});
+  Value totals = e.op("Add", {e.castTo(seqlensK, kInt64), one});
+  Value firstPrompt = e.op("Equal", {sequence, total});
+  Value past =
+      e.op("Where", {firstPrompt, zero, e.op("Sub", {totals, sequence})});
+  Value positions =
+      e.op("Add", {e.op("Unsqueeze", {past, node.i64Constant({1})}),
+                   e.op("Range", {zero, sequence, one})});
+  if (*doRotary) {
+    OpBuilder &b = node.builder;
+    auto rotate = [&](Value x) -> Value {
+      if (!e.ok())
+        return {};
+      NodeContext rope{
+          b,
+          node.loc,
+          node.node,
+          node.opset,
+          {x, e.castTo(cosCache, wide), e.castTo(sinCache, wide), positions},
+          {b.getNamedAttr("interleaved", b.getI64IntegerAttr(*interleaved)),
+           b.getNamedAttr("rotary_embedding_dim",
+                          b.getI64IntegerAttr(rotaryDim))},
+          node.importSubgraph};
+      FailureOr<SmallVector<Value>> rotated =
+          importRotaryEmbedding(rope, error);
+      return succeeded(rotated) ? rotated->front() : Value();
+    };
+    q = rotate(q);
+    k = rotate(k);
+    if (!q || !k)
+      return failure();
+  }
+  // Present K and V: [B, Nkv, T, H], T = max(total, P).
+  Value pastLength = pastKey ? e.dim(pastKey, 2) : zero;
+  Value presentLength = e.op("Max", {total, pastLength});
+  Value keyIndex = e.op("Range", {zero, presentLength, one});
+  // [B, 1, 1, 1] for the per-batch comparisons along the keys.
+  auto perBatch = [&](Value x) {
+    return e.op("Reshape", {x, node.i64Constant({-1, 1, 1, 1})});
+  };
+  auto present = [&](Value cache, Value fresh) {
+    Value shape = e.op("Concat",
+                       {e.op("Shape", fresh, {e.attr("end", 2)}),
+                        e.op("Reshape", {presentLength, node.i64Constant({1})}),
+                        e.op("Shape", fresh, {e.attr("start", 3)})},
+                       {axis0});
+    Value base = e.op("Expand", {e.scalar(wideElement, 0.0), shape});
+    if (cache) {
+      // past[0, past_b), zeros after.
+      Value padding =
+          e.op("Concat",
+               {node.i64Constant({0, 0, 0, 0, 0, 0}),
+                e.op("Reshape", {e.op("Sub", {presentLength, pastLength}),
+                                 node.i64Constant({1})}),
+                node.i64Constant({0})},
+               {axis0});
+      Value padded = e.op("Pad", {e.castTo(cache, wide), padding,
+                                  node.noValue(), node.noValue()});
+      Value kept =
+          e.op("Less", {e.op("Reshape", {keyIndex, node.i64Constant({-1, 1})}),
+                        perBatch(past)});
+      base = e.op("Where", {kept, padded, base});
+    }
+    // The new tokens at past_b + i.
+    Value indices = e.op(
+        "Expand", {e.op("Unsqueeze", {positions, node.i64Constant({1, 3})}),
+                   e.op("Shape", fresh)});
+    return e.op("ScatterElements", {base, indices, fresh}, {e.attr("axis", 2)});
+  };
+  Value presentKey = present(pastKey, k), presentValue = present(pastValue, v);
+  auto repeatHeads = [&](Value x) {
+    if (group == 1)
+      return x;
+    Value five = e.op("Unsqueeze", {x, node.i64Constant({2})});
+    Value repeated =
+        e.op("Expand", {five, node.i64Constant({1, 1, group, 1, 1})});
+    Value shape = e.op("Concat",
+                       {node.i64Constant({0, *qHeads, -1}),
+                        e.op("Shape", x, {e.attr("start", 3)})},
+                       {axis0});
+    return e.op("Reshape", {repeated, shape});
+  };
+  Value scale;
+  if (*scaleAttr != 0.0)
+    scale = e.scalar(wideElement, *scaleAttr);
+  else
+    scale = e.op(
+        "Reciprocal",
+        e.op("Sqrt", e.castTo(e.op("Shape", q, {e.attr("start", 3)}), wide)));
+  Value scores = e.op(
+      "Mul",
+      {e.op("MatMul", {q, e.transpose(repeatHeads(presentKey), {0, 1, 3, 2})}),
+       scale});
+  if (*softcap > 0) {
+    Value cap = e.scalar(wideElement, *softcap);
+    scores = e.op("Mul", {cap, e.op("Tanh", e.op("Div", {scores, cap}))});
+  }
+  // Key j is seen by query i of batch b iff j <= past_b + i (and, in a
+  // local window of w keys, j > past_b + i - w).
+  Value last = e.op("Unsqueeze", {positions, node.i64Constant({1, 3})});
+  Value allowed = e.op("LessOrEqual", {keyIndex, last});
+  if (*window > 0)
+    allowed = e.op(
+        "And",
+        {allowed,
+         e.op("Greater", {keyIndex, e.op("Sub", {last, e.index(*window)})})});
+  Value minusInf = e.scalar(wideElement, -INFINITY);
+  scores = e.op("Where", {allowed, scores, minusInf});
+  Value probabilities;
+  if (*smooth) {
+    // An extra logit of 0 in the denominator, dropped after.
+    Value sink =
+        e.op("Expand", {e.scalar(wideElement, 0.0),
+                        e.op("Concat",
+                             {e.op("Shape", scores, {e.attr("end", 3)}),
+                              node.i64Constant({1})},
+                             {axis0})});
+    Value all =
+        e.op("Softmax", e.op("Concat", {scores, sink}, {e.attr("axis", -1)}),
+             {e.attr("axis", -1)});
+    probabilities =
+        e.op("Slice", {all, node.i64Constant({0}), node.i64Constant({-1}),
+                       node.i64Constant({3}), node.noValue()});
+  } else {
+    probabilities = e.op("Softmax", scores, {e.attr("axis", -1)});
+  }
+  Value y = e.op("MatMul", {probabilities, repeatHeads(presentValue)});
+  y = e.op("Reshape",
+           {e.transpose(y, {0, 2, 1, 3}), node.i64Constant({0, 0, -1})});
+  if (!e.ok())
+    return failure();
+  return SmallVector<Value>{e.castTo(y, *dtype), e.castTo(presentKey, *dtype),
+                            e.castTo(presentValue, *dtype)};
 }
 
 } // namespace onnxc::frontend

@@ -1772,6 +1772,8 @@ struct Registry {
     addIn(kMicrosoftDomain, "FusedMatMul", 1, 2, importFusedMatMul);
     addIn(kMicrosoftDomain, "RotaryEmbedding", 1, 4,
           importContribRotaryEmbedding);
+    addIn(kMicrosoftDomain, "GroupQueryAttention", 1, 12,
+          importGroupQueryAttention);
     // Optimizers of the training domain (its opset 1).
     for (StringRef op : {"Adagrad", "Adam", "Momentum"})
       addIn(kTrainingDomain, op, 1);

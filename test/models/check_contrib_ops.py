@@ -64,14 +64,15 @@ def run_case(name, node, inputs_at, reference, outputs, compiler, work, dynamic=
     """Compiles the one-node model once and checks it at each of the sizes
     `inputs_at` gives (a list of {input name: array}); `dynamic` lists the
     input dims declared dynamic (by position, in every input of rank above 1
-    but the rotary caches, which models hold as initializers); returns a
-    failure message or None."""
+    but the rotary caches, which models hold as initializers; or a dict of
+    them by input name); returns a failure message or None."""
     d = os.path.join(work, name)
     os.makedirs(d, exist_ok=True)
     first = inputs_at[0]
     graph = helper.make_graph(
         [node], name,
-        [value_info(k, v, [] if k.endswith("_cache") else [i for i in dynamic if i < v.ndim - (v.ndim == 1)])
+        [value_info(k, v, dynamic.get(k, ()) if isinstance(dynamic, dict) else
+                    [] if k.endswith("_cache") else [i for i in dynamic if i < v.ndim - (v.ndim == 1)])
          for k, v in first.items()],
         [helper.make_tensor_value_info(o, tensor_type(next(iter(first.values())).dtype),
                                        None) for o in outputs])
@@ -114,6 +115,101 @@ def run_case(name, node, inputs_at, reference, outputs, compiler, work, dynamic=
                             f"{ref.shape}, max error {err:.3g} of scale")
     print(f"{name}: {len(inputs_at)} sizes match NumPy{' and ONNX Runtime' if ORT else ''}")
     return None
+
+
+def group_query_attention(query, key, value, past_key, past_value, seqlens_k, total_sequence_length,
+                          cos_cache=None, sin_cache=None, *, heads, kv_heads, rotary=False, interleaved=False,
+                          window=-1, softcap=0.0, smooth=False):
+    """GroupQueryAttention as ORT's CPU kernel defines it, batch by batch:
+    output [B, S, heads H], present key and value [B, kv_heads, T, H]."""
+    b, s, _ = query.shape
+    if key is None:
+        h = query.shape[2] // (heads + 2 * kv_heads)
+        query, key, value = np.split(query, [heads * h, (heads + kv_heads) * h], axis=2)
+    h = query.shape[2] // heads
+    q = query.reshape(b, s, heads, h).transpose(0, 2, 1, 3).astype(np.float64)
+    k = key.reshape(b, s, kv_heads, h).transpose(0, 2, 1, 3).astype(np.float64)
+    v = value.reshape(b, s, kv_heads, h).transpose(0, 2, 1, 3).astype(np.float64)
+    total = int(total_sequence_length.reshape(-1)[0])
+    p = past_key.shape[2]
+    t = max(total, p)
+    out = np.zeros((b, heads, s, h))
+    present_k, present_v = np.zeros((b, kv_heads, t, h)), np.zeros((b, kv_heads, t, h))
+    for i in range(b):
+        total_i = int(seqlens_k[i]) + 1
+        past_i = 0 if s == total else total_i - s
+        pos = past_i + np.arange(s)
+        qi, ki = q[i], k[i]
+        if rotary:
+            cos, sin = cos_cache[pos][None], sin_cache[pos][None]
+            qi, ki = rotate(qi, cos, sin, interleaved), rotate(ki, cos, sin, interleaved)
+        present_k[i, :, :past_i], present_v[i, :, :past_i] = past_key[i, :, :past_i], past_value[i, :, :past_i]
+        present_k[i, :, past_i:past_i + s], present_v[i, :, past_i:past_i + s] = ki, v[i]
+        kr = np.repeat(present_k[i], heads // kv_heads, axis=0)
+        vr = np.repeat(present_v[i], heads // kv_heads, axis=0)
+        scores = qi @ kr.transpose(0, 2, 1) / np.sqrt(h)
+        if softcap > 0:
+            scores = softcap * np.tanh(scores / softcap)
+        j = np.arange(t)[None, :]
+        allowed = j <= pos[:, None]
+        if window > 0:
+            allowed &= j > pos[:, None] - window
+        scores = np.where(allowed[None], scores, -np.inf)
+        m = scores.max(-1, keepdims=True)
+        if smooth:
+            m = np.maximum(m, 0)
+        e = np.exp(scores - m)
+        out[i] = e / (e.sum(-1, keepdims=True) + (np.exp(-m) if smooth else 0)) @ vr
+    dtype = query.dtype
+    return [out.transpose(0, 2, 1, 3).reshape(b, s, heads * h).astype(dtype), present_k.astype(dtype),
+            present_v.astype(dtype)]
+
+
+def check_group_query_attention(rng, randn, compiler, work, failures):
+    """GroupQueryAttention as ORT GenAI's model builder writes it (4 query
+    heads sharing 2 K/V heads of 16, rotary at the past length), compiled
+    once and run as a prompt (empty past), a decode step (past 5) and a
+    batch of 2 decoding at different lengths in a past buffer of 8; then a
+    packed-QKV form with a local window, softcap and smooth softmax."""
+    heads, kv_heads, h, max_pos = 4, 2, 16, 32
+    cos_cache = np.cos(randn(max_pos, h // 2))
+    sin_cache = np.sin(randn(max_pos, h // 2))
+
+    def inputs(b, s, p, seqlens, total, packed=False):
+        d = {"query": randn(b, s, (heads + (2 * kv_heads if packed else 0)) * h)}
+        if not packed:
+            d["key"], d["value"] = randn(b, s, kv_heads * h), randn(b, s, kv_heads * h)
+        d.update(past_key=randn(b, kv_heads, p, h), past_value=randn(b, kv_heads, p, h),
+                 seqlens_k=np.array(seqlens, np.int32), total_sequence_length=np.array([total], np.int32))
+        if not packed:
+            d.update(cos_cache=cos_cache, sin_cache=sin_cache)
+        return d
+
+    dims = {"query": (0, 1), "key": (0, 1), "value": (0, 1), "past_key": (0, 2), "past_value": (0, 2),
+            "seqlens_k": (0,)}
+    at = [inputs(1, 6, 0, [5], 6), inputs(1, 1, 5, [5], 6), inputs(2, 1, 8, [3, 6], 7)]
+    node = helper.make_node("GroupQueryAttention", ["query", "key", "value", "past_key", "past_value",
+                                                    "seqlens_k", "total_sequence_length", "cos_cache",
+                                                    "sin_cache"],
+                            ["output", "present_key", "present_value"], domain=MS, num_heads=heads,
+                            kv_num_heads=kv_heads, do_rotary=1)
+
+    def reference(**kw):
+        return group_query_attention(**kw, heads=heads, kv_heads=kv_heads, rotary=True)
+    failures.append(run_case("group_query_attention", node, at, reference,
+                             ["output", "present_key", "present_value"], compiler, work, dynamic=dims))
+
+    at = [inputs(1, 6, 0, [5], 6, packed=True), inputs(2, 1, 6, [6, 4], 7, packed=True)]
+    node = helper.make_node("GroupQueryAttention", ["query", "", "", "past_key", "past_value", "seqlens_k",
+                                                    "total_sequence_length"],
+                            ["output", "present_key", "present_value"], domain=MS, num_heads=heads,
+                            kv_num_heads=kv_heads, local_window_size=3, softcap=2.0, smooth_softmax=1)
+
+    def packed_reference(query, past_key, past_value, seqlens_k, total_sequence_length):
+        return group_query_attention(query, None, None, past_key, past_value, seqlens_k, total_sequence_length,
+                                     heads=heads, kv_heads=kv_heads, window=3, softcap=2.0, smooth=True)
+    failures.append(run_case("group_query_attention_packed_window", node, at, packed_reference,
+                             ["output", "present_key", "present_value"], compiler, work, dynamic=dims))
 
 
 def main():
@@ -216,6 +312,8 @@ def main():
           lambda b, s: {"input": randn(b, 2, s, 8), "position_ids": np.array([3 * s], np.int64),
                         "cos_cache": cos_part, "sin_cache": sin_part},
           rope4, ["y"], dynamic=(0, 2))
+
+    check_group_query_attention(rng, randn, compiler, work, failures)
 
     failures = [f for f in failures if f]
     for f in failures:
