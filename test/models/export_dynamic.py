@@ -12,7 +12,10 @@ over token embeddings; batch and sequence vary); cnn, a small CNN (conv, pool, a
 average pool, flatten, linear; batch, height and width vary); decoder, a GPT-style
 decoder block with a KV cache (input_ids [batch, seq], past_key and past_value [batch,
 heads, past, head_dim]; outputs logits and present = concat(past, new); causal mask
-built from the shapes; batch, seq and past vary, one case with an empty past).
+built from the shapes; batch, seq and past vary, one case with an empty past); llama, a
+LLaMA-shaped decoder of two layers (RMSNorm, rotary embeddings, grouped-query attention
+over a KV cache per layer, SwiGLU) run as a 32-token prefill with an empty past, a
+decode step at past 63 and a batch of 4 at past 200.
 """
 import argparse
 import copy
@@ -28,6 +31,7 @@ import torch.nn.functional as F
 from export_zoo import OPSET, check_reference, save_tensor
 
 VOCAB, WIDTH, HEADS = 64, 32, 4
+LLAMA_VOCAB, LLAMA_WIDTH = 128, 64
 
 
 class Encoder(nn.Module):
@@ -96,6 +100,94 @@ class Decoder(nn.Module):
         return self.head(x), key, value
 
 
+class LlamaBlock(nn.Module):
+    """One LLaMA decoder layer: RMSNorm, rotary embeddings (rotate-half form at
+    positions past .. past + s - 1), grouped-query attention over the KV cache
+    (4 query heads share 2 K/V heads), RMSNorm and a SwiGLU MLP."""
+
+    def __init__(self, heads=4, kv_heads=2, hidden=172):
+        super().__init__()
+        self.heads, self.kv_heads, self.d = heads, kv_heads, LLAMA_WIDTH // heads
+        self.norm1 = nn.Parameter(1 + 0.1 * torch.randn(LLAMA_WIDTH))
+        self.q = nn.Linear(LLAMA_WIDTH, heads * self.d, bias=False)
+        self.k = nn.Linear(LLAMA_WIDTH, kv_heads * self.d, bias=False)
+        self.v = nn.Linear(LLAMA_WIDTH, kv_heads * self.d, bias=False)
+        self.o = nn.Linear(heads * self.d, LLAMA_WIDTH, bias=False)
+        self.norm2 = nn.Parameter(1 + 0.1 * torch.randn(LLAMA_WIDTH))
+        self.gate = nn.Linear(LLAMA_WIDTH, hidden, bias=False)
+        self.up = nn.Linear(LLAMA_WIDTH, hidden, bias=False)
+        self.down = nn.Linear(hidden, LLAMA_WIDTH, bias=False)
+
+    @staticmethod
+    def rms_norm(x, weight):
+        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * weight
+
+    @staticmethod
+    def rotate(x, cos, sin):
+        half = x.shape[-1] // 2
+        return x * cos + torch.cat([-x[..., half:], x[..., :half]], dim=-1) * sin
+
+    def forward(self, x, cos, sin, past_key, past_value):
+        b, s, _ = x.shape
+        h = self.rms_norm(x, self.norm1)
+        q = self.q(h).view(b, s, self.heads, self.d).transpose(1, 2)
+        k = self.k(h).view(b, s, self.kv_heads, self.d).transpose(1, 2)
+        v = self.v(h).view(b, s, self.kv_heads, self.d).transpose(1, 2)
+        q, k = self.rotate(q, cos, sin), self.rotate(k, cos, sin)
+        key = torch.cat([past_key, k], dim=2)
+        value = torch.cat([past_value, v], dim=2)
+        # Each K/V head repeated for its group of query heads, as Hugging
+        # Face's repeat_kv writes it (expand and reshape).
+        group = self.heads // self.kv_heads
+        keys, values = (t[:, :, None].expand(b, self.kv_heads, group, t.shape[2], self.d)
+                        .reshape(b, self.heads, t.shape[2], self.d) for t in (key, value))
+        past = past_key.shape[2]
+        rows = torch.arange(s, device=x.device).unsqueeze(1) + past
+        cols = torch.arange(key.shape[2], device=x.device).unsqueeze(0)
+        mask = torch.where(cols <= rows, 0.0, float("-inf")).to(x.dtype)
+        scores = q @ keys.transpose(-1, -2) / math.sqrt(self.d) + mask
+        context = (scores.softmax(-1) @ values).transpose(1, 2).reshape(b, s, -1)
+        x = x + self.o(context)
+        h = self.rms_norm(x, self.norm2)
+        return x + self.down(F.silu(self.gate(h)) * self.up(h)), key, value
+
+
+class Llama(nn.Module):
+    """A LLaMA-shaped decoder of two layers with a KV cache per layer
+    (past_key_L, past_value_L [batch, kv heads, past, head dim]; present =
+    concat(past, new)), rotary frequencies computed from the positions, and a
+    final RMSNorm and LM head."""
+
+    def __init__(self, layers=2):
+        super().__init__()
+        self.embed = nn.Embedding(LLAMA_VOCAB, LLAMA_WIDTH)
+        self.layers = nn.ModuleList(LlamaBlock() for _ in range(layers))
+        self.norm = nn.Parameter(1 + 0.1 * torch.randn(LLAMA_WIDTH))
+        self.head = nn.Linear(LLAMA_WIDTH, LLAMA_VOCAB, bias=False)
+        d = self.layers[0].d
+        self.register_buffer("inv_freq", 1.0 / 10000 ** (torch.arange(0, d, 2).float() / d), persistent=False)
+
+    def forward(self, input_ids, *cache):
+        s = input_ids.shape[1]
+        past = cache[0].shape[2]
+        positions = torch.arange(past, past + s, device=input_ids.device).to(self.inv_freq.dtype)
+        angles = positions.unsqueeze(1) * self.inv_freq.unsqueeze(0)
+        angles = torch.cat([angles, angles], dim=-1)
+        cos, sin = angles.cos(), angles.sin()
+        x = self.embed(input_ids)
+        presents = []
+        for i, layer in enumerate(self.layers):
+            x, key, value = layer(x, cos, sin, cache[2 * i], cache[2 * i + 1])
+            presents += [key, value]
+        return (self.head(LlamaBlock.rms_norm(x, self.norm)), *presents)
+
+
+def llama_inputs(gen, b, s, past, layers=2):
+    d = LLAMA_WIDTH // 4
+    cache = [torch.randn(b, 2, past, d, generator=gen) for _ in range(2 * layers)]
+    return [torch.randint(0, LLAMA_VOCAB, (b, s), generator=gen)] + cache
+
+
 def ids(gen, b, s):
     return torch.randint(0, VOCAB, (b, s), generator=gen)
 
@@ -118,6 +210,11 @@ MODELS = {
     "decoder": (Decoder, ["input_ids", "past_key", "past_value"],
                 ["logits", "present_key", "present_value"], decoder_inputs,
                 (2, 3, 4), [(1, 6, 0), (3, 1, 9)]),
+    # Issue 19's cases: a 32-token prefill with an empty past, a decode step
+    # at past 63, and a batch of 4 decoding at past 200.
+    "llama": (Llama, ["input_ids", "past_key_0", "past_value_0", "past_key_1", "past_value_1"],
+              ["logits", "present_key_0", "present_value_0", "present_key_1", "present_value_1"], llama_inputs,
+              (2, 3, 4), [(1, 32, 0), (1, 1, 63), (4, 1, 200)]),
 }
 
 
