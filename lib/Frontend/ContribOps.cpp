@@ -5,7 +5,8 @@
 // SimplifiedLayerNormalization of the default domain, each built from onnx
 // ops the way OpExpansions.cpp builds function bodies, with the semantics of
 // ORT's CPU kernels: the GELU family, the skip and simplified layer
-// normalizations, FusedMatMul, RotaryEmbedding and GroupQueryAttention.
+// normalizations, FusedMatMul, RotaryEmbedding, GroupQueryAttention and
+// MultiHeadAttention.
 // Normalization statistics are computed in float for float16 and bfloat16
 // inputs, as ORT does.
 //
@@ -17,6 +18,7 @@
 #include "dialects/ONNX/IR/ShapeHelpers.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 
@@ -32,6 +34,20 @@ int64_t statsDType(int64_t dtype) {
                  dtype == ::onnx::TensorProto::BFLOAT16
              ? kFloat
              : dtype;
+}
+
+/// `x` [B, S, N x H] as [B, N, S, H], cast to the ONNX type `dtype`; H is
+/// static in the result where N x H is.
+Value splitHeads(Expansion &e, NodeContext &node, Value x, int64_t heads,
+                 int64_t dtype) {
+  auto type = dyn_cast<RankedTensorType>(x.getType());
+  int64_t size = type && type.getRank() == 3 && !type.isDynamicDim(2) &&
+                         type.getDimSize(2) % heads == 0
+                     ? type.getDimSize(2) / heads
+                     : -1;
+  Value shaped = e.op(
+      "Reshape", {e.castTo(x, dtype), node.i64Constant({0, 0, heads, size})});
+  return e.transpose(shaped, {0, 2, 1, 3});
 }
 
 /// The float input `i` (required) and its ONNX data type; null after
@@ -442,9 +458,7 @@ FailureOr<SmallVector<Value>> importGroupQueryAttention(NodeContext &node,
   NamedAttribute axis0 = e.attr("axis", 0);
   // Q, K and V as [B, N, S, H], in the computing type.
   auto toHeads = [&](Value x, int64_t heads) {
-    Value shaped = e.op(
-        "Reshape", {e.castTo(x, wide), node.i64Constant({0, 0, heads, -1})});
-    return e.transpose(shaped, {0, 2, 1, 3});
+    return splitHeads(e, node, x, heads, wide);
   };
   Value q, k, v;
   if (key) {
@@ -599,6 +613,134 @@ FailureOr<SmallVector<Value>> importGroupQueryAttention(NodeContext &node,
     return failure();
   return SmallVector<Value>{e.castTo(y, *dtype), e.castTo(presentKey, *dtype),
                             e.castTo(presentValue, *dtype)};
+}
+
+/// com.microsoft MultiHeadAttention, as ORT's CPU kernel computes it.
+/// Inputs: query [B, S, D]; key [B, L, D] and value [B, L, Dv] (or both
+/// already in heads, [B, N, L, H], as a cross-attention cache); bias
+/// [D + D + Dv] added to Q, K and V; key_padding_mask, [B, T] (0 masks a key)
+/// or [B] (each batch's valid key count); attention_bias [B or 1, N or 1, S,
+/// T] added to the scores; past_key and past_value [B, N, P, H], concatenated
+/// before the new keys (present). Masked scores get `mask_filter_value`
+/// (-10000 by default) added, as ORT does, and so do keys after query i +
+/// P with `unidirectional`. Scaled by `scale` (1/sqrt(H) by default).
+FailureOr<SmallVector<Value>> importMultiHeadAttention(NodeContext &node,
+                                                       std::string &error) {
+  std::optional<int64_t> heads = intAttr(node, "num_heads", 0, error);
+  std::optional<double> filter =
+      floatAttr(node, "mask_filter_value", -10000.0, error);
+  std::optional<double> scaleAttr = floatAttr(node, "scale", 0.0, error);
+  std::optional<int64_t> causal = intAttr(node, "unidirectional", 0, error);
+  if (!heads || !filter || !scaleAttr || !causal ||
+      failed(checkNoOtherAttributes(node, error)))
+    return failure();
+  if (*heads <= 0) {
+    error = "needs a positive num_heads";
+    return failure();
+  }
+  auto input = [&](unsigned i) { return optionalInput(node, i); };
+  for (unsigned i = 8; i < node.inputs.size(); ++i)
+    if (input(i)) {
+      error = "has input " + std::to_string(i) +
+              " (past_sequence_length or cache_indirection: not supported)";
+      return failure();
+    }
+  std::optional<int64_t> dtype;
+  Value query = floatInput(node, 0, "query", dtype, error);
+  if (!query)
+    return failure();
+  Value key = input(1), value = input(2), bias = input(3), padding = input(4),
+        attentionBias = input(5), pastKey = input(6), pastValue = input(7);
+  auto rankOf = [](Value x) -> int64_t {
+    auto type = x ? dyn_cast<RankedTensorType>(x.getType()) : nullptr;
+    return type ? type.getRank() : -1;
+  };
+  int64_t kvRank = rankOf(key);
+  if (rankOf(query) != 3 || !key || !value || kvRank != rankOf(value) ||
+      (kvRank != 3 && kvRank != 4) || !pastKey != !pastValue ||
+      (kvRank == 4 && (bias || pastKey))) {
+    error = "needs a 3-D query, key and value both 3-D or both 4-D (heads, "
+            "then without bias or past), past_key and past_value together";
+    return failure();
+  }
+  int64_t paddingRank = rankOf(padding);
+  if (padding && paddingRank != 1 && paddingRank != 2) {
+    error = "needs a key_padding_mask of rank 1 or 2";
+    return failure();
+  }
+  Type element = getElementTypeOrSelf(query.getType());
+  Expansion e(node, error);
+  if (bias) {
+    // bias = [bias_q, bias_k, bias_v]: Q's and K's of D each.
+    Value d = e.op("Shape", query, {e.attr("start", 2)});
+    Value twice = e.op("Add", {d, d});
+    auto part = [&](Value begin, Value end) {
+      return e.op("Slice",
+                  {bias, begin, end, node.i64Constant({0}), node.noValue()});
+    };
+    query = e.op("Add", {query, part(node.i64Constant({0}), d)});
+    key = e.op("Add", {key, part(d, twice)});
+    value = e.op(
+        "Add",
+        {value,
+         part(twice, node.i64Constant({std::numeric_limits<int64_t>::max()}))});
+  }
+  auto toHeads = [&](Value x) {
+    return splitHeads(e, node, x, *heads, *dtype);
+  };
+  Value q = toHeads(query);
+  Value k = kvRank == 4 ? key : toHeads(key);
+  Value v = kvRank == 4 ? value : toHeads(value);
+  if (pastKey) {
+    NamedAttribute axis2 = e.attr("axis", 2);
+    k = e.op("Concat", {pastKey, k}, {axis2});
+    v = e.op("Concat", {pastValue, v}, {axis2});
+  }
+  Value scale;
+  if (*scaleAttr != 0.0)
+    scale = e.scalar(element, *scaleAttr);
+  else
+    scale = e.castTo(
+        e.op("Reciprocal",
+             e.op("Sqrt",
+                  e.castTo(e.op("Shape", q, {e.attr("start", 3)}), kFloat))),
+        *dtype);
+  Value scores =
+      e.op("Mul", {e.op("MatMul", {q, e.transpose(k, {0, 1, 3, 2})}), scale});
+  if (attentionBias)
+    scores = e.op("Add", {scores, attentionBias});
+  // Allowed keys, [B or 1, 1, S or 1, T]; the others get mask_filter_value.
+  Value zero = e.index(0), one = e.index(1);
+  Value keyIndex = e.op("Range", {zero, e.dim(k, 2), one});
+  SmallVector<Value> allowed;
+  if (paddingRank == 2)
+    allowed.push_back(
+        e.op("Reshape",
+             {e.op("Cast", padding, {e.attr("to", ::onnx::TensorProto::BOOL)}),
+              node.i64Constant({0, 1, 1, -1})}));
+  else if (paddingRank == 1)
+    allowed.push_back(e.op(
+        "Less", {keyIndex,
+                 e.op("Reshape", {e.castTo(padding, ::onnx::TensorProto::INT64),
+                                  node.i64Constant({-1, 1, 1, 1})})}));
+  if (*causal) {
+    Value past = pastKey ? e.dim(pastKey, 2) : zero;
+    Value queryIndex =
+        e.op("Unsqueeze",
+             {e.op("Add", {e.op("Range", {zero, e.dim(q, 2), one}), past}),
+              node.i64Constant({1})});
+    allowed.push_back(e.op("LessOrEqual", {keyIndex, queryIndex}));
+  }
+  Value maskBias = e.scalar(element, *filter), noBias = e.scalar(element, 0.0);
+  for (Value mask : allowed)
+    scores = e.op("Add", {scores, e.op("Where", {mask, noBias, maskBias})});
+  Value probabilities = e.op("Softmax", scores, {e.attr("axis", -1)});
+  Value y = e.op("MatMul", {probabilities, v});
+  y = e.op("Reshape",
+           {e.transpose(y, {0, 2, 1, 3}), node.i64Constant({0, 0, -1})});
+  if (!e.ok())
+    return failure();
+  return SmallVector<Value>{y, k, v};
 }
 
 } // namespace onnxc::frontend

@@ -176,6 +176,8 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value>>
 importContribRotaryEmbedding(NodeContext &node, std::string &error);
 mlir::FailureOr<llvm::SmallVector<mlir::Value>>
 importGroupQueryAttention(NodeContext &node, std::string &error);
+mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+importMultiHeadAttention(NodeContext &node, std::string &error);
 
 /// The domains besides the default one whose ops onnxc imports.
 inline constexpr llvm::StringLiteral kTrainingDomain =

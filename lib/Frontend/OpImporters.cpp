@@ -1774,6 +1774,8 @@ struct Registry {
           importContribRotaryEmbedding);
     addIn(kMicrosoftDomain, "GroupQueryAttention", 1, 12,
           importGroupQueryAttention);
+    addIn(kMicrosoftDomain, "MultiHeadAttention", 1, 10,
+          importMultiHeadAttention);
     // Optimizers of the training domain (its opset 1).
     for (StringRef op : {"Adagrad", "Adam", "Momentum"})
       addIn(kTrainingDomain, op, 1);

@@ -212,6 +212,59 @@ def check_group_query_attention(rng, randn, compiler, work, failures):
                              ["output", "present_key", "present_value"], compiler, work, dynamic=dims))
 
 
+def multi_head_attention(query, key, value, bias, key_padding_mask, past_key, past_value, *, heads,
+                         causal, filter_value=-10000.0):
+    """MultiHeadAttention as ORT's CPU kernel defines it: output, present
+    key and value; masked keys get filter_value added to their scores."""
+    b, s, d = query.shape
+    query, key, value = query + bias[:d], key + bias[d:2 * d], value + bias[2 * d:]
+    h = d // heads
+
+    def split(x):
+        return x.reshape(b, x.shape[1], heads, -1).transpose(0, 2, 1, 3).astype(np.float64)
+    q = split(query)
+    k = np.concatenate([past_key, split(key)], axis=2)
+    v = np.concatenate([past_value, split(value)], axis=2)
+    scores = q @ k.transpose(0, 1, 3, 2) / np.sqrt(h)
+    t = k.shape[2]
+    penalty = np.where(key_padding_mask[:, None, None, :] != 0, 0.0, filter_value)
+    if causal:
+        past = past_key.shape[2]
+        penalty = penalty + np.where(np.arange(t)[None, :] <= np.arange(s)[:, None] + past, 0.0, filter_value)
+    scores = scores + penalty
+    e = np.exp(scores - scores.max(-1, keepdims=True))
+    out = (e / e.sum(-1, keepdims=True)) @ v
+    return [out.transpose(0, 2, 1, 3).reshape(b, s, -1).astype(query.dtype), k.astype(query.dtype),
+            v.astype(query.dtype)]
+
+
+def check_multi_head_attention(rng, randn, compiler, work, failures):
+    """MultiHeadAttention as ORT's transformer optimizer writes a decoder's
+    self-attention: Q, K and V projections before it, one packed bias, a
+    key padding mask over past and new keys, a KV cache (BNSH) and causal
+    masking; compiled once, run as a 2-batch prompt after a 3-token past and
+    a 1-batch decode step after 7."""
+    heads, d = 4, 32
+
+    def inputs(b, s, p):
+        mask = np.ones((b, p + s), np.int32)
+        mask[0, :max(p - 1, 0)] = 0  # batch 0's oldest keys are padding
+        return {"query": randn(b, s, d), "key": randn(b, s, d), "value": randn(b, s, d), "bias": randn(3 * d),
+                "key_padding_mask": mask, "past_key": randn(b, heads, p, d // heads),
+                "past_value": randn(b, heads, p, d // heads)}
+    dims = {"query": (0, 1), "key": (0, 1), "value": (0, 1), "key_padding_mask": (0, 1), "past_key": (0, 2),
+            "past_value": (0, 2)}
+    node = helper.make_node("MultiHeadAttention", ["query", "key", "value", "bias", "key_padding_mask", "",
+                                                   "past_key", "past_value"],
+                            ["output", "present_key", "present_value"], domain=MS, num_heads=heads,
+                            unidirectional=1)
+
+    def reference(**kw):
+        return multi_head_attention(**kw, heads=heads, causal=True)
+    failures.append(run_case("multi_head_attention", node, [inputs(2, 5, 3), inputs(1, 1, 7)], reference,
+                             ["output", "present_key", "present_value"], compiler, work, dynamic=dims))
+
+
 def main():
     compiler, work = sys.argv[1], sys.argv[2]
     if not ORT:
@@ -314,6 +367,7 @@ def main():
           rope4, ["y"], dynamic=(0, 2))
 
     check_group_query_attention(rng, randn, compiler, work, failures)
+    check_multi_head_attention(rng, randn, compiler, work, failures)
 
     failures = [f for f in failures if f]
     for f in failures:
