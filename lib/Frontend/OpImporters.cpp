@@ -1431,9 +1431,10 @@ static FailureOr<SmallVector<Value>> importResizeV10(NodeContext &node,
 /// QuantizeLinear and DequantizeLinear (opset 19 on): QuantizeLinear keeps
 /// `saturate` (for float8), DequantizeLinear has none. Opset 21's
 /// `output_dtype` without a zero point becomes a zero point of that type
-/// (but FLOAT4E2M1, which no constant holds); an `output_dtype` other than
-/// the zero point's is not supported. Opset 21's `block_size` is the
-/// dialect's attribute.
+/// (but FLOAT4E2M1, which no constant holds; blocked: zeros of the scale's
+/// shape, a ConstantOfShape where it is known only at run time); an
+/// `output_dtype` other than the zero point's is not supported. Opset 21's
+/// `block_size` is the dialect's attribute.
 static FailureOr<SmallVector<Value>> importQuantizeV19(NodeContext &node,
                                                        std::string &error) {
   if (node.node.op_type() == "DequantizeLinear")
@@ -1462,25 +1463,35 @@ static FailureOr<SmallVector<Value>> importQuantizeV19(NodeContext &node,
     if (!zeroPointDType && outputType && outputType.isIntOrFloat()) {
       // No zero point: a zero of `output_dtype` gives y its type (blocked:
       // zeros of the scale's shape).
+      // A scale whose shape is known only at run time: ConstantOfShape.
       OpBuilder &b = node.builder;
       SmallVector<int64_t> shape;
+      Value zero;
       if (*blockSize != 0) {
-        auto scaleType =
-            node.inputs.size() > 1
-                ? dyn_cast<RankedTensorType>(node.inputs[1].getType())
-                : RankedTensorType();
-        if (!scaleType || !scaleType.hasStaticShape()) {
-          error = unsupportedAt(node, "blocked quantization with "
-                                      "'output_dtype', no zero point and a "
-                                      "scale of unknown shape");
+        if (node.inputs.size() < 2) {
+          error = "lacks its scale";
           return failure();
         }
-        shape.assign(scaleType.getShape().begin(), scaleType.getShape().end());
+        auto scaleType = dyn_cast<RankedTensorType>(node.inputs[1].getType());
+        if (!scaleType || !scaleType.hasStaticShape()) {
+          auto one = RankedTensorType::get({1}, outputType);
+          Expansion e(node, error);
+          zero = e.op(
+              "ConstantOfShape", e.op("Shape", node.inputs[1]),
+              {b.getNamedAttr("value", DenseElementsAttr::get(
+                                           one, b.getZeroAttr(outputType)))});
+          if (!e.ok())
+            return failure();
+        } else {
+          shape.assign(scaleType.getShape().begin(),
+                       scaleType.getShape().end());
+        }
       }
-      auto type = RankedTensorType::get(shape, outputType);
-      Value zero = b.create<onnx::ConstantOp>(
-          node.constantLoc(),
-          DenseElementsAttr::get(type, b.getZeroAttr(outputType)));
+      if (!zero)
+        zero = b.create<onnx::ConstantOp>(
+            node.constantLoc(),
+            DenseElementsAttr::get(RankedTensorType::get(shape, outputType),
+                                   b.getZeroAttr(outputType)));
       node.inputs.resize(2);
       node.inputs.push_back(zero);
       zeroPointDType = *outputDType;
