@@ -310,6 +310,12 @@ LogicalResult GraphExporter::exportOp(Operation *op,
                     "opset " +
                         Twine(opset) + " (it came in opset 21)");
   } else if (auto resize = dyn_cast<onnxc::onnx::ResizeOp>(op);
+             resize && !onnxc::onnx::isNoValue(resize.getScales()) &&
+             !onnxc::onnx::isNoValue(resize.getSizes())) {
+    // The importer's form of keep_aspect_ratio_policy: ONNX takes one.
+    return fail(op, "cannot write a Resize with both scales and sizes (an "
+                    "imported keep_aspect_ratio_policy)");
+  } else if (auto resize = dyn_cast<onnxc::onnx::ResizeOp>(op);
              resize && resize.getAntialias() && opset < 18) {
     return fail(op, "cannot write Resize's antialias at opset " + Twine(opset) +
                         " (it came in opset 18)");

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lib/Frontend/Expansion.h"
 #include "lib/Frontend/Frontend.h"
 #include "lib/Frontend/FrontendInternal.h"
 
@@ -1083,15 +1084,82 @@ static Value spreadOver(NodeContext &node, Value value, Value fill,
                                   b.getI64IntegerAttr(0));
 }
 
+/// Resize-18's `keep_aspect_ratio_policy` on `sizes` (node.inputs[3], one
+/// per dim of `axes`): every dim of `axes` is resized by one scale, the
+/// least (`notLarger`) or the greatest of sizes / input size, to
+/// round-half-up(scale x input size), as the ONNX reference computes it (in
+/// f64). The Resize gets both: the sizes (the input's own elsewhere) and
+/// the scales (1 elsewhere) that its coordinates map by. Constants where
+/// sizes and the input dims of `axes` are, else ops that compute them.
+static LogicalResult keepAspectRatio(NodeContext &node, RankedTensorType xType,
+                                     ArrayRef<int64_t> axes, bool notLarger,
+                                     std::string &error) {
+  OpBuilder &b = node.builder;
+  int64_t rank = xType.getRank();
+  auto count = static_cast<int64_t>(axes.size());
+  std::optional<SmallVector<int64_t>> sizes =
+      onnx::getConstantIntValues(node.inputs[3]);
+  bool staticAxes = llvm::all_of(
+      axes, [&](int64_t axis) { return !xType.isDynamicDim(axis); });
+  if (sizes && staticAxes) {
+    double scale = notLarger ? HUGE_VAL : 0.0;
+    for (auto [i, axis] : llvm::enumerate(axes)) {
+      double ratio = static_cast<double>((*sizes)[i]) / xType.getDimSize(axis);
+      scale = notLarger ? std::min(scale, ratio) : std::max(scale, ratio);
+    }
+    SmallVector<double> scales(rank, 1.0);
+    SmallVector<int64_t> outSizes(xType.getShape());
+    bool floorsAlike = true;
+    for (int64_t axis : axes) {
+      double in = xType.getDimSize(axis);
+      outSizes[axis] = static_cast<int64_t>(scale * in + 0.5);
+      // A Resize by scales alone computes floor(in x scale) in f32.
+      floorsAlike &= outSizes[axis] ==
+                     static_cast<int64_t>(std::floor(
+                         static_cast<float>(in) * static_cast<float>(scale)));
+      scales[axis] = scale;
+    }
+    node.inputs[2] = floatConstant(node, b.getF32Type(), scales);
+    node.inputs[3] = floorsAlike ? node.noValue() : node.i64Constant(outSizes);
+    return success();
+  }
+  // position[d]: where dim d is in `axes`, or -1.
+  SmallVector<int64_t> position(rank, -1);
+  for (auto [i, axis] : llvm::enumerate(axes))
+    position[axis] = static_cast<int64_t>(i);
+  Expansion e(node, error);
+  auto f64 = *onnx::getONNXDType(b.getF64Type());
+  Value shape = e.op("Shape", node.inputs[0]);
+  Value inDims =
+      e.op("Gather", {shape, node.i64Constant(axes)}, {e.attr("axis", 0)});
+  Value inF = e.castTo(inDims, f64);
+  Value ratios = e.op("Div", {e.castTo(node.inputs[3], f64), inF});
+  // [1]: the one scale.
+  Value scale = e.op(notLarger ? "ReduceMin" : "ReduceMax",
+                     {ratios, node.noValue()}, {e.attr("keepdims", 1)});
+  Value rounded = e.op("Floor", e.op("Add", {e.op("Mul", {scale, inF}),
+                                             e.scalar(b.getF64Type(), 0.5)}));
+  Value outSizes = e.castTo(rounded, *onnx::getONNXDType(b.getI64Type()));
+  if (!e.ok())
+    return failure();
+  SmallVector<int64_t> sizeIndex, scaleIndex;
+  for (int64_t d = 0; d < rank; ++d) {
+    sizeIndex.push_back(position[d] >= 0 ? position[d] : count + d);
+    scaleIndex.push_back(position[d] >= 0 ? 0 : 1);
+  }
+  node.inputs[3] = spreadOver(node, outSizes, shape, sizeIndex);
+  node.inputs[2] = spreadOver(
+      node, scale, floatConstant(node, b.getF64Type(), {1.0}), scaleIndex);
+  return success();
+}
+
 /// Resize from opset 18: `axes` names the dims that roi, scales and sizes
 /// cover (the others keep their size), and `keep_aspect_ratio_policy`
 /// (`not_larger`, `not_smaller`) resizes every dim of `axes` by one scale,
 /// the least or the greatest of sizes / input size, to round-half-up(scale x
 /// input size). The dialect's Resize covers every dim: roi, scales and sizes
 /// are spread over the full rank (by a Gather that constant folding folds
-/// where they are constants). The policy needs constant sizes and static
-/// input dims, and is refused where its rounded sizes differ from the
-/// floor(scale x input size) that a Resize by scales computes.
+/// where they are constants).
 static FailureOr<SmallVector<Value>> importResizeV18(NodeContext &node,
                                                      std::string &error) {
   auto axesAttr =
@@ -1179,44 +1247,16 @@ static FailureOr<SmallVector<Value>> importResizeV18(NodeContext &node,
         node.builder.getI64IntegerAttr(0));
     node.inputs[3] = spreadOver(node, node.inputs[3], shape, index);
   } else if (!isNone(3)) {
-    std::optional<SmallVector<int64_t>> sizes =
-        onnx::getConstantIntValues(node.inputs[3]);
-    bool staticAxes = llvm::all_of(
-        axes, [&](int64_t axis) { return !xType.isDynamicDim(axis); });
-    if (!sizes || !staticAxes) {
-      error = unsupportedAt(node, "keep_aspect_ratio_policy with sizes or "
-                                  "input dims known only at run time");
-      return failure();
-    }
-    if (static_cast<int64_t>(sizes->size()) != count) {
-      error = "has " + std::to_string(sizes->size()) + " sizes for " +
+    auto sizesType = dyn_cast<RankedTensorType>(node.inputs[3].getType());
+    if (sizesType && !sizesType.isDynamicDim(0) &&
+        sizesType.getDimSize(0) != count) {
+      error = "has " + std::to_string(sizesType.getDimSize(0)) + " sizes for " +
               std::to_string(count) + " axes";
       return failure();
     }
-    // One scale for every dim of `axes`, as a Resize by scales.
-    bool notLarger = policy == "not_larger";
-    double scale = notLarger ? HUGE_VAL : 0.0;
-    for (auto [i, axis] : llvm::enumerate(axes)) {
-      double ratio = static_cast<double>((*sizes)[i]) / xType.getDimSize(axis);
-      scale = notLarger ? std::min(scale, ratio) : std::max(scale, ratio);
-    }
-    SmallVector<double> scales(rank, 1.0);
-    for (int64_t axis : axes) {
-      double in = xType.getDimSize(axis);
-      auto rounded = static_cast<int64_t>(scale * in + 0.5);
-      auto floored = static_cast<int64_t>(
-          std::floor(static_cast<float>(in) * static_cast<float>(scale)));
-      if (rounded != floored) {
-        error = unsupportedAt(
-            node, "a keep_aspect_ratio_policy size that rounds up (" +
-                      std::to_string(rounded) + " where the scale gives " +
-                      std::to_string(floored) + ")");
-        return failure();
-      }
-      scales[axis] = scale;
-    }
-    node.inputs[2] = floatConstant(node, node.builder.getF32Type(), scales);
-    node.inputs[3] = node.noValue();
+    if (failed(
+            keepAspectRatio(node, xType, axes, policy == "not_larger", error)))
+      return failure();
   }
   return importGeneric(node, error);
 }
@@ -1391,9 +1431,10 @@ static FailureOr<SmallVector<Value>> importResizeV10(NodeContext &node,
 /// QuantizeLinear and DequantizeLinear (opset 19 on): QuantizeLinear keeps
 /// `saturate` (for float8), DequantizeLinear has none. Opset 21's
 /// `output_dtype` without a zero point becomes a zero point of that type
-/// (but FLOAT4E2M1, which no constant holds); an `output_dtype` other than
-/// the zero point's is not supported. Opset 21's `block_size` is the
-/// dialect's attribute.
+/// (but FLOAT4E2M1, which no constant holds; blocked: zeros of the scale's
+/// shape, a ConstantOfShape where it is known only at run time); an
+/// `output_dtype` other than the zero point's is not supported. Opset 21's
+/// `block_size` is the dialect's attribute.
 static FailureOr<SmallVector<Value>> importQuantizeV19(NodeContext &node,
                                                        std::string &error) {
   if (node.node.op_type() == "DequantizeLinear")
@@ -1422,25 +1463,35 @@ static FailureOr<SmallVector<Value>> importQuantizeV19(NodeContext &node,
     if (!zeroPointDType && outputType && outputType.isIntOrFloat()) {
       // No zero point: a zero of `output_dtype` gives y its type (blocked:
       // zeros of the scale's shape).
+      // A scale whose shape is known only at run time: ConstantOfShape.
       OpBuilder &b = node.builder;
       SmallVector<int64_t> shape;
+      Value zero;
       if (*blockSize != 0) {
-        auto scaleType =
-            node.inputs.size() > 1
-                ? dyn_cast<RankedTensorType>(node.inputs[1].getType())
-                : RankedTensorType();
-        if (!scaleType || !scaleType.hasStaticShape()) {
-          error = unsupportedAt(node, "blocked quantization with "
-                                      "'output_dtype', no zero point and a "
-                                      "scale of unknown shape");
+        if (node.inputs.size() < 2) {
+          error = "lacks its scale";
           return failure();
         }
-        shape.assign(scaleType.getShape().begin(), scaleType.getShape().end());
+        auto scaleType = dyn_cast<RankedTensorType>(node.inputs[1].getType());
+        if (!scaleType || !scaleType.hasStaticShape()) {
+          auto one = RankedTensorType::get({1}, outputType);
+          Expansion e(node, error);
+          zero = e.op(
+              "ConstantOfShape", e.op("Shape", node.inputs[1]),
+              {b.getNamedAttr("value", DenseElementsAttr::get(
+                                           one, b.getZeroAttr(outputType)))});
+          if (!e.ok())
+            return failure();
+        } else {
+          shape.assign(scaleType.getShape().begin(),
+                       scaleType.getShape().end());
+        }
       }
-      auto type = RankedTensorType::get(shape, outputType);
-      Value zero = b.create<onnx::ConstantOp>(
-          node.constantLoc(),
-          DenseElementsAttr::get(type, b.getZeroAttr(outputType)));
+      if (!zero)
+        zero = b.create<onnx::ConstantOp>(
+            node.constantLoc(),
+            DenseElementsAttr::get(RankedTensorType::get(shape, outputType),
+                                   b.getZeroAttr(outputType)));
       node.inputs.resize(2);
       node.inputs.push_back(zero);
       zeroPointDType = *outputDType;

@@ -98,8 +98,50 @@ static LogicalResult replaceByTrap(Region &branch, StringRef message) {
   return success();
 }
 
+/// The shape that a reader of `use` gives its operand: an elementwise
+/// unary op (same operand and result type), Cast and CastLike's input have
+/// their result's shape. Null for other readers.
+static Type shapeFromReader(OpOperand &use) {
+  Operation *reader = use.getOwner();
+  bool sameShape =
+      reader->hasTrait<OpTrait::SameOperandsAndResultType>() ||
+      isa<onnxc::onnx::CastOp>(reader) ||
+      (isa<onnxc::onnx::CastLikeOp>(reader) && use.getOperandNumber() == 0);
+  if (!sameShape || reader->getNumResults() != 1 ||
+      !isa<onnxc::onnx::ONNXDialect>(reader->getDialect()))
+    return Type();
+  auto result = dyn_cast<RankedTensorType>(reader->getResult(0).getType());
+  auto operand = dyn_cast<TensorType>(use.get().getType());
+  if (!result || !operand)
+    return Type();
+  return RankedTensorType::get(result.getShape(), operand.getElementType());
+}
+
 FailureOr<bool> onnxc::refineShapes(func::FuncOp func) {
   bool failedInference = false, changed = false;
+  // A result of unknown rank takes the shape that a reader preserves, where
+  // that reader's result is known (a rank the model declares for a graph
+  // output, after a reduction over axes known only at run time): backwards,
+  // so a chain of such readers passes it up at once.
+  SmallVector<Operation *> ops;
+  func.walk([&](Operation *op) {
+    if (isa<onnxc::onnx::ONNXDialect>(op->getDialect()) &&
+        op->getNumRegions() == 0)
+      ops.push_back(op);
+  });
+  for (Operation *op : llvm::reverse(ops))
+    for (OpResult result : op->getResults()) {
+      if (!isa<UnrankedTensorType>(result.getType()))
+        continue;
+      for (OpOperand &use : result.getUses()) {
+        Type candidate = shapeFromReader(use);
+        if (!candidate)
+          continue;
+        result.setType(candidate);
+        changed = true;
+        break;
+      }
+    }
   // An If's results follow its branches (refined inside, or one of different
   // rank folded away).
   func.walk([&](onnxc::onnx::IfOp op) {

@@ -69,3 +69,30 @@ func.func @infeasible_branch(%x: tensor<3x2xf32>, %c: tensor<i1>) -> tensor<*xf3
   }
   return %r : tensor<*xf32>
 }
+
+// -----
+
+// A reduction over axes of a count known only at run time has a result of
+// unknown rank; the elementwise readers after it pass up the shape of the
+// last one's result (here a graph output's declared rank).
+// CHECK-LABEL: func.func @rank_from_readers
+// CHECK: onnx.ReduceSum %{{.+}}, %{{.+}} {keepdims = 0 : i64} : (tensor<?x?x?xf32>, tensor<?xi64>) -> tensor<?x?xf32>
+// CHECK: onnx.Sqrt %{{.+}} : (tensor<?x?xf32>) -> tensor<?x?xf32>
+// CHECK: onnx.CastLike %{{.+}}, %{{.+}} : (tensor<?x?xf32>, tensor<?x?x?xf32>) -> tensor<?x?xf32>
+func.func @rank_from_readers(%x: tensor<?x?x?xf32>, %axes: tensor<?xi64>) -> tensor<?x?xf32> {
+  %0 = onnx.ReduceSum %x, %axes {keepdims = 0 : i64} : (tensor<?x?x?xf32>, tensor<?xi64>) -> tensor<*xf32>
+  %1 = onnx.Sqrt %0 : (tensor<*xf32>) -> tensor<*xf32>
+  %2 = onnx.CastLike %1, %x : (tensor<*xf32>, tensor<?x?x?xf32>) -> tensor<?x?xf32>
+  return %2 : tensor<?x?xf32>
+}
+
+// -----
+
+// A binary reader broadcasts: it says nothing of its operands' ranks.
+// CHECK-LABEL: func.func @no_rank_from_broadcast
+// CHECK: onnx.ReduceSum {{.+}} -> tensor<*xf32>
+func.func @no_rank_from_broadcast(%x: tensor<?x?x?xf32>, %axes: tensor<?xi64>, %y: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = onnx.ReduceSum %x, %axes {keepdims = 0 : i64} : (tensor<?x?x?xf32>, tensor<?xi64>) -> tensor<*xf32>
+  %1 = onnx.Add %0, %y : (tensor<*xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %1 : tensor<?x?xf32>
+}

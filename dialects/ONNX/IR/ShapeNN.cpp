@@ -984,8 +984,8 @@ ResizeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
   bool hasScales = !isNoValue(op.getScales());
   bool hasSizes = !isNoValue(op.getSizes());
   // resize_c4
-  if (hasScales == hasSizes)
-    return opError(loc, "Resize", "expects exactly one of scales and sizes");
+  if (!hasScales && !hasSizes)
+    return opError(loc, "Resize", "expects scales or sizes");
   // resize_c5
   if (hasScales && !isa<FloatType>(getElementTypeOrSelf(op.getScales())))
     return opError(loc, "Resize", "expects floating-point scales");
@@ -1001,13 +1001,15 @@ ResizeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
     return success();
   }
   int64_t rank = x.getRank();
-  Value param = hasScales ? op.getScales() : op.getSizes();
-  auto paramType = dyn_cast<RankedTensorType>(param.getType());
-  // resize_c7
-  if (paramType &&
-      (paramType.getRank() != 1 || dimsDiffer(paramType.getDimSize(0), rank)))
-    return opError(loc, "Resize", "expects ", hasScales ? "scales" : "sizes",
-                   " to hold ", rank, " values (got ", paramType, ")");
+  for (auto [param, name] : {std::make_pair(op.getScales(), "scales"),
+                             std::make_pair(op.getSizes(), "sizes")}) {
+    auto paramType = dyn_cast<RankedTensorType>(param.getType());
+    // resize_c7
+    if (paramType &&
+        (paramType.getRank() != 1 || dimsDiffer(paramType.getDimSize(0), rank)))
+      return opError(loc, "Resize", "expects ", name, " to hold ", rank,
+                     " values (got ", paramType, ")");
+  }
   if (!isNoValue(op.getRoi()) && coordinates == "tf_crop_and_resize") {
     auto roiType = dyn_cast<RankedTensorType>(op.getRoi().getType());
     // resize_c8

@@ -3,7 +3,9 @@
 // MatMul: linalg.matmul for 2-D operands and for an N-D A times a 2-D B
 // (A's batch dims folded into its rows), linalg.batch_matmul for 3-D ones
 // with equal batches (and N-D ones with equal static batch dims, folded into
-// one), else one linalg.generic with broadcasting batch maps;
+// one), else one linalg.generic with broadcasting batch maps; batch dims
+// that may broadcast at run time (a `?` against a dim not 1) version the
+// product: as is where they are equal, else on operands broadcast first;
 // 1-D operands get a unit dim that is collapsed away afterwards. Gemm: the
 // init holds beta * C broadcast to [M, N] and a matmul (transposes folded
 // into the indexing maps) accumulates alpha * A' B' onto it. Einsum: one
@@ -18,6 +20,7 @@
 
 #include "dialects/ONNX/IR/ShapeHelpers.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Traits.h"
 
 using namespace mlir;
@@ -85,7 +88,6 @@ struct MatMulLowering : public ONNXToLinalgPattern<onnx::MatMulOp> {
     Type element = resultType.getElementType();
     if (!isArithType(element))
       return unsupportedElementType(op, element);
-    MLIRContext *ctx = rewriter.getContext();
     Value a = adaptor.getA(), b = adaptor.getB();
     auto aType = cast<RankedTensorType>(a.getType());
     auto bType = cast<RankedTensorType>(b.getType());
@@ -114,24 +116,91 @@ struct MatMulLowering : public ONNXToLinalgPattern<onnx::MatMulOp> {
     shape.push_back(aType.getDimSize(aType.getRank() - 2));
     shape.push_back(bType.getDimSize(bType.getRank() - 1));
     auto productType = RankedTensorType::get(shape, element);
+    // A batch dim that is `?` in A or B (and not a static 1 in either) may
+    // be 1 at run time where the other is not: its size is the larger, and
+    // the product broadcasts the operands first unless every such pair of
+    // dims is equal at run time (scf.if).
     SmallVector<OpFoldResult> sizes;
+    Value batchesEqual;
     for (int64_t j = 0; j < batchRank; ++j) {
-      OpFoldResult size = rewriter.getIndexAttr(batch[j]);
-      if (ShapedType::isDynamic(batch[j])) {
-        size = rewriter.getIndexAttr(1);
-        for (auto [value, type, dims] : {std::make_tuple(a, aType, aBatch),
-                                         std::make_tuple(b, bType, bBatch)}) {
-          int64_t i = j - (batchRank - static_cast<int64_t>(dims.size()));
-          if (i >= 0 && dims[i] != 1) {
-            size = getDimSize(rewriter, loc, value, i);
-            break;
-          }
-        }
+      SmallVector<Value> dims;
+      bool anyDynamic = false;
+      for (auto [value, shape] :
+           {std::make_pair(a, aBatch), std::make_pair(b, bBatch)}) {
+        int64_t i = j - (batchRank - static_cast<int64_t>(shape.size()));
+        if (i < 0 || shape[i] == 1)
+          continue;
+        anyDynamic |= ShapedType::isDynamic(shape[i]);
+        dims.push_back(
+            toValue(rewriter, loc, getDimSize(rewriter, loc, value, i)));
       }
-      sizes.push_back(size);
+      if (!ShapedType::isDynamic(batch[j])) {
+        sizes.push_back(rewriter.getIndexAttr(batch[j]));
+        if (dims.size() < 2 || !anyDynamic)
+          continue;
+      } else if (dims.size() == 1) {
+        sizes.push_back(dims[0]);
+        continue;
+      } else {
+        sizes.push_back(
+            rewriter.create<arith::MaxUIOp>(loc, dims[0], dims[1]).getResult());
+      }
+      Value eq = rewriter.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
+                                                dims[0], dims[1]);
+      batchesEqual = batchesEqual
+                         ? rewriter.create<arith::AndIOp>(loc, batchesEqual, eq)
+                               .getResult()
+                         : eq;
     }
     sizes.push_back(getDimSize(rewriter, loc, a, aType.getRank() - 2));
     sizes.push_back(getDimSize(rewriter, loc, b, bType.getRank() - 1));
+    if (batchesEqual) {
+      // `value` broadcast to the product's batch dims.
+      auto broadcast = [&](Value value) {
+        auto type = cast<RankedTensorType>(value.getType());
+        int64_t rank = type.getRank();
+        SmallVector<int64_t> shape(batch);
+        SmallVector<OpFoldResult> full(ArrayRef(sizes).take_front(batchRank));
+        for (int64_t i = rank - 2; i < rank; ++i) {
+          shape.push_back(type.getDimSize(i));
+          full.push_back(getDimSize(rewriter, loc, value, i));
+        }
+        return createElementwise(
+            rewriter, loc, value, RankedTensorType::get(shape, element), full,
+            [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+      };
+      auto ifOp = rewriter.create<scf::IfOp>(
+          loc, batchesEqual,
+          [&](OpBuilder &then, Location thenLoc) {
+            then.create<scf::YieldOp>(
+                thenLoc, multiply(a, b, productType, sizes, rewriter));
+          },
+          [&](OpBuilder &otherwise, Location elseLoc) {
+            otherwise.create<scf::YieldOp>(
+                elseLoc, multiply(broadcast(a), broadcast(b), productType,
+                                  sizes, rewriter));
+          });
+      return replaceByProduct(op, ifOp.getResult(0), aVector, bVector,
+                              resultType, rewriter);
+    }
+    return replaceByProduct(op, multiply(a, b, productType, sizes, rewriter),
+                            aVector, bVector, resultType, rewriter);
+  }
+
+  /// The product of `a` and `b` (of rank 2 or more), of `productType`
+  /// ([batch..., M, N], of `sizes`), their batch dims broadcast.
+  Value multiply(Value a, Value b, RankedTensorType productType,
+                 ArrayRef<OpFoldResult> sizes,
+                 ConversionPatternRewriter &rewriter) const {
+    Location loc = a.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    Type element = productType.getElementType();
+    auto aType = cast<RankedTensorType>(a.getType());
+    auto bType = cast<RankedTensorType>(b.getType());
+    ArrayRef<int64_t> aBatch = aType.getShape().drop_back(2);
+    ArrayRef<int64_t> bBatch = bType.getShape().drop_back(2);
+    ArrayRef<int64_t> batch = productType.getShape().drop_back(2);
+    int64_t batchRank = batch.size();
     Value init = createFilled(rewriter, loc, productType, sizes,
                               createScalar(rewriter, loc, element, 0));
 
@@ -203,15 +272,23 @@ struct MatMulLowering : public ONNXToLinalgPattern<onnx::MatMulOp> {
                         ValueRange{init}, maps, iterators, buildMulAcc)
                     .getResult(0);
     }
+    return product;
+  }
 
-    // Drop the unit dims that 1-D operands added.
+  /// Replaces `op` by `product` without the unit dims that 1-D operands
+  /// added.
+  static LogicalResult replaceByProduct(onnx::MatMulOp op, Value product,
+                                        bool aVector, bool bVector,
+                                        RankedTensorType resultType,
+                                        ConversionPatternRewriter &rewriter) {
+    int64_t batchRank = cast<RankedTensorType>(product.getType()).getRank() - 2;
     SmallVector<int64_t> unitDims;
     if (aVector)
       unitDims.push_back(batchRank);
     if (bVector)
       unitDims.push_back(batchRank + 1);
-    rewriter.replaceOp(
-        op, collapseUnitDims(rewriter, loc, product, unitDims, resultType));
+    rewriter.replaceOp(op, collapseUnitDims(rewriter, op.getLoc(), product,
+                                            unitDims, resultType));
     return success();
   }
 };

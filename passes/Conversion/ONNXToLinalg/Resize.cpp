@@ -1,7 +1,8 @@
 //===- Resize.cpp - onnx Resize and GridSample to linalg.generic gathers --===//
 //
 // The output size of each dim is `sizes[d]` or `floor(in * scales[d])`,
-// computed at run time unless constant. Each output coordinate maps to a
+// computed at run time unless constant; with both, the size is `sizes[d]`
+// and the coordinates map by `scales[d]`. Each output coordinate maps to a
 // source coordinate along each dim (in f64, as the ONNX reference computes
 // it). Nearest is one linalg.generic over the output that rounds the source
 // coordinates and gathers with tensor.extract. Linear and cubic are separable:
@@ -131,12 +132,16 @@ struct ResizeLowering : public ONNXToLinalgPattern<onnx::ResizeOp> {
              << mode << "' needs a floating-point input (got " << element
              << ")";
     bool hasSizes = !onnx::isNoValue(op.getSizes());
-    Value param = hasSizes ? adaptor.getSizes() : adaptor.getScales();
-    std::optional<int64_t> length = getStaticLength(param);
-    if (length && *length != rank)
-      return op.emitOpError("expects ")
-             << (hasSizes ? "sizes" : "scales") << " to hold " << rank
-             << " values (got " << *length << ")";
+    bool hasScales = !onnx::isNoValue(op.getScales());
+    for (auto [param, has, name] :
+         {std::make_tuple(adaptor.getSizes(), hasSizes, "sizes"),
+          std::make_tuple(adaptor.getScales(), hasScales, "scales")}) {
+      std::optional<int64_t> length =
+          has ? getStaticLength(param) : std::nullopt;
+      if (length && *length != rank)
+        return op.emitOpError("expects ") << name << " to hold " << rank
+                                          << " values (got " << *length << ")";
+    }
     StringRef coordinates = op.getCoordinateTransformationMode();
     bool crop = coordinates == "tf_crop_and_resize";
 
@@ -161,12 +166,26 @@ struct ResizeLowering : public ONNXToLinalgPattern<onnx::ResizeOp> {
     std::optional<SmallVector<int64_t>> constSizes =
         hasSizes ? onnx::getConstantIntValues(op.getSizes()) : std::nullopt;
     std::optional<SmallVector<double>> constScales =
-        hasSizes ? std::nullopt : onnx::getConstantFloatValues(op.getScales());
+        hasScales ? onnx::getConstantFloatValues(op.getScales()) : std::nullopt;
     for (int64_t d = 0; d < rank; ++d) {
       ResizeAxis &axis = axes[d];
       axis.inSize = toValue(rewriter, loc, getDimSize(rewriter, loc, x, d));
       Value inF = indexToElement(rewriter, loc, axis.inSize, f64);
-      if (hasSizes) {
+      if (hasSizes && hasScales) {
+        // The size given, the coordinates mapped by the scale given.
+        axis.outSize = sizeValues[d];
+        axis.scale = extractF64(adaptor.getScales(), d);
+        axis.outWidth = rewriter.create<arith::MulFOp>(loc, axis.scale, inF);
+        axis.identity = constSizes && constScales && !xType.isDynamicDim(d) &&
+                        (*constScales)[d] == 1.0 &&
+                        (*constSizes)[d] == xType.getDimSize(d);
+        if (constScales && !xType.isDynamicDim(d)) {
+          axis.constScale = (*constScales)[d];
+          if (getElementTypeOrSelf(op.getScales()) != f64)
+            axis.constScale = double(float(*axis.constScale));
+          axis.constOutWidth = *axis.constScale * double(xType.getDimSize(d));
+        }
+      } else if (hasSizes) {
         axis.outSize = sizeValues[d];
         axis.outWidth = indexToElement(rewriter, loc, axis.outSize, f64);
         axis.scale = rewriter.create<arith::DivFOp>(loc, axis.outWidth, inF);

@@ -23,6 +23,40 @@ func.func @matmul_batch(%a: tensor<?x3x4xf32>, %b: tensor<?x4x5xf32>) -> tensor<
 
 // -----
 
+// Batch dims that are `?` on both sides may broadcast at run time (one of
+// them 1): the batch size is the larger, and unless the two are equal the
+// operands are broadcast to it before the product.
+// CHECK-LABEL: func.func @matmul_batch_runtime_broadcast
+// CHECK-SAME: (%[[A:.+]]: tensor<?x3x4xf32>, %[[B:.+]]: tensor<?x4x5xf32>)
+// CHECK: %[[DA:.+]] = tensor.dim %[[A]], %{{.+}}
+// CHECK: %[[DB:.+]] = tensor.dim %[[B]], %{{.+}}
+// CHECK: %[[N:.+]] = arith.maxui %[[DA]], %[[DB]]
+// CHECK: %[[EQ:.+]] = arith.cmpi eq, %[[DA]], %[[DB]]
+// CHECK: scf.if %[[EQ]] -> (tensor<?x3x5xf32>)
+// CHECK: linalg.batch_matmul ins(%[[A]], %[[B]] : tensor<?x3x4xf32>, tensor<?x4x5xf32>)
+// CHECK: } else {
+// CHECK: tensor.empty(%[[N]]) : tensor<?x3x4xf32>
+// CHECK: tensor.empty(%[[N]]) : tensor<?x4x5xf32>
+// CHECK: linalg.batch_matmul
+func.func @matmul_batch_runtime_broadcast(%a: tensor<?x3x4xf32>, %b: tensor<?x4x5xf32>) -> tensor<?x3x5xf32> {
+  %0 = onnx.MatMul %a, %b : (tensor<?x3x4xf32>, tensor<?x4x5xf32>) -> tensor<?x3x5xf32>
+  return %0 : tensor<?x3x5xf32>
+}
+
+// -----
+
+// A `?` batch dim against a static one that is not 1: the static size, and
+// a broadcast where the `?` is 1 at run time.
+// CHECK-LABEL: func.func @matmul_batch_static_broadcast
+// CHECK: %[[EQ:.+]] = arith.cmpi eq
+// CHECK: scf.if %[[EQ]] -> (tensor<2x3x5xf32>)
+func.func @matmul_batch_static_broadcast(%a: tensor<?x3x4xf32>, %b: tensor<2x4x5xf32>) -> tensor<2x3x5xf32> {
+  %0 = onnx.MatMul %a, %b : (tensor<?x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
+  return %0 : tensor<2x3x5xf32>
+}
+
+// -----
+
 // A shared 2-D B: A's batch dims join its rows in one matmul.
 // CHECK-LABEL: func.func @matmul_shared_b
 // CHECK: %[[A:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0, 1], [2]] : tensor<?x3x4xf32> into tensor<?x4xf32>

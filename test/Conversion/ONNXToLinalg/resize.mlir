@@ -239,3 +239,19 @@ func.func @gridsample_volumetric_nearest(%x: tensor<?x?x?x?x?xf32>, %g: tensor<?
   %0 = onnx.GridSample %x, %g {mode = "nearest", padding_mode = "border"} : (tensor<?x?x?x?x?xf32>, tensor<?x?x?x?x?xf32>) -> tensor<?x?x?x?x?xf32>
   return %0 : tensor<?x?x?x?x?xf32>
 }
+
+// -----
+
+// Both sizes and scales (keep_aspect_ratio_policy): the output has the
+// sizes, and the coordinates map by the scales, not by sizes / input size.
+// CHECK-LABEL: func.func @sizes_and_scales
+// CHECK-SAME: (%[[X:.+]]: tensor<1x1x2x4xf32>, %[[S:.+]]: tensor<4xf64>, %[[Z:.+]]: tensor<4xi64>)
+// CHECK: %[[H:.+]] = tensor.extract %[[Z]][%{{.+}}] : tensor<4xi64>
+// CHECK: %[[SH:.+]] = tensor.extract %[[S]][%[[C2:.+]]] : tensor<4xf64>
+// CHECK: linalg.generic
+// CHECK: arith.divf %{{.+}}, %[[SH]] : f64
+func.func @sizes_and_scales(%x: tensor<1x1x2x4xf32>, %s: tensor<4xf64>, %z: tensor<4xi64>) -> tensor<?x?x?x?xf32> {
+  %none = onnx.NoValue : () -> none
+  %0 = onnx.Resize %x, %none, %s, %z : (tensor<1x1x2x4xf32>, none, tensor<4xf64>, tensor<4xi64>) -> tensor<?x?x?x?xf32>
+  return %0 : tensor<?x?x?x?xf32>
+}

@@ -1746,11 +1746,11 @@ func.func @resize_c3(%x: tensor<1x1x2x2xf32>, %s: tensor<4xf32>) -> tensor<?x?x?
 
 // -----
 
-func.func @resize_c4(%x: tensor<1x1x2x2xf32>, %s: tensor<4xf32>, %z: tensor<4xi64>) -> tensor<?x?x?x?xf32> {
+func.func @resize_c4(%x: tensor<1x1x2x2xf32>) -> tensor<?x?x?x?xf32> {
   %none = onnx.NoValue : () -> none
-  // expected-error @+2 {{'onnx.Resize' op expects exactly one of scales and sizes}}
+  // expected-error @+2 {{'onnx.Resize' op expects scales or sizes}}
   // expected-error @+1 {{failed to infer returned types}}
-  %0 = onnx.Resize %x, %none, %s, %z : (tensor<1x1x2x2xf32>, none, tensor<4xf32>, tensor<4xi64>) -> tensor<?x?x?x?xf32>
+  %0 = onnx.Resize %x, %none, %none, %none : (tensor<1x1x2x2xf32>, none, none, none) -> tensor<?x?x?x?xf32>
   return %0 : tensor<?x?x?x?xf32>
 }
 
@@ -1781,6 +1781,17 @@ func.func @resize_c7(%x: tensor<1x1x2x2xf32>, %s: tensor<3xf32>) -> tensor<?x?x?
   // expected-error @+2 {{'onnx.Resize' op expects scales to hold 4 values (got 'tensor<3xf32>')}}
   // expected-error @+1 {{failed to infer returned types}}
   %0 = onnx.Resize %x, %none, %s, %none : (tensor<1x1x2x2xf32>, none, tensor<3xf32>, none) -> tensor<?x?x?x?xf32>
+  return %0 : tensor<?x?x?x?xf32>
+}
+
+// -----
+
+// With both, each holds a value per dim.
+func.func @resize_c7_both(%x: tensor<1x1x2x2xf32>, %s: tensor<4xf32>, %z: tensor<2xi64>) -> tensor<?x?x?x?xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.Resize' op expects sizes to hold 4 values (got 'tensor<2xi64>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Resize %x, %none, %s, %z : (tensor<1x1x2x2xf32>, none, tensor<4xf32>, tensor<2xi64>) -> tensor<?x?x?x?xf32>
   return %0 : tensor<?x?x?x?xf32>
 }
 

@@ -390,8 +390,10 @@ def ONNX_ResizeOp : ONNX_InferredOp<"Resize"> {
     only) stretches the filter by `1 / scale` where a dim is downsampled,
     so that every input element it covers contributes, the weights
     normalized by their sum. The output size of each dim is `sizes`, or
-    `floor(in * scales)`; exactly one of the two is given (the other is
-    `none`). Opset 10's `Resize(X, scales)` and `Upsample` are imported with
+    `floor(in * scales)`; one of the two is given (the other is `none`), or
+    both, where the output size is `sizes` and the coordinates map by
+    `scales` (the importer's form of `keep_aspect_ratio_policy`, whose
+    size rounds `scale * in` half up). Opset 10's `Resize(X, scales)` and `Upsample` are imported with
     `asymmetric` coordinates and `floor` rounding.
 
     ```mlir
