@@ -5,8 +5,8 @@
 // SimplifiedLayerNormalization of the default domain, each built from onnx
 // ops the way OpExpansions.cpp builds function bodies, with the semantics of
 // ORT's CPU kernels: the GELU family, the skip and simplified layer
-// normalizations, FusedMatMul, RotaryEmbedding, GroupQueryAttention and
-// MultiHeadAttention.
+// normalizations, FusedMatMul, RotaryEmbedding, GroupQueryAttention,
+// MultiHeadAttention and MatMulNBits.
 // Normalization statistics are computed in float for float16 and bfloat16
 // inputs, as ORT does.
 //
@@ -741,6 +741,127 @@ FailureOr<SmallVector<Value>> importMultiHeadAttention(NodeContext &node,
   if (!e.ok())
     return failure();
   return SmallVector<Value>{y, k, v};
+}
+
+namespace {
+/// A 0-D constant of the integer type `element`.
+Value integerScalar(NodeContext &node, Type element, int64_t value) {
+  auto type = RankedTensorType::get({}, element);
+  return node.builder.create<onnx::ConstantOp>(
+      node.constantLoc(),
+      cast<ElementsAttr>(DenseElementsAttr::get(
+          type, ArrayRef<Attribute>{IntegerAttr::get(element, value)})));
+}
+
+/// The 4-bit values packed two to a byte in `packed` (uint8, low nibble
+/// first), as uint8 with a last dim twice as long.
+Value unpackNibbles(Expansion &e, NodeContext &node, Value packed) {
+  Type u8 = getElementTypeOrSelf(packed.getType());
+  Value low = e.op("BitwiseAnd", {packed, integerScalar(node, u8, 15)});
+  Value high = e.op("BitShift", {packed, integerScalar(node, u8, 4)},
+                    {node.builder.getNamedAttr(
+                        "direction", node.builder.getStringAttr("RIGHT"))});
+  Value pairs = e.op("Concat",
+                     {e.op("Unsqueeze", {low, node.i64Constant({-1})}),
+                      e.op("Unsqueeze", {high, node.i64Constant({-1})})},
+                     {e.attr("axis", -1)});
+  // [..., n, 2] -> [..., 2n].
+  Value shape =
+      e.op("Concat",
+           {e.op("Shape", packed, {e.attr("end", -1)}), node.i64Constant({-1})},
+           {e.attr("axis", 0)});
+  return e.op("Reshape", {pairs, shape});
+}
+} // namespace
+
+/// com.microsoft MatMulNBits: Y = A B^T (+ bias), B [N, K] stored as
+/// `bits`-bit (4 or 8) unsigned values in blocks of `block_size` along K
+/// (uint8 [N, K blocks, block bytes], 4-bit values low nibble first), each
+/// block dequantized as (q - zero point) x scale; scales [N x K blocks];
+/// zero points packed like B (uint8) or of the scales' type, 2^(bits - 1)
+/// when absent. Expanded into onnx ops that dequantize B to A's type (folded
+/// to constant weights when B is an initializer); g_idx is refused.
+FailureOr<SmallVector<Value>> importMatMulNBits(NodeContext &node,
+                                                std::string &error) {
+  std::optional<int64_t> k = intAttr(node, "K", 0, error);
+  std::optional<int64_t> n = intAttr(node, "N", 0, error);
+  std::optional<int64_t> bits = intAttr(node, "bits", 4, error);
+  std::optional<int64_t> blockSize = intAttr(node, "block_size", 0, error);
+  // A hint for ORT's kernels (the precision of A in its GEMM).
+  std::optional<int64_t> accuracy = intAttr(node, "accuracy_level", 0, error);
+  if (!k || !n || !bits || !blockSize || !accuracy ||
+      failed(checkNoOtherAttributes(node, error)))
+    return failure();
+  if (*k <= 0 || *n <= 0 || (*bits != 4 && *bits != 8) || *blockSize < 16 ||
+      (*blockSize & (*blockSize - 1)) != 0) {
+    error = "needs positive K and N, bits 4 or 8 and a block_size that is a "
+            "power of 2, at least 16 (got K " +
+            std::to_string(*k) + ", N " + std::to_string(*n) + ", bits " +
+            std::to_string(*bits) + ", block_size " +
+            std::to_string(*blockSize) + ")";
+    return failure();
+  }
+  auto input = [&](unsigned i) { return optionalInput(node, i); };
+  std::optional<int64_t> dtype;
+  Value a = floatInput(node, 0, "input A", dtype, error);
+  Value b = input(1), scales = input(2), zeroPoints = input(3),
+        groupIndex = input(4), bias = input(5);
+  if (!a)
+    return failure();
+  auto bType = b ? dyn_cast<RankedTensorType>(b.getType()) : nullptr;
+  if (!bType || !bType.getElementType().isUnsignedInteger(8) || !scales) {
+    error = "needs B of uint8 and scales";
+    return failure();
+  }
+  if (groupIndex) {
+    error = "has a g_idx input (not supported)";
+    return failure();
+  }
+  int64_t blocks = (*k + *blockSize - 1) / *blockSize;
+  Type element = getElementTypeOrSelf(a.getType());
+  Expansion e(node, error);
+  // [N, blocks, block size] quantized values, then zero points and scales
+  // as [N, blocks, 1].
+  Value q = b;
+  if (*bits == 4)
+    q = unpackNibbles(e, node, b);
+  q = e.op("Reshape",
+           {e.castTo(q, *dtype), node.i64Constant({*n, blocks, *blockSize})});
+  Value zero;
+  if (!zeroPoints) {
+    zero = e.scalar(element, std::ldexp(1.0, static_cast<int>(*bits) - 1));
+  } else if (getElementTypeOrSelf(zeroPoints.getType()).isUnsignedInteger(8)) {
+    Value unpacked =
+        *bits == 4
+            ? unpackNibbles(
+                  e, node,
+                  e.op("Reshape", {zeroPoints, node.i64Constant({*n, -1})}))
+            : zeroPoints;
+    Value perRow = e.op("Reshape", {unpacked, node.i64Constant({*n, -1})});
+    Value first = e.op("Slice", {perRow, node.i64Constant({0}),
+                                 node.i64Constant({blocks}),
+                                 node.i64Constant({1}), node.noValue()});
+    zero = e.op("Reshape",
+                {e.castTo(first, *dtype), node.i64Constant({*n, blocks, 1})});
+  } else {
+    zero = e.op("Reshape", {e.castTo(zeroPoints, *dtype),
+                            node.i64Constant({*n, blocks, 1})});
+  }
+  Value scale = e.op(
+      "Reshape", {e.castTo(scales, *dtype), node.i64Constant({*n, blocks, 1})});
+  Value weights = e.op("Mul", {e.op("Sub", {q, zero}), scale});
+  // [N, blocks x block size] -> [N, K] -> [K, N].
+  weights = e.op("Reshape", {weights, node.i64Constant({*n, -1})});
+  if (blocks * *blockSize != *k)
+    weights =
+        e.op("Slice", {weights, node.i64Constant({0}), node.i64Constant({*k}),
+                       node.i64Constant({1}), node.noValue()});
+  Value y = e.op("MatMul", {a, e.transpose(weights, {1, 0})});
+  if (bias)
+    y = e.op("Add", {y, bias});
+  if (!e.ok())
+    return failure();
+  return SmallVector<Value>{y};
 }
 
 } // namespace onnxc::frontend

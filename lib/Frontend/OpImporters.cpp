@@ -1827,6 +1827,7 @@ struct Registry {
           importGroupQueryAttention);
     addIn(kMicrosoftDomain, "MultiHeadAttention", 1, 10,
           importMultiHeadAttention);
+    addIn(kMicrosoftDomain, "MatMulNBits", 1, 6, importMatMulNBits);
     // Optimizers of the training domain (its opset 1).
     for (StringRef op : {"Adagrad", "Adam", "Momentum"})
       addIn(kTrainingDomain, op, 1);

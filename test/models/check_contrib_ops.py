@@ -265,6 +265,67 @@ def check_multi_head_attention(rng, randn, compiler, work, failures):
                              ["output", "present_key", "present_value"], compiler, work, dynamic=dims))
 
 
+def quantize_blocks(w, bits, block, with_zero_points=True):
+    """w [K, N] as MatMulNBits stores it (round to nearest, per block of
+    `block` along K): B uint8 [N, blocks, block bytes] (4-bit values low
+    nibble first), scales [N x blocks], packed zero points or None; and the
+    dequantized [K, N] weights."""
+    k, n = w.shape
+    blocks = -(-k // block)
+    wt = np.zeros((n, blocks * block), np.float32)
+    wt[:, :k] = w.T
+    wt = wt.reshape(n, blocks, block)
+    top = 2 ** bits - 1
+    lo, hi = np.minimum(wt.min(-1), 0), np.maximum(wt.max(-1), 0)
+    if with_zero_points:
+        scale = np.maximum(hi - lo, 1e-6) / top
+        zero = np.clip(np.round(-lo / scale), 0, top)
+    else:
+        scale = np.maximum(np.abs(lo), np.abs(hi)) / (2 ** (bits - 1) - 1)
+        scale = np.maximum(scale, 1e-6)
+        zero = np.full_like(scale, 2 ** (bits - 1))
+    q = np.clip(np.round(wt / scale[..., None]) + zero[..., None], 0, top).astype(np.uint8)
+    dequant = ((q - zero[..., None]) * scale[..., None]).reshape(n, -1)[:, :k].T.astype(np.float32)
+
+    def pack(values):  # [..., m] 4-bit values -> [..., ceil(m / 2)] bytes
+        if bits == 8:
+            return values.astype(np.uint8)
+        if values.shape[-1] % 2:
+            values = np.concatenate([values, np.zeros(values.shape[:-1] + (1,), values.dtype)], -1)
+        return (values[..., 0::2] | (values[..., 1::2] << 4)).astype(np.uint8)
+    zero_points = pack(zero.astype(np.uint8)) if with_zero_points else None
+    return pack(q), scale.reshape(-1).astype(np.float32), zero_points, dequant
+
+
+def check_matmul_nbits(rng, randn, compiler, work, failures):
+    """MatMulNBits as ORT's quantizer and ORT GenAI's model builder write it:
+    4-bit blocks of 32 with packed zero points, 4-bit blocks of 16 without
+    (K = 40, not a multiple) plus a bias, and 8-bit blocks of 32."""
+    for name, bits, block, k, with_zero, with_bias in (("matmul_nbits_4bit", 4, 32, 64, True, False),
+                                                     ("matmul_nbits_4bit_symmetric_bias", 4, 16, 40, False, True),
+                                                     ("matmul_nbits_8bit", 8, 32, 64, True, False)):
+        n = 24
+        b, scales, zero_points, dequant = quantize_blocks(randn(k, n), bits, block, with_zero)
+        bias = randn(n)
+
+        def inputs(batch, s):
+            d = {"a": randn(batch, s, k), "b": b, "scales": scales}
+            if zero_points is not None:
+                d["zero_points"] = zero_points
+            if with_bias:
+                d["bias"] = bias
+            return d
+        names = ["a", "b", "scales", "zero_points" if with_zero else ""]
+        if with_bias:
+            names += ["", "bias"]
+        node = helper.make_node("MatMulNBits", names, ["y"], domain=MS, K=k, N=n, bits=bits, block_size=block)
+
+        def reference(a, b, scales, zero_points=None, bias=None, dequant=dequant):
+            return [a.astype(np.float64) @ dequant + (bias if bias is not None else 0)]
+        failures.append(run_case(name, node, [inputs(1, 5), inputs(3, 2)], reference, ["y"], compiler, work,
+                                 dynamic={"a": (0, 1)}))
+
+
 def main():
     compiler, work = sys.argv[1], sys.argv[2]
     if not ORT:
@@ -368,6 +429,7 @@ def main():
 
     check_group_query_attention(rng, randn, compiler, work, failures)
     check_multi_head_attention(rng, randn, compiler, work, failures)
+    check_matmul_nbits(rng, randn, compiler, work, failures)
 
     failures = [f for f in failures if f]
     for f in failures:
