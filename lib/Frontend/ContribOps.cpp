@@ -6,7 +6,7 @@
 // ops the way OpExpansions.cpp builds function bodies, with the semantics of
 // ORT's CPU kernels: the GELU family, the skip and simplified layer
 // normalizations, FusedMatMul, RotaryEmbedding, GroupQueryAttention,
-// MultiHeadAttention and MatMulNBits.
+// MultiHeadAttention, Attention and MatMulNBits.
 // Normalization statistics are computed in float for float16 and bfloat16
 // inputs, as ORT does.
 //
@@ -615,29 +615,105 @@ FailureOr<SmallVector<Value>> importGroupQueryAttention(NodeContext &node,
                             e.castTo(presentValue, *dtype)};
 }
 
+namespace {
+/// The attention of ORT's BERT-family kernels (MultiHeadAttention and
+/// Attention of com.microsoft): scores = Q K^T x scale (1/sqrt(H) by
+/// default) + attention bias, with `filter` added where a key is masked
+/// (by the key padding mask, or by the causal mask: keys after query i +
+/// past), then Softmax, times V, the heads merged back to [B, S, N x Hv].
+struct BertAttention {
+  int64_t heads = 0;
+  double scale = 0.0, filter = -10000.0;
+  bool causal = false;
+  int64_t dtype = kFloat;
+
+  /// Reads num_heads (positive), scale, mask_filter_value and
+  /// unidirectional; nullopt after reporting a wrong one.
+  static std::optional<BertAttention> read(NodeContext &node,
+                                           std::string &error) {
+    std::optional<int64_t> heads = intAttr(node, "num_heads", 0, error);
+    std::optional<double> filter =
+        floatAttr(node, "mask_filter_value", -10000.0, error);
+    std::optional<double> scale = floatAttr(node, "scale", 0.0, error);
+    std::optional<int64_t> causal = intAttr(node, "unidirectional", 0, error);
+    if (!heads || !filter || !scale || !causal)
+      return std::nullopt;
+    if (*heads <= 0) {
+      error = "needs a positive num_heads";
+      return std::nullopt;
+    }
+    return BertAttention{*heads, *scale, *filter, *causal != 0, kFloat};
+  }
+
+  /// `padding`: null, [B] valid key counts, or a 0/1 mask [B, T] or
+  /// [B, S, T]; `bias`: null or [B or 1, N or 1, S, T].
+  Value attend(Expansion &e, NodeContext &node, Value q, Value k, Value v,
+               Value past, Value padding, Value bias) const {
+    Type element = getElementTypeOrSelf(q.getType());
+    Value scaleValue =
+        scale != 0.0
+            ? e.scalar(element, scale)
+            : e.castTo(e.op("Reciprocal",
+                            e.op("Sqrt", e.castTo(e.op("Shape", q,
+                                                       {e.attr("start", 3)}),
+                                                  kFloat))),
+                       dtype);
+    Value scores = e.op(
+        "Mul", {e.op("MatMul", {q, e.transpose(k, {0, 1, 3, 2})}), scaleValue});
+    if (bias)
+      scores = e.op("Add", {scores, bias});
+    // Allowed keys, broadcast to [B, N, S, T].
+    Value zero = e.index(0), one = e.index(1);
+    Value keyIndex = e.op("Range", {zero, e.dim(k, 2), one});
+    SmallVector<Value> allowed;
+    auto paddingType =
+        padding ? dyn_cast<RankedTensorType>(padding.getType()) : nullptr;
+    if (paddingType && paddingType.getRank() == 1)
+      allowed.push_back(
+          e.op("Less",
+               {keyIndex,
+                e.op("Reshape", {e.castTo(padding, ::onnx::TensorProto::INT64),
+                                 node.i64Constant({-1, 1, 1, 1})})}));
+    else if (paddingType)
+      allowed.push_back(e.op(
+          "Unsqueeze",
+          {e.op("Cast", padding, {e.attr("to", ::onnx::TensorProto::BOOL)}),
+           node.i64Constant(paddingType.getRank() == 2
+                                ? ArrayRef<int64_t>{1, 2}
+                                : ArrayRef<int64_t>{1})}));
+    if (causal) {
+      Value queryIndex =
+          e.op("Unsqueeze",
+               {e.op("Add", {e.op("Range", {zero, e.dim(q, 2), one}), past}),
+                node.i64Constant({1})});
+      allowed.push_back(e.op("LessOrEqual", {keyIndex, queryIndex}));
+    }
+    Value maskBias = e.scalar(element, filter), noBias = e.scalar(element, 0.0);
+    for (Value mask : allowed)
+      scores = e.op("Add", {scores, e.op("Where", {mask, noBias, maskBias})});
+    Value probabilities = e.op("Softmax", scores, {e.attr("axis", -1)});
+    Value y = e.op("MatMul", {probabilities, v});
+    return e.op("Reshape",
+                {e.transpose(y, {0, 2, 1, 3}), node.i64Constant({0, 0, -1})});
+  }
+};
+} // namespace
+
 /// com.microsoft MultiHeadAttention, as ORT's CPU kernel computes it.
 /// Inputs: query [B, S, D]; key [B, L, D] and value [B, L, Dv] (or both
 /// already in heads, [B, N, L, H], as a cross-attention cache); bias
-/// [D + D + Dv] added to Q, K and V; key_padding_mask, [B, T] (0 masks a key)
-/// or [B] (each batch's valid key count); attention_bias [B or 1, N or 1, S,
-/// T] added to the scores; past_key and past_value [B, N, P, H], concatenated
-/// before the new keys (present). Masked scores get `mask_filter_value`
-/// (-10000 by default) added, as ORT does, and so do keys after query i +
-/// P with `unidirectional`. Scaled by `scale` (1/sqrt(H) by default).
+/// [D + D + Dv] added to Q, K and V; key_padding_mask, [B, T] or [B, S, T]
+/// (0 masks a key) or [B] (each batch's valid key count); attention_bias [B or
+/// 1, N or 1, S, T] added to the scores; past_key and past_value [B, N, P, H],
+/// concatenated before the new keys (present). Masked scores get
+/// `mask_filter_value` (-10000 by default) added, as ORT does, and so do keys
+/// after query i + P with `unidirectional`. Scaled by `scale` (1/sqrt(H) by
+/// default).
 FailureOr<SmallVector<Value>> importMultiHeadAttention(NodeContext &node,
                                                        std::string &error) {
-  std::optional<int64_t> heads = intAttr(node, "num_heads", 0, error);
-  std::optional<double> filter =
-      floatAttr(node, "mask_filter_value", -10000.0, error);
-  std::optional<double> scaleAttr = floatAttr(node, "scale", 0.0, error);
-  std::optional<int64_t> causal = intAttr(node, "unidirectional", 0, error);
-  if (!heads || !filter || !scaleAttr || !causal ||
-      failed(checkNoOtherAttributes(node, error)))
+  std::optional<BertAttention> attention = BertAttention::read(node, error);
+  if (!attention || failed(checkNoOtherAttributes(node, error)))
     return failure();
-  if (*heads <= 0) {
-    error = "needs a positive num_heads";
-    return failure();
-  }
   auto input = [&](unsigned i) { return optionalInput(node, i); };
   for (unsigned i = 8; i < node.inputs.size(); ++i)
     if (input(i)) {
@@ -664,11 +740,10 @@ FailureOr<SmallVector<Value>> importMultiHeadAttention(NodeContext &node,
     return failure();
   }
   int64_t paddingRank = rankOf(padding);
-  if (padding && paddingRank != 1 && paddingRank != 2) {
-    error = "needs a key_padding_mask of rank 1 or 2";
+  if (padding && (paddingRank < 1 || paddingRank > 3)) {
+    error = "needs a key_padding_mask of rank 1, 2 or 3";
     return failure();
   }
-  Type element = getElementTypeOrSelf(query.getType());
   Expansion e(node, error);
   if (bias) {
     // bias = [bias_q, bias_k, bias_v]: Q's and K's of D each.
@@ -686,7 +761,7 @@ FailureOr<SmallVector<Value>> importMultiHeadAttention(NodeContext &node,
          part(twice, node.i64Constant({std::numeric_limits<int64_t>::max()}))});
   }
   auto toHeads = [&](Value x) {
-    return splitHeads(e, node, x, *heads, *dtype);
+    return splitHeads(e, node, x, attention->heads, *dtype);
   };
   Value q = toHeads(query);
   Value k = kvRank == 4 ? key : toHeads(key);
@@ -696,51 +771,131 @@ FailureOr<SmallVector<Value>> importMultiHeadAttention(NodeContext &node,
     k = e.op("Concat", {pastKey, k}, {axis2});
     v = e.op("Concat", {pastValue, v}, {axis2});
   }
-  Value scale;
-  if (*scaleAttr != 0.0)
-    scale = e.scalar(element, *scaleAttr);
-  else
-    scale = e.castTo(
-        e.op("Reciprocal",
-             e.op("Sqrt",
-                  e.castTo(e.op("Shape", q, {e.attr("start", 3)}), kFloat))),
-        *dtype);
-  Value scores =
-      e.op("Mul", {e.op("MatMul", {q, e.transpose(k, {0, 1, 3, 2})}), scale});
-  if (attentionBias)
-    scores = e.op("Add", {scores, attentionBias});
-  // Allowed keys, [B or 1, 1, S or 1, T]; the others get mask_filter_value.
-  Value zero = e.index(0), one = e.index(1);
-  Value keyIndex = e.op("Range", {zero, e.dim(k, 2), one});
-  SmallVector<Value> allowed;
-  if (paddingRank == 2)
-    allowed.push_back(
-        e.op("Reshape",
-             {e.op("Cast", padding, {e.attr("to", ::onnx::TensorProto::BOOL)}),
-              node.i64Constant({0, 1, 1, -1})}));
-  else if (paddingRank == 1)
-    allowed.push_back(e.op(
-        "Less", {keyIndex,
-                 e.op("Reshape", {e.castTo(padding, ::onnx::TensorProto::INT64),
-                                  node.i64Constant({-1, 1, 1, 1})})}));
-  if (*causal) {
-    Value past = pastKey ? e.dim(pastKey, 2) : zero;
-    Value queryIndex =
-        e.op("Unsqueeze",
-             {e.op("Add", {e.op("Range", {zero, e.dim(q, 2), one}), past}),
-              node.i64Constant({1})});
-    allowed.push_back(e.op("LessOrEqual", {keyIndex, queryIndex}));
-  }
-  Value maskBias = e.scalar(element, *filter), noBias = e.scalar(element, 0.0);
-  for (Value mask : allowed)
-    scores = e.op("Add", {scores, e.op("Where", {mask, noBias, maskBias})});
-  Value probabilities = e.op("Softmax", scores, {e.attr("axis", -1)});
-  Value y = e.op("MatMul", {probabilities, v});
-  y = e.op("Reshape",
-           {e.transpose(y, {0, 2, 1, 3}), node.i64Constant({0, 0, -1})});
+  attention->dtype = *dtype;
+  Value y = attention->attend(e, node, q, k, v,
+                              pastKey ? e.dim(pastKey, 2) : e.index(0), padding,
+                              attentionBias);
   if (!e.ok())
     return failure();
   return SmallVector<Value>{y, k, v};
+}
+
+/// com.microsoft Attention (the BERT and GPT-2 form of ORT's transformer
+/// optimizer), as ORT's CPU kernel computes it: Q, K and V = input x weights
+/// + bias, split by qkv_hidden_sizes (equal thirds by default) and into
+/// num_heads; past [2, B, N, P, H] (K and V) concatenated before the new
+/// keys, present the same stack after; mask_index of [B] (valid key counts),
+/// [B, T] or [B, S, T] (0 masks a key); attention_bias; unidirectional; as
+/// MultiHeadAttention from there. Refused: the 4-D mask form,
+/// past_sequence_length, do_rotary, a shared past/present buffer. A rank-1
+/// mask_index is read as [B]: its [2B] form (end and start positions) is not
+/// told apart.
+FailureOr<SmallVector<Value>> importContribAttention(NodeContext &node,
+                                                     std::string &error) {
+  std::optional<BertAttention> attention = BertAttention::read(node, error);
+  std::optional<int64_t> rotary = intAttr(node, "do_rotary", 0, error);
+  std::optional<int64_t> shared =
+      intAttr(node, "past_present_share_buffer", 0, error);
+  std::optional<Attribute> sizesAttr = node.takeAttribute("qkv_hidden_sizes");
+  if (!attention || !rotary || !shared ||
+      failed(checkNoOtherAttributes(node, error)))
+    return failure();
+  if (*rotary || *shared) {
+    error = "has do_rotary or past_present_share_buffer set (not supported)";
+    return failure();
+  }
+  int64_t heads = attention->heads;
+  auto input = [&](unsigned i) { return optionalInput(node, i); };
+  std::optional<int64_t> dtype, weightDType;
+  Value x = floatInput(node, 0, "input", dtype, error);
+  Value weights =
+      x ? floatInput(node, 1, "weights", weightDType, error) : Value();
+  if (!weights)
+    return failure();
+  Value bias = input(2), mask = input(3), past = input(4),
+        attentionBias = input(5);
+  if (input(6)) {
+    error = "has a past_sequence_length input (not supported)";
+    return failure();
+  }
+  auto weightType = dyn_cast<RankedTensorType>(weights.getType());
+  auto maskType = mask ? dyn_cast<RankedTensorType>(mask.getType()) : nullptr;
+  auto pastType = past ? dyn_cast<RankedTensorType>(past.getType()) : nullptr;
+  if (!weightType || weightType.getRank() != 2 || weightType.isDynamicDim(1) ||
+      (mask && !maskType) || (past && (!pastType || pastType.getRank() != 5))) {
+    error = "needs 2-D weights of a static width, and a past of rank 5";
+    return failure();
+  }
+  if (maskType && maskType.getRank() > 3) {
+    error = "has a mask_index of rank " + std::to_string(maskType.getRank()) +
+            " (supported: [batch], [batch, total], [batch, sequence, total])";
+    return failure();
+  }
+  // The widths of Q, K and V.
+  SmallVector<int64_t, 3> sizes;
+  if (sizesAttr) {
+    auto array = dyn_cast<DenseI64ArrayAttr>(*sizesAttr);
+    if (array)
+      llvm::append_range(sizes, array.asArrayRef());
+    if (sizes.size() != 3 || sizes[0] != sizes[1] ||
+        sizes[0] + sizes[1] + sizes[2] != weightType.getDimSize(1)) {
+      error = "has qkv_hidden_sizes that are not three widths, Q's and K's "
+              "equal, adding up to the weights' width";
+      return failure();
+    }
+  } else {
+    int64_t third = weightType.getDimSize(1) / 3;
+    sizes = {third, third, third};
+  }
+  for (int64_t size : {sizes[0], sizes[2]})
+    if (size % heads != 0) {
+      error = "needs Q, K and V widths that num_heads divides";
+      return failure();
+    }
+  Expansion e(node, error);
+  Value projected = e.op("MatMul", {x, weights});
+  if (bias)
+    projected = e.op("Add", {projected, bias});
+  auto slice = [&](int64_t begin, int64_t end) {
+    return e.op("Slice",
+                {projected, node.i64Constant({begin}), node.i64Constant({end}),
+                 node.i64Constant({2}), node.noValue()});
+  };
+  Value q = splitHeads(e, node, slice(0, sizes[0]), heads, *dtype);
+  Value k = splitHeads(e, node, slice(sizes[0], 2 * sizes[0]), heads, *dtype);
+  Value v = splitHeads(e, node, slice(2 * sizes[0], 2 * sizes[0] + sizes[2]),
+                       heads, *dtype);
+  Value pastLength = e.index(0);
+  if (past) {
+    auto half = [&](int64_t i) {
+      return e.op("Squeeze",
+                  {e.op("Slice",
+                        {past, node.i64Constant({i}), node.i64Constant({i + 1}),
+                         node.i64Constant({0}), node.noValue()}),
+                   node.i64Constant({0})});
+    };
+    NamedAttribute axis2 = e.attr("axis", 2);
+    Value pastKey = half(0);
+    pastLength = e.dim(pastKey, 2);
+    k = e.op("Concat", {pastKey, k}, {axis2});
+    v = e.op("Concat", {half(1), v}, {axis2});
+  }
+  attention->dtype = *dtype;
+  Value y =
+      attention->attend(e, node, q, k, v, pastLength, mask, attentionBias);
+  Value present;
+  if (sizes[0] == sizes[2]) {
+    Value zeroAxis = node.i64Constant({0});
+    present = e.op(
+        "Concat",
+        {e.op("Unsqueeze", {k, zeroAxis}), e.op("Unsqueeze", {v, zeroAxis})},
+        {e.attr("axis", 0)});
+  } else {
+    present = node.noValue();
+  }
+  if (!e.ok())
+    return failure();
+  return SmallVector<Value>{y, present};
 }
 
 namespace {

@@ -1828,6 +1828,7 @@ struct Registry {
     addIn(kMicrosoftDomain, "MultiHeadAttention", 1, 10,
           importMultiHeadAttention);
     addIn(kMicrosoftDomain, "MatMulNBits", 1, 6, importMatMulNBits);
+    addIn(kMicrosoftDomain, "Attention", 1, 7, importContribAttention);
     // Optimizers of the training domain (its opset 1).
     for (StringRef op : {"Adagrad", "Adam", "Momentum"})
       addIn(kTrainingDomain, op, 1);

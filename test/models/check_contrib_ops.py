@@ -238,6 +238,52 @@ def multi_head_attention(query, key, value, bias, key_padding_mask, past_key, pa
             v.astype(query.dtype)]
 
 
+def check_bert_attention(rng, randn, compiler, work, failures):
+    """com.microsoft Attention as ORT's transformer optimizer writes BERT's
+    (a [batch, total] mask_index) and GPT-2's (a packed past [2, B, N, P, H]
+    and present, unidirectional) self-attention, each compiled once and run
+    at two sizes."""
+    heads, d = 4, 32
+    weights, bias = randn(d, 3 * d) / np.sqrt(d), randn(3 * d)
+
+    def projected(x):
+        qkv = x @ weights + bias
+        return qkv[..., :d], qkv[..., d:2 * d], qkv[..., 2 * d:]
+
+    def bert_inputs(b, s):
+        mask = np.ones((b, s), np.int32)
+        mask[-1, s // 2:] = 0
+        return {"input": randn(b, s, d), "weights": weights, "bias": bias, "mask_index": mask}
+
+    def bert(input, weights, bias, mask_index):
+        q, k, v = projected(input)
+        b = input.shape[0]
+        empty = np.zeros((b, heads, 0, d // heads), np.float32)
+        return multi_head_attention(q, k, v, np.zeros(3 * d, np.float32), mask_index, empty, empty,
+                                    heads=heads, causal=False)[:1]
+    node = helper.make_node("Attention", ["input", "weights", "bias", "mask_index"], ["output"], domain=MS,
+                            num_heads=heads)
+    failures.append(run_case("attention_bert", node, [bert_inputs(2, 6), bert_inputs(1, 3)], bert, ["output"],
+                             compiler, work, dynamic={"input": (0, 1), "mask_index": (0, 1)}))
+
+    def gpt_inputs(b, s, p):
+        return {"input": randn(b, s, d), "weights": weights, "bias": bias,
+                "past": randn(2, b, heads, p, d // heads)}
+
+    def gpt(input, weights, bias, past):
+        q, k, v = projected(input)
+        b, s, _ = input.shape
+        mask = np.ones((b, past.shape[3] + s), np.int32)
+        out, key, value = multi_head_attention(q, k, v, np.zeros(3 * d, np.float32), mask, past[0], past[1],
+                                               heads=heads, causal=True)
+        return [out, np.stack([key, value])]
+    node = helper.make_node("Attention", ["input", "weights", "bias", "", "past"], ["output", "present"],
+                            domain=MS, num_heads=heads, unidirectional=1)
+    failures.append(run_case("attention_gpt2_past", node, [gpt_inputs(2, 4, 3), gpt_inputs(1, 1, 9)], gpt,
+                             ["output", "present"], compiler, work,
+                             dynamic={"input": (0, 1), "past": (1, 3)}))
+
+
 def check_multi_head_attention(rng, randn, compiler, work, failures):
     """MultiHeadAttention as ORT's transformer optimizer writes a decoder's
     self-attention: Q, K and V projections before it, one packed bias, a
@@ -429,6 +475,7 @@ def main():
 
     check_group_query_attention(rng, randn, compiler, work, failures)
     check_multi_head_attention(rng, randn, compiler, work, failures)
+    check_bert_attention(rng, randn, compiler, work, failures)
     check_matmul_nbits(rng, randn, compiler, work, failures)
 
     failures = [f for f in failures if f]
