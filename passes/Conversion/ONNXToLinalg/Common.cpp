@@ -789,19 +789,27 @@ Value splitDim(OpBuilder &b, Location loc, Value value, int64_t dim,
   SmallVector<ReassociationIndices> reassociation;
   for (int64_t i = 0; i < type.getRank(); ++i) {
     int64_t j = shape.size();
-    if (i == dim) {
-      int64_t inner = type.getDimSize(i) / outer;
-      shape.append({outer, inner});
-      outputShape.append({b.getIndexAttr(outer), b.getIndexAttr(inner)});
-      reassociation.push_back({j, j + 1});
-      continue;
-    }
-    shape.push_back(type.getDimSize(i));
     OpFoldResult size = getDimSize(b, loc, value, i);
     if (type.isDynamicDim(i))
       size = toValue(b, loc, size);
-    outputShape.push_back(size);
-    reassociation.push_back({j});
+    if (i != dim) {
+      shape.push_back(type.getDimSize(i));
+      outputShape.push_back(size);
+      reassociation.push_back({j});
+      continue;
+    }
+    shape.push_back(outer);
+    outputShape.push_back(b.getIndexAttr(outer));
+    if (type.isDynamicDim(i)) {
+      shape.push_back(ShapedType::kDynamic);
+      outputShape.push_back(b.create<arith::DivUIOp>(loc, toValue(b, loc, size),
+                                                     createIndex(b, loc, outer))
+                                .getResult());
+    } else {
+      shape.push_back(type.getDimSize(i) / outer);
+      outputShape.push_back(b.getIndexAttr(type.getDimSize(i) / outer));
+    }
+    reassociation.push_back({j, j + 1});
   }
   return b.create<tensor::ExpandShapeOp>(
       loc, RankedTensorType::get(shape, type.getElementType()), value,

@@ -273,8 +273,8 @@ SameWindow createSameWindow(mlir::OpBuilder &b, mlir::Location loc,
                             mlir::Value inSize, int64_t extent, int64_t stride,
                             bool upper);
 
-/// `value` with its static dim `dim` split into [outer, size / outer] by an
-/// expand_shape.
+/// `value` with its dim `dim` split into [outer, size / outer] by an
+/// expand_shape (the size may be `?`).
 mlir::Value splitDim(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
                      int64_t dim, int64_t outer);
 
