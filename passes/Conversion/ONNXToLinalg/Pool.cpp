@@ -196,6 +196,29 @@ static int64_t countTaps(int64_t start, int64_t k, int64_t d, int64_t lo,
   return count;
 }
 
+/// countTaps at run time: the taps `start + t * d` (t in [0, k)) in [lo,
+/// hi) are those from ceil((lo - start) / d) to ceil((hi - start) / d),
+/// clamped to [0, k]; with non-negative operands only, so that plain
+/// divisions round the right way.
+static Value createDilatedTapCount(OpBuilder &b, Location loc, Value start,
+                                   Value lo, Value hi, int64_t k, int64_t d) {
+  Value zero = createIndex(b, loc, 0);
+  Value dilation = createIndex(b, loc, d);
+  Value roundUp = createIndex(b, loc, d - 1);
+  // max(ceil((bound - start) / d), 0).
+  auto ceilTaps = [&](Value bound) {
+    Value v = b.create<arith::AddIOp>(
+        loc, b.create<arith::SubIOp>(loc, bound, start), roundUp);
+    return b.create<arith::DivSIOp>(loc, b.create<arith::MaxSIOp>(loc, v, zero),
+                                    dilation);
+  };
+  Value first = ceilTaps(lo);
+  Value last =
+      b.create<arith::MinSIOp>(loc, ceilTaps(hi), createIndex(b, loc, k));
+  return b.create<arith::MaxSIOp>(
+      loc, b.create<arith::SubIOp>(loc, last, first), zero);
+}
+
 /// A pooling op as a linalg.generic over the window (any number of spatial
 /// dims): `padded` [N, C, ...], `window` [k...], `init` [N, C, out...];
 /// `combine` folds an input element into the running value (signless).
@@ -509,9 +532,6 @@ struct AveragePoolLowering : public ONNXToLinalgPattern<onnx::AveragePoolOp> {
       return success();
     }
 
-    if (llvm::any_of(g.dilations, [](int64_t d) { return d != 1; }))
-      return op.emitOpError("with dilations needs static spatial dims when "
-                            "padding is not counted");
     // Dynamic sizes: count the taps of each window at runtime.
     SmallVector<Value> inSizes, padsBegin, padsEnd;
     for (OpFoldResult size : setup->inSizes)
@@ -536,11 +556,17 @@ struct AveragePoolLowering : public ONNXToLinalgPattern<onnx::AveragePoolOp> {
             Value hi = countPad
                            ? b.create<arith::AddIOp>(l, inSizes[i], padsEnd[i])
                            : inSizes[i];
-            Value end = b.create<arith::AddIOp>(l, start,
-                                                createIndex(b, l, g.kernel[i]));
-            Value count =
-                b.create<arith::SubIOp>(l, b.create<arith::MinSIOp>(l, end, hi),
-                                        b.create<arith::MaxSIOp>(l, start, lo));
+            Value count;
+            if (g.dilations[i] == 1) {
+              Value end = b.create<arith::AddIOp>(
+                  l, start, createIndex(b, l, g.kernel[i]));
+              count = b.create<arith::SubIOp>(
+                  l, b.create<arith::MinSIOp>(l, end, hi),
+                  b.create<arith::MaxSIOp>(l, start, lo));
+            } else {
+              count = createDilatedTapCount(b, l, start, lo, hi, g.kernel[i],
+                                            g.dilations[i]);
+            }
             total = total ? b.create<arith::MulIOp>(l, total, count) : count;
           }
           return b.create<arith::DivFOp>(l, args[0],
