@@ -69,3 +69,18 @@ func.func @infeasible_branch(%x: tensor<3x2xf32>, %c: tensor<i1>) -> tensor<*xf3
   }
   return %r : tensor<*xf32>
 }
+
+// -----
+
+// A Conv whose kernel dims are `?` (a weight that is a graph input): the
+// output spatial dims are `?` with explicit pads, and ceil(in / stride)
+// with auto_pad SAME_*.
+// CHECK-LABEL: func.func @conv_dynamic_kernel
+// CHECK: onnx.Conv %arg0, %arg1, %{{.+}} {group = 4 : i64, pads = array<i64: 1, 1>} : (tensor<2x4x8xf32>, tensor<4x1x?xf32>, none) -> tensor<2x4x?xf32>
+// CHECK: onnx.Conv %arg0, %arg1, %{{.+}} {auto_pad = "SAME_UPPER", group = 4 : i64, strides = array<i64: 3>} : (tensor<2x4x8xf32>, tensor<4x1x?xf32>, none) -> tensor<2x4x3xf32>
+func.func @conv_dynamic_kernel(%x: tensor<2x4x8xf32>, %w: tensor<4x1x?xf32>) -> (tensor<*xf32>, tensor<*xf32>) {
+  %none = onnx.NoValue : () -> none
+  %0 = onnx.Conv %x, %w, %none {group = 4 : i64, pads = array<i64: 1, 1>} : (tensor<2x4x8xf32>, tensor<4x1x?xf32>, none) -> tensor<*xf32>
+  %1 = onnx.Conv %x, %w, %none {auto_pad = "SAME_UPPER", group = 4 : i64, strides = array<i64: 3>} : (tensor<2x4x8xf32>, tensor<4x1x?xf32>, none) -> tensor<*xf32>
+  return %0, %1 : tensor<*xf32>, tensor<*xf32>
+}

@@ -81,9 +81,9 @@ static FailureOr<PoolSetup> setUpPool(OpT op, Value x, Value padValue,
     if (same && ShapedType::isDynamic(spatial[i])) {
       // SAME over a `?` dim: pads and output size at run time (ceil_mode
       // does not apply).
-      SameWindow window =
-          createSameWindow(b, loc, toValue(b, loc, inSize), extent,
-                           g.strides[i], op.getAutoPad() == "SAME_UPPER");
+      SameWindow window = createSameWindow(b, loc, toValue(b, loc, inSize),
+                                           b.getIndexAttr(extent), g.strides[i],
+                                           op.getAutoPad() == "SAME_UPPER");
       low.push_back(window.padBegin);
       high.push_back(window.padEnd);
       setup.padsBegin.push_back(window.padBegin);
@@ -107,8 +107,9 @@ static FailureOr<PoolSetup> setUpPool(OpT op, Value x, Value padValue,
     }
     Value in = toValue(b, loc, inSize);
     bool ceilMode = op.getCeilMode() != 0;
-    Value out = createWindowOutputSize(b, loc, in, padBegin, padEnd, extent,
-                                       g.strides[i], ceilMode);
+    Value out =
+        createWindowOutputSize(b, loc, in, padBegin, padEnd,
+                               b.getIndexAttr(extent), g.strides[i], ceilMode);
     setup.sizes.push_back(out);
     if (!ceilMode) {
       high.push_back(b.getIndexAttr(padEnd));
