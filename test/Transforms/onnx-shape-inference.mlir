@@ -96,3 +96,18 @@ func.func @no_rank_from_broadcast(%x: tensor<?x?x?xf32>, %axes: tensor<?xi64>, %
   %1 = onnx.Add %0, %y : (tensor<*xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
   return %1 : tensor<?x?xf32>
 }
+
+// -----
+
+// A Conv whose kernel dims are `?` (a weight that is a graph input): the
+// output spatial dims are `?` with explicit pads, and ceil(in / stride)
+// with auto_pad SAME_*.
+// CHECK-LABEL: func.func @conv_dynamic_kernel
+// CHECK: onnx.Conv %arg0, %arg1, %{{.+}} {group = 4 : i64, pads = array<i64: 1, 1>} : (tensor<2x4x8xf32>, tensor<4x1x?xf32>, none) -> tensor<2x4x?xf32>
+// CHECK: onnx.Conv %arg0, %arg1, %{{.+}} {auto_pad = "SAME_UPPER", group = 4 : i64, strides = array<i64: 3>} : (tensor<2x4x8xf32>, tensor<4x1x?xf32>, none) -> tensor<2x4x3xf32>
+func.func @conv_dynamic_kernel(%x: tensor<2x4x8xf32>, %w: tensor<4x1x?xf32>) -> (tensor<*xf32>, tensor<*xf32>) {
+  %none = onnx.NoValue : () -> none
+  %0 = onnx.Conv %x, %w, %none {group = 4 : i64, pads = array<i64: 1, 1>} : (tensor<2x4x8xf32>, tensor<4x1x?xf32>, none) -> tensor<*xf32>
+  %1 = onnx.Conv %x, %w, %none {auto_pad = "SAME_UPPER", group = 4 : i64, strides = array<i64: 3>} : (tensor<2x4x8xf32>, tensor<4x1x?xf32>, none) -> tensor<*xf32>
+  return %0, %1 : tensor<*xf32>, tensor<*xf32>
+}

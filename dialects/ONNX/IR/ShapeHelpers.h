@@ -96,12 +96,15 @@ namespace onnxc::onnx {
 /// dims: explicit begin/end pads (auto_pad applied), strides, dilations.
 struct WindowGeometry {
   llvm::SmallVector<int64_t> kernel, strides, dilations, padsBegin, padsEnd;
-  llvm::SmallVector<int64_t> outputSpatial; // `?` where the input dim is `?`
+  /// `?` where the input dim is `?`, or the kernel dim with explicit pads.
+  llvm::SmallVector<int64_t> outputSpatial;
 };
 
 /// Resolves kernel, strides, dilations and pads of a windowed op over
 /// `inputSpatial` (dims may be `?`; auto_pad SAME_* then leaves the pads and
-/// the output `?`). Fails with a diagnostic on malformed attributes.
+/// the output `?`). Kernel dims may be `?` too: auto_pad SAME_* then leaves
+/// the pads unresolved, and explicit pads give a `?` output. Fails with a
+/// diagnostic on malformed attributes.
 mlir::LogicalResult
 resolveWindow(std::optional<mlir::Location> loc, llvm::StringRef opName,
               llvm::ArrayRef<int64_t> inputSpatial,

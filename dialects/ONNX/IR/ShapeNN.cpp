@@ -54,7 +54,8 @@ LogicalResult onnxc::onnx::resolveWindow(
     return failure();
   for (size_t i = 0; i < n; ++i) {
     // window_c3
-    if (g.kernel[i] <= 0 || g.strides[i] <= 0 || g.dilations[i] <= 0)
+    if ((!ShapedType::isDynamic(g.kernel[i]) && g.kernel[i] <= 0) ||
+        g.strides[i] <= 0 || g.dilations[i] <= 0)
       return opError(loc, opName,
                      "expects positive kernel_shape, strides and dilations");
     // window_c4
@@ -75,6 +76,13 @@ LogicalResult onnxc::onnx::resolveWindow(
       g.padsBegin[i] = g.padsEnd[i] = 0;
     if (ShapedType::isDynamic(in)) {
       g.outputSpatial.push_back(ShapedType::kDynamic);
+      continue;
+    }
+    if (ShapedType::isDynamic(g.kernel[i])) {
+      // The pads of SAME and the output of explicit pads are known at run
+      // time only.
+      g.outputSpatial.push_back(same ? ceilDiv(in, g.strides[i])
+                                     : ShapedType::kDynamic);
       continue;
     }
     if (same) {
@@ -245,9 +253,6 @@ ConvOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                      "expects 'kernel_shape' to match W's spatial dims");
     kernel.assign(ks->begin(), ks->end());
   }
-  // conv_c5
-  if (llvm::any_of(kernel, ShapedType::isDynamic))
-    return opError(loc, "Conv", "expects static kernel dims");
   if (!isNoValue(op.getB())) {
     auto b = dyn_cast<RankedTensorType>(op.getB().getType());
     // conv_c6

@@ -737,10 +737,21 @@ Value createPad(OpBuilder &b, Location loc, Value value,
 }
 
 Value createWindowOutputSize(OpBuilder &b, Location loc, Value inSize,
-                             int64_t padBegin, int64_t padEnd, int64_t extent,
-                             int64_t stride, bool ceilMode) {
-  Value span = b.create<arith::AddIOp>(
-      loc, inSize, createIndex(b, loc, padBegin + padEnd - extent));
+                             int64_t padBegin, int64_t padEnd,
+                             OpFoldResult extent, int64_t stride,
+                             bool ceilMode) {
+  Value span;
+  if (std::optional<int64_t> known = getConstantIntValue(extent)) {
+    span = b.create<arith::AddIOp>(
+        loc, inSize, createIndex(b, loc, padBegin + padEnd - *known));
+  } else {
+    // A kernel dim known at run time only.
+    span = b.create<arith::SubIOp>(
+        loc,
+        b.create<arith::AddIOp>(loc, inSize,
+                                createIndex(b, loc, padBegin + padEnd)),
+        toValue(b, loc, extent));
+  }
   Value strideValue = createIndex(b, loc, stride);
   Value one = createIndex(b, loc, 1);
   if (!ceilMode) {
@@ -762,7 +773,7 @@ Value createWindowOutputSize(OpBuilder &b, Location loc, Value inSize,
 }
 
 SameWindow createSameWindow(OpBuilder &b, Location loc, Value inSize,
-                            int64_t extent, int64_t stride, bool upper) {
+                            OpFoldResult extent, int64_t stride, bool upper) {
   Value strideValue = createIndex(b, loc, stride);
   Value out = b.create<arith::DivSIOp>(
       loc,
@@ -773,7 +784,7 @@ SameWindow createSameWindow(OpBuilder &b, Location loc, Value inSize,
       b.create<arith::MulIOp>(
           loc, b.create<arith::SubIOp>(loc, out, createIndex(b, loc, 1)),
           strideValue),
-      createIndex(b, loc, extent));
+      toValue(b, loc, extent));
   Value total = b.create<arith::MaxSIOp>(
       loc, b.create<arith::SubIOp>(loc, span, inSize), createIndex(b, loc, 0));
   Value half = b.create<arith::DivSIOp>(loc, total, createIndex(b, loc, 2));
@@ -789,19 +800,27 @@ Value splitDim(OpBuilder &b, Location loc, Value value, int64_t dim,
   SmallVector<ReassociationIndices> reassociation;
   for (int64_t i = 0; i < type.getRank(); ++i) {
     int64_t j = shape.size();
-    if (i == dim) {
-      int64_t inner = type.getDimSize(i) / outer;
-      shape.append({outer, inner});
-      outputShape.append({b.getIndexAttr(outer), b.getIndexAttr(inner)});
-      reassociation.push_back({j, j + 1});
-      continue;
-    }
-    shape.push_back(type.getDimSize(i));
     OpFoldResult size = getDimSize(b, loc, value, i);
     if (type.isDynamicDim(i))
       size = toValue(b, loc, size);
-    outputShape.push_back(size);
-    reassociation.push_back({j});
+    if (i != dim) {
+      shape.push_back(type.getDimSize(i));
+      outputShape.push_back(size);
+      reassociation.push_back({j});
+      continue;
+    }
+    shape.push_back(outer);
+    outputShape.push_back(b.getIndexAttr(outer));
+    if (type.isDynamicDim(i)) {
+      shape.push_back(ShapedType::kDynamic);
+      outputShape.push_back(b.create<arith::DivUIOp>(loc, toValue(b, loc, size),
+                                                     createIndex(b, loc, outer))
+                                .getResult());
+    } else {
+      shape.push_back(type.getDimSize(i) / outer);
+      outputShape.push_back(b.getIndexAttr(type.getDimSize(i) / outer));
+    }
+    reassociation.push_back({j, j + 1});
   }
   return b.create<tensor::ExpandShapeOp>(
       loc, RankedTensorType::get(shape, type.getElementType()), value,

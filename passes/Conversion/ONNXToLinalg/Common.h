@@ -256,25 +256,27 @@ mlir::Value createPad(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
 
 /// The output size of a window op along one dim of runtime size `inSize`:
 /// (in + padBegin + padEnd - extent) / stride + 1, rounded down, or up in
-/// ceil mode (where the last window must start before the end padding).
+/// ceil mode (where the last window must start before the end padding). The
+/// window's `extent` may be a run-time value.
 mlir::Value createWindowOutputSize(mlir::OpBuilder &b, mlir::Location loc,
                                    mlir::Value inSize, int64_t padBegin,
-                                   int64_t padEnd, int64_t extent,
+                                   int64_t padEnd, mlir::OpFoldResult extent,
                                    int64_t stride, bool ceilMode);
 
 /// The output size and pads of a window op with auto_pad SAME_UPPER (`upper`)
 /// or SAME_LOWER along a dim of run-time size `inSize`: out = ceil(in /
 /// stride), and the total padding max((out - 1) * stride + extent - in, 0) is
-/// split evenly, the odd one at the end (SAME_UPPER) or the begin.
+/// split evenly, the odd one at the end (SAME_UPPER) or the begin. The
+/// window's `extent` may be a run-time value.
 struct SameWindow {
   mlir::Value outSize, padBegin, padEnd;
 };
 SameWindow createSameWindow(mlir::OpBuilder &b, mlir::Location loc,
-                            mlir::Value inSize, int64_t extent, int64_t stride,
-                            bool upper);
+                            mlir::Value inSize, mlir::OpFoldResult extent,
+                            int64_t stride, bool upper);
 
-/// `value` with its static dim `dim` split into [outer, size / outer] by an
-/// expand_shape.
+/// `value` with its dim `dim` split into [outer, size / outer] by an
+/// expand_shape (the size may be `?`).
 mlir::Value splitDim(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
                      int64_t dim, int64_t outer);
 

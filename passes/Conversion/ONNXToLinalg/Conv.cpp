@@ -7,6 +7,9 @@
 // conv_2d_ngchw_gfchw on channel dims split into [group, channels / group]
 // otherwise; 1-D and 3-D use conv_1d_ncw_fcw / conv_3d_ncdhw_fcdhw for group
 // 1 and a linalg.generic over the split channel dims for other groups.
+// Kernel and channel dims may be `?` (a weight that is a graph input): the
+// kernel extent, SAME pads and output sizes are then computed at run time,
+// and the channel dims are split at their run-time sizes.
 //
 // ConvTranspose is a stride-1 Conv of the input spread out by the strides
 // (inserted into zeros with a strided insert_slice) and padded by the
@@ -65,11 +68,10 @@ static Value createGroupedConvGeneric(OpBuilder &b, Location loc, Value input,
 
 /// The convolution of the padded input `padded` [N, C, ...] with `w`
 /// [M, C/group, k...] accumulated onto `init` [N, M, out...].
-static FailureOr<Value> createConv(Operation *op, OpBuilder &b, Location loc,
-                                   Value padded, Value w, Value init,
-                                   ArrayRef<int64_t> strideValues,
-                                   ArrayRef<int64_t> dilationValues,
-                                   int64_t group, RankedTensorType resultType) {
+static Value createConv(OpBuilder &b, Location loc, Value padded, Value w,
+                        Value init, ArrayRef<int64_t> strideValues,
+                        ArrayRef<int64_t> dilationValues, int64_t group,
+                        RankedTensorType resultType) {
   auto xType = cast<RankedTensorType>(padded.getType());
   auto wType = cast<RankedTensorType>(w.getType());
   Type element = resultType.getElementType();
@@ -103,9 +105,6 @@ static FailureOr<Value> createConv(Operation *op, OpBuilder &b, Location loc,
     padded = b.create<tensor::CastOp>(loc, xType.clone(shape), padded);
     xType = cast<RankedTensorType>(padded.getType());
   }
-  if (ShapedType::isDynamic(channels) || ShapedType::isDynamic(filters))
-    return op->emitOpError("with group ")
-           << group << " needs static channel dims to be lowered";
   if (rank == 4 && channels == group && filters == group) {
     // Depthwise: W [C, 1, kH, kW] -> [C, kH, kW].
     auto filterType = RankedTensorType::get(
@@ -120,7 +119,7 @@ static FailureOr<Value> createConv(Operation *op, OpBuilder &b, Location loc,
   }
 
   // Grouped: input [N, G, C/G, ...], filter [G, M/G, C/G, k...], output
-  // [N, G, M/G, ...].
+  // [N, G, M/G, ...] (channel dims may be `?`).
   Value input = splitDim(b, loc, padded, 1, group);
   Value filter = splitDim(b, loc, w, 0, group);
   Value output = splitDim(b, loc, init, 1, group);
@@ -145,81 +144,6 @@ static Value createConvInit(OpBuilder &b, Location loc, Value bias,
                         createScalar(b, loc, resultType.getElementType(), 0));
   return createBroadcastInDims(b, loc, bias, resultType, sizes, {1});
 }
-
-namespace {
-struct ConvLowering : public ONNXToLinalgPattern<onnx::ConvOp> {
-  using ONNXToLinalgPattern::ONNXToLinalgPattern;
-
-  LogicalResult lower(onnx::ConvOp op, OpAdaptor adaptor,
-                      RankedTensorType resultType, Location loc,
-                      ConversionPatternRewriter &rewriter) const override {
-    Value x = adaptor.getX(), w = adaptor.getW();
-    auto xType = cast<RankedTensorType>(x.getType());
-    auto wType = cast<RankedTensorType>(w.getType());
-    int64_t rank = xType.getRank();
-    if (rank < 3 || rank > 5 || wType.getRank() != rank)
-      return op.emitOpError("supports 1-D to 3-D convolutions (got input ")
-             << xType << ")";
-    int64_t numSpatial = rank - 2;
-    SmallVector<int64_t> kernel(wType.getShape().drop_front(2));
-    if (auto attr = op.getKernelShape())
-      kernel.assign(attr->begin(), attr->end());
-    if (llvm::any_of(kernel, ShapedType::isDynamic))
-      return op.emitOpError("needs static kernel dims to be lowered");
-    ArrayRef<int64_t> spatial = xType.getShape().drop_front(2);
-    onnx::WindowGeometry g;
-    if (failed(onnx::resolveWindow(loc, "Conv", spatial, kernel,
-                                   op.getStrides(), op.getDilations(),
-                                   op.getPads(), op.getAutoPad(),
-                                   /*ceilMode=*/false, g)))
-      return failure();
-    bool same = op.getAutoPad().starts_with("SAME");
-
-    Type element = resultType.getElementType();
-    Value zero = createScalar(rewriter, loc, element, 0);
-    SmallVector<OpFoldResult> low(2, rewriter.getIndexAttr(0));
-    SmallVector<OpFoldResult> high(low);
-    SmallVector<OpFoldResult> sizes{getDimSize(rewriter, loc, x, 0),
-                                    getDimSize(rewriter, loc, w, 0)};
-    for (int64_t i = 0; i < numSpatial; ++i) {
-      int64_t extent = (g.kernel[i] - 1) * g.dilations[i] + 1;
-      if (same && ShapedType::isDynamic(spatial[i])) {
-        // SAME over a `?` dim: pads and output size at run time.
-        SameWindow window = createSameWindow(
-            rewriter, loc,
-            toValue(rewriter, loc, getDimSize(rewriter, loc, x, i + 2)), extent,
-            g.strides[i], op.getAutoPad() == "SAME_UPPER");
-        low.push_back(window.padBegin);
-        high.push_back(window.padEnd);
-        sizes.push_back(window.outSize);
-        continue;
-      }
-      low.push_back(rewriter.getIndexAttr(g.padsBegin[i]));
-      high.push_back(rewriter.getIndexAttr(g.padsEnd[i]));
-      if (!ShapedType::isDynamic(g.outputSpatial[i])) {
-        sizes.push_back(rewriter.getIndexAttr(g.outputSpatial[i]));
-        continue;
-      }
-      sizes.push_back(createWindowOutputSize(
-          rewriter, loc,
-          toValue(rewriter, loc, getDimSize(rewriter, loc, x, i + 2)),
-          g.padsBegin[i], g.padsEnd[i], extent, g.strides[i],
-          /*ceilMode=*/false));
-    }
-    Value padded = createPad(rewriter, loc, x, low, high, zero);
-    Value init =
-        createConvInit(rewriter, loc, adaptor.getB(), resultType, sizes);
-    FailureOr<Value> conv =
-        createConv(op, rewriter, loc, padded, w, init, g.strides, g.dilations,
-                   op.getGroup(), resultType);
-    if (failed(conv))
-      return failure();
-    rewriter.replaceOp(op, *conv);
-    return success();
-  }
-};
-
-} // namespace
 
 /// Index arithmetic on OpFoldResults: constants fold, the rest become arith
 /// ops on index values.
@@ -265,6 +189,82 @@ struct IndexMath {
   }
   static int64_t staticOr(OpFoldResult v) {
     return getConstantIntValue(v).value_or(ShapedType::kDynamic);
+  }
+};
+
+struct ConvLowering : public ONNXToLinalgPattern<onnx::ConvOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
+
+  LogicalResult lower(onnx::ConvOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
+    Value x = adaptor.getX(), w = adaptor.getW();
+    auto xType = cast<RankedTensorType>(x.getType());
+    auto wType = cast<RankedTensorType>(w.getType());
+    int64_t rank = xType.getRank();
+    if (rank < 3 || rank > 5 || wType.getRank() != rank)
+      return op.emitOpError("supports 1-D to 3-D convolutions (got input ")
+             << xType << ")";
+    int64_t numSpatial = rank - 2;
+    SmallVector<int64_t> kernel(wType.getShape().drop_front(2));
+    if (auto attr = op.getKernelShape())
+      kernel.assign(attr->begin(), attr->end());
+    ArrayRef<int64_t> spatial = xType.getShape().drop_front(2);
+    onnx::WindowGeometry g;
+    if (failed(onnx::resolveWindow(loc, "Conv", spatial, kernel,
+                                   op.getStrides(), op.getDilations(),
+                                   op.getPads(), op.getAutoPad(),
+                                   /*ceilMode=*/false, g)))
+      return failure();
+    bool same = op.getAutoPad().starts_with("SAME");
+
+    Type element = resultType.getElementType();
+    Value zero = createScalar(rewriter, loc, element, 0);
+    SmallVector<OpFoldResult> low(2, rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> high(low);
+    SmallVector<OpFoldResult> sizes{getDimSize(rewriter, loc, x, 0),
+                                    getDimSize(rewriter, loc, w, 0)};
+    IndexMath m{rewriter, loc};
+    for (int64_t i = 0; i < numSpatial; ++i) {
+      // The dilated kernel extent; at run time for a `?` kernel dim.
+      OpFoldResult extent =
+          ShapedType::isDynamic(g.kernel[i])
+              ? m.add(
+                    m.mul(m.sub(getDimSize(rewriter, loc, w, i + 2), m.cst(1)),
+                          m.cst(g.dilations[i])),
+                    m.cst(1))
+              : m.cst((g.kernel[i] - 1) * g.dilations[i] + 1);
+      if (same && (ShapedType::isDynamic(spatial[i]) ||
+                   ShapedType::isDynamic(g.kernel[i]))) {
+        // SAME over a `?` dim or kernel dim: pads and output size at run
+        // time.
+        SameWindow window = createSameWindow(
+            rewriter, loc,
+            toValue(rewriter, loc, getDimSize(rewriter, loc, x, i + 2)), extent,
+            g.strides[i], op.getAutoPad() == "SAME_UPPER");
+        low.push_back(window.padBegin);
+        high.push_back(window.padEnd);
+        sizes.push_back(window.outSize);
+        continue;
+      }
+      low.push_back(rewriter.getIndexAttr(g.padsBegin[i]));
+      high.push_back(rewriter.getIndexAttr(g.padsEnd[i]));
+      if (!ShapedType::isDynamic(g.outputSpatial[i])) {
+        sizes.push_back(rewriter.getIndexAttr(g.outputSpatial[i]));
+        continue;
+      }
+      sizes.push_back(createWindowOutputSize(
+          rewriter, loc,
+          toValue(rewriter, loc, getDimSize(rewriter, loc, x, i + 2)),
+          g.padsBegin[i], g.padsEnd[i], extent, g.strides[i],
+          /*ceilMode=*/false));
+    }
+    Value padded = createPad(rewriter, loc, x, low, high, zero);
+    Value init =
+        createConvInit(rewriter, loc, adaptor.getB(), resultType, sizes);
+    rewriter.replaceOp(op, createConv(rewriter, loc, padded, w, init, g.strides,
+                                      g.dilations, op.getGroup(), resultType));
+    return success();
   }
 };
 
@@ -379,15 +379,17 @@ struct ConvTransposeLowering
 
     // The kernel [C, M/G, k...] as a Conv kernel [M, C/G, k...]: flipped
     // along the spatial dims and with the channel dims swapped per group.
+    // With groups, the sizes M / G and C / G index W; `?` ones are read
+    // before the body.
     int64_t channels = wType.getDimSize(0), perGroup = wType.getDimSize(1);
-    if (group != 1 &&
-        (ShapedType::isDynamic(channels) || ShapedType::isDynamic(perGroup)))
-      return op.emitOpError("with group ")
-             << group << " needs static channel dims to be lowered";
-    SmallVector<OpFoldResult> flippedSizes{getDimSize(rewriter, loc, w, 1),
+    OpFoldResult perGroupSize = getDimSize(rewriter, loc, w, 1);
+    SmallVector<OpFoldResult> flippedSizes{perGroupSize,
                                            getDimSize(rewriter, loc, w, 0)};
-    if (group != 1)
-      flippedSizes = {m.cst(perGroup * group), m.cst(channels / group)};
+    OpFoldResult channelsPerGroup;
+    if (group != 1) {
+      channelsPerGroup = m.div(flippedSizes[1], m.cst(group));
+      flippedSizes = {m.mul(perGroupSize, m.cst(group)), channelsPerGroup};
+    }
     flippedSizes.append(kernelSizes);
     RankedTensorType flippedType = shapeOf(flippedSizes);
     SmallVector<Value> kernelLast;
@@ -409,11 +411,15 @@ struct ConvTransposeLowering
                     at = {c, mIndex};
                   } else {
                     // m = g * (M/G) + mm reads W[g * (C/G) + c, mm].
-                    Value mPerGroup = createIndex(b, l, perGroup);
+                    Value mPerGroup = ShapedType::isDynamic(perGroup)
+                                          ? cast<Value>(perGroupSize)
+                                          : createIndex(b, l, perGroup);
                     Value gi = b.create<arith::DivUIOp>(l, mIndex, mPerGroup);
                     Value mm = b.create<arith::RemUIOp>(l, mIndex, mPerGroup);
-                    Value base = b.create<arith::MulIOp>(
-                        l, gi, createIndex(b, l, channels / group));
+                    Value cPerGroup = ShapedType::isDynamic(channels)
+                                          ? cast<Value>(channelsPerGroup)
+                                          : createIndex(b, l, channels / group);
+                    Value base = b.create<arith::MulIOp>(l, gi, cPerGroup);
                     at = {b.create<arith::AddIOp>(l, base, c), mm};
                   }
                   for (int64_t i = 0; i < numSpatial; ++i)
@@ -437,12 +443,9 @@ struct ConvTransposeLowering
     Value init =
         createConvInit(rewriter, loc, adaptor.getB(), resultType, sizes);
     SmallVector<int64_t> unitStrides(numSpatial, 1);
-    FailureOr<Value> conv =
-        createConv(op, rewriter, loc, spread, flipped, init, unitStrides,
-                   g.dilations, group, resultType);
-    if (failed(conv))
-      return failure();
-    rewriter.replaceOp(op, *conv);
+    rewriter.replaceOp(op,
+                       createConv(rewriter, loc, spread, flipped, init,
+                                  unitStrides, g.dilations, group, resultType));
     return success();
   }
 };

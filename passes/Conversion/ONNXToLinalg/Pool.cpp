@@ -81,9 +81,9 @@ static FailureOr<PoolSetup> setUpPool(OpT op, Value x, Value padValue,
     if (same && ShapedType::isDynamic(spatial[i])) {
       // SAME over a `?` dim: pads and output size at run time (ceil_mode
       // does not apply).
-      SameWindow window =
-          createSameWindow(b, loc, toValue(b, loc, inSize), extent,
-                           g.strides[i], op.getAutoPad() == "SAME_UPPER");
+      SameWindow window = createSameWindow(b, loc, toValue(b, loc, inSize),
+                                           b.getIndexAttr(extent), g.strides[i],
+                                           op.getAutoPad() == "SAME_UPPER");
       low.push_back(window.padBegin);
       high.push_back(window.padEnd);
       setup.padsBegin.push_back(window.padBegin);
@@ -107,8 +107,9 @@ static FailureOr<PoolSetup> setUpPool(OpT op, Value x, Value padValue,
     }
     Value in = toValue(b, loc, inSize);
     bool ceilMode = op.getCeilMode() != 0;
-    Value out = createWindowOutputSize(b, loc, in, padBegin, padEnd, extent,
-                                       g.strides[i], ceilMode);
+    Value out =
+        createWindowOutputSize(b, loc, in, padBegin, padEnd,
+                               b.getIndexAttr(extent), g.strides[i], ceilMode);
     setup.sizes.push_back(out);
     if (!ceilMode) {
       high.push_back(b.getIndexAttr(padEnd));
@@ -194,6 +195,29 @@ static int64_t countTaps(int64_t start, int64_t k, int64_t d, int64_t lo,
     count += pos >= lo && pos < hi;
   }
   return count;
+}
+
+/// countTaps at run time: the taps `start + t * d` (t in [0, k)) in [lo,
+/// hi) are those from ceil((lo - start) / d) to ceil((hi - start) / d),
+/// clamped to [0, k]; with non-negative operands only, so that plain
+/// divisions round the right way.
+static Value createDilatedTapCount(OpBuilder &b, Location loc, Value start,
+                                   Value lo, Value hi, int64_t k, int64_t d) {
+  Value zero = createIndex(b, loc, 0);
+  Value dilation = createIndex(b, loc, d);
+  Value roundUp = createIndex(b, loc, d - 1);
+  // max(ceil((bound - start) / d), 0).
+  auto ceilTaps = [&](Value bound) {
+    Value v = b.create<arith::AddIOp>(
+        loc, b.create<arith::SubIOp>(loc, bound, start), roundUp);
+    return b.create<arith::DivSIOp>(loc, b.create<arith::MaxSIOp>(loc, v, zero),
+                                    dilation);
+  };
+  Value first = ceilTaps(lo);
+  Value last =
+      b.create<arith::MinSIOp>(loc, ceilTaps(hi), createIndex(b, loc, k));
+  return b.create<arith::MaxSIOp>(
+      loc, b.create<arith::SubIOp>(loc, last, first), zero);
 }
 
 /// A pooling op as a linalg.generic over the window (any number of spatial
@@ -509,9 +533,6 @@ struct AveragePoolLowering : public ONNXToLinalgPattern<onnx::AveragePoolOp> {
       return success();
     }
 
-    if (llvm::any_of(g.dilations, [](int64_t d) { return d != 1; }))
-      return op.emitOpError("with dilations needs static spatial dims when "
-                            "padding is not counted");
     // Dynamic sizes: count the taps of each window at runtime.
     SmallVector<Value> inSizes, padsBegin, padsEnd;
     for (OpFoldResult size : setup->inSizes)
@@ -536,11 +557,17 @@ struct AveragePoolLowering : public ONNXToLinalgPattern<onnx::AveragePoolOp> {
             Value hi = countPad
                            ? b.create<arith::AddIOp>(l, inSizes[i], padsEnd[i])
                            : inSizes[i];
-            Value end = b.create<arith::AddIOp>(l, start,
-                                                createIndex(b, l, g.kernel[i]));
-            Value count =
-                b.create<arith::SubIOp>(l, b.create<arith::MinSIOp>(l, end, hi),
-                                        b.create<arith::MaxSIOp>(l, start, lo));
+            Value count;
+            if (g.dilations[i] == 1) {
+              Value end = b.create<arith::AddIOp>(
+                  l, start, createIndex(b, l, g.kernel[i]));
+              count = b.create<arith::SubIOp>(
+                  l, b.create<arith::MinSIOp>(l, end, hi),
+                  b.create<arith::MaxSIOp>(l, start, lo));
+            } else {
+              count = createDilatedTapCount(b, l, start, lo, hi, g.kernel[i],
+                                            g.dilations[i]);
+            }
             total = total ? b.create<arith::MulIOp>(l, total, count) : count;
           }
           return b.create<arith::DivFOp>(l, args[0],

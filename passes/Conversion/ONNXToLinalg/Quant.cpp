@@ -967,43 +967,6 @@ struct QLinearMatMulLowering
 };
 } // namespace
 
-/// `value` with its dim `dim` split into [group, size / group] (the size may
-/// be `?`).
-static Value splitGroups(OpBuilder &b, Location loc, Value value, int64_t dim,
-                         int64_t group) {
-  auto type = cast<RankedTensorType>(value.getType());
-  SmallVector<int64_t> shape;
-  SmallVector<OpFoldResult> outputShape;
-  SmallVector<ReassociationIndices> reassociation;
-  for (int64_t i = 0; i < type.getRank(); ++i) {
-    int64_t j = shape.size();
-    OpFoldResult size = getDimSize(b, loc, value, i);
-    if (type.isDynamicDim(i))
-      size = toValue(b, loc, size);
-    if (i != dim) {
-      shape.push_back(type.getDimSize(i));
-      outputShape.push_back(size);
-      reassociation.push_back({j});
-      continue;
-    }
-    shape.push_back(group);
-    outputShape.push_back(b.getIndexAttr(group));
-    if (type.isDynamicDim(i)) {
-      shape.push_back(ShapedType::kDynamic);
-      outputShape.push_back(b.create<arith::DivUIOp>(loc, toValue(b, loc, size),
-                                                     createIndex(b, loc, group))
-                                .getResult());
-    } else {
-      shape.push_back(type.getDimSize(i) / group);
-      outputShape.push_back(b.getIndexAttr(type.getDimSize(i) / group));
-    }
-    reassociation.push_back({j, j + 1});
-  }
-  return b.create<tensor::ExpandShapeOp>(
-      loc, RankedTensorType::get(shape, type.getElementType()), value,
-      reassociation, outputShape);
-}
-
 namespace {
 /// The input of an integer convolution padded with its zero point, the
 /// output sizes [N, F, OH, OW] and the window.
@@ -1130,11 +1093,11 @@ createIntegerConv(OpBuilder &b, OpT op, Value x, Value w, Value xZeroPoint,
   bool grouped = group != 1;
   Value input = padded, filter = w, output = init, wZeroTensor = wZero.tensor;
   if (grouped) {
-    input = splitGroups(b, loc, padded, 1, group);
-    filter = splitGroups(b, loc, w, 0, group);
-    output = splitGroups(b, loc, init, 1, group);
+    input = splitDim(b, loc, padded, 1, group);
+    filter = splitDim(b, loc, w, 0, group);
+    output = splitDim(b, loc, init, 1, group);
     if (wZeroTensor)
-      wZeroTensor = splitGroups(b, loc, wZeroTensor, 0, group);
+      wZeroTensor = splitDim(b, loc, wZeroTensor, 0, group);
   }
   int64_t loops = grouped ? 8 : 7;
   auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };

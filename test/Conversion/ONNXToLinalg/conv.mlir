@@ -224,3 +224,95 @@ func.func @conv_same_dynamic(%x: tensor<1x3x?x?xf32>, %w: tensor<4x3x3x3xf32>) -
   %0 = onnx.Conv %x, %w, %none {auto_pad = "SAME_UPPER", strides = array<i64: 2, 2>} : (tensor<1x3x?x?xf32>, tensor<4x3x3x3xf32>, none) -> tensor<1x4x?x?xf32>
   return %0 : tensor<1x4x?x?xf32>
 }
+
+// -----
+
+// `?` kernel dims (a weight that is a graph input): the dilated extent
+// (k - 1) * dilation + 1 and the output size are computed at run time, and
+// group 1 keeps the named convolution.
+// CHECK-LABEL: func.func @conv_dynamic_kernel
+// CHECK-SAME: (%[[X:.+]]: tensor<?x?x?xf32>, %[[W:.+]]: tensor<?x?x?xf32>)
+// CHECK: %[[K:.+]] = tensor.dim %[[W]], %c2
+// CHECK: %[[KM1:.+]] = arith.subi %[[K]], %c1
+// CHECK: %[[DIL:.+]] = arith.muli %[[KM1]], %c2
+// CHECK: %[[EXTENT:.+]] = arith.addi %[[DIL]], %c1
+// CHECK: %[[IN:.+]] = tensor.dim %[[X]], %c2
+// CHECK: %[[PADDED:.+]] = arith.addi %[[IN]], %c2
+// CHECK: arith.subi %[[PADDED]], %[[EXTENT]]
+// CHECK: linalg.conv_1d_ncw_fcw {dilations = dense<2> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>} ins(%{{.+}}, %[[W]] : tensor<?x?x?xf32>, tensor<?x?x?xf32>)
+func.func @conv_dynamic_kernel(%x: tensor<?x?x?xf32>, %w: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
+  %none = onnx.NoValue : () -> none
+  %0 = onnx.Conv %x, %w, %none {dilations = array<i64: 2>, pads = array<i64: 1, 1>} : (tensor<?x?x?xf32>, tensor<?x?x?xf32>, none) -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
+}
+
+// -----
+
+// Grouped with `?` channel and kernel dims (a depthwise causal convolution
+// whose weight is a graph input): the channel dims split into [group, `?`]
+// at run time, then the generic grouped convolution.
+// CHECK-LABEL: func.func @conv_grouped_dynamic
+// CHECK: %[[C:.+]] = tensor.dim %arg0, %c1
+// CHECK: %[[CG:.+]] = arith.divui %[[C]], %c4
+// CHECK: tensor.expand_shape %arg0 {{\[}}[0], [1, 2], [3]] output_shape [%{{.+}}, 4, %[[CG]], %{{.+}}] : tensor<?x?x?xf32> into tensor<?x4x?x?xf32>
+// CHECK: tensor.expand_shape %arg1 {{.+}} into tensor<4x?x?x?xf32>
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]
+// CHECK: tensor.collapse_shape %{{.+}} : tensor<?x4x?x?xf32> into tensor<?x?x?xf32>
+func.func @conv_grouped_dynamic(%x: tensor<?x?x?xf32>, %w: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
+  %none = onnx.NoValue : () -> none
+  %0 = onnx.Conv %x, %w, %none {group = 4 : i64} : (tensor<?x?x?xf32>, tensor<?x?x?xf32>, none) -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
+}
+
+// -----
+
+// 2-D grouped with `?` channel dims: the named grouped convolution on the
+// split dims.
+// CHECK-LABEL: func.func @conv_grouped_dynamic_2d
+// CHECK: linalg.conv_2d_ngchw_gfchw {{.+}} ins(%{{.+}}, %{{.+}} : tensor<?x2x?x?x?xf32>, tensor<2x?x?x?x?xf32>)
+func.func @conv_grouped_dynamic_2d(%x: tensor<?x?x?x?xf32>, %w: tensor<?x?x?x?xf32>, %b: tensor<?xf32>) -> tensor<?x?x?x?xf32> {
+  %0 = onnx.Conv %x, %w, %b {group = 2 : i64} : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>, tensor<?xf32>) -> tensor<?x?x?x?xf32>
+  return %0 : tensor<?x?x?x?xf32>
+}
+
+// -----
+
+// SAME with a `?` kernel dim over a static input: the output size
+// ceil(7 / 2) = 4 is static, the pads follow from the run-time extent (the
+// odd one at the begin for SAME_LOWER).
+// CHECK-LABEL: func.func @conv_same_dynamic_kernel
+// CHECK: %[[K:.+]] = tensor.dim %arg1, %c2
+// CHECK: %[[SPAN:.+]] = arith.addi %[[K]], %c6
+// CHECK: %[[NEED:.+]] = arith.subi %[[SPAN]], %c7
+// CHECK: %[[TOTAL:.+]] = arith.maxsi %[[NEED]], %c0
+// CHECK: %[[HALF:.+]] = arith.divsi %[[TOTAL]], %c2
+// CHECK: %[[BEGIN:.+]] = arith.subi %[[TOTAL]], %[[HALF]]
+// CHECK: tensor.insert_slice %arg0 into %{{.+}}[0, 0, %[[BEGIN]]] [1, 3, 7] [1, 1, 1] : tensor<1x3x7xf32> into tensor<1x3x?xf32>
+// CHECK: linalg.conv_1d_ncw_fcw {{.+}} outs(%{{.+}} : tensor<1x2x4xf32>)
+func.func @conv_same_dynamic_kernel(%x: tensor<1x3x7xf32>, %w: tensor<2x3x?xf32>) -> tensor<1x2x4xf32> {
+  %none = onnx.NoValue : () -> none
+  %0 = onnx.Conv %x, %w, %none {auto_pad = "SAME_LOWER", strides = array<i64: 2>} : (tensor<1x3x7xf32>, tensor<2x3x?xf32>, none) -> tensor<1x2x4xf32>
+  return %0 : tensor<1x2x4xf32>
+}
+
+// -----
+
+// Grouped ConvTranspose with `?` channel dims: M / G and C / G are read
+// from W before the kernel is flipped, and index it in the body.
+// CHECK-LABEL: func.func @convtranspose_grouped_dynamic
+// CHECK: %[[MG:.+]] = tensor.dim %arg1, %c1
+// CHECK: %[[C:.+]] = tensor.dim %arg1, %c0
+// CHECK: %[[CG:.+]] = arith.divsi %[[C]], %c2
+// CHECK: %[[M:.+]] = arith.muli %[[MG]], %c2
+// CHECK: tensor.empty(%[[M]], %[[CG]], %{{.+}}, %{{.+}}) : tensor<?x?x?x?xf32>
+// CHECK: linalg.generic
+// CHECK: %[[GI:.+]] = arith.divui %{{.+}}, %[[MG]]
+// CHECK: arith.remui %{{.+}}, %[[MG]]
+// CHECK: arith.muli %[[GI]], %[[CG]]
+// CHECK: linalg.conv_2d_ngchw_gfchw
+func.func @convtranspose_grouped_dynamic(%x: tensor<?x?x?x?xf32>, %w: tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32> {
+  %none = onnx.NoValue : () -> none
+  %0 = onnx.ConvTranspose %x, %w, %none {group = 2 : i64} : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>, none) -> tensor<?x?x?x?xf32>
+  return %0 : tensor<?x?x?x?xf32>
+}

@@ -154,6 +154,35 @@ func.func @averagepool_3d(%x: tensor<1x3x4x4x4xf32>) -> tensor<1x3x3x3x3xf32> {
 
 // -----
 
+// Dilated windows over `?` dims, padding not counted: the taps start +
+// t * 2 (t in [0, 2)) inside [0, in) run from ceil((0 - start) / 2) to
+// ceil((in - start) / 2), clamped to [0, 2].
+// CHECK-LABEL: func.func @averagepool_dilated_dynamic
+// CHECK: %[[IN:.+]] = tensor.dim %arg0, %c2
+// CHECK: linalg.pooling_ncw_sum {dilations = dense<2> : tensor<1xi64>
+// CHECK: linalg.generic
+// CHECK: %[[O:.+]] = linalg.index 2
+// CHECK: %[[START:.+]] = arith.subi %[[O]], %c1
+// CHECK: %[[LO:.+]] = arith.subi %c0, %[[START]]
+// CHECK: %[[LOUP:.+]] = arith.addi %[[LO]], %c1
+// CHECK: %[[LOPOS:.+]] = arith.maxsi %[[LOUP]], %c0
+// CHECK: %[[FIRST:.+]] = arith.divsi %[[LOPOS]], %c2
+// CHECK: %[[HI:.+]] = arith.subi %[[IN]], %[[START]]
+// CHECK: %[[HIUP:.+]] = arith.addi %[[HI]], %c1
+// CHECK: %[[HIPOS:.+]] = arith.maxsi %[[HIUP]], %c0
+// CHECK: %[[HIT:.+]] = arith.divsi %[[HIPOS]], %c2
+// CHECK: %[[LAST:.+]] = arith.minsi %[[HIT]], %c2
+// CHECK: %[[DIFF:.+]] = arith.subi %[[LAST]], %[[FIRST]]
+// CHECK: %[[COUNT:.+]] = arith.maxsi %[[DIFF]], %c0
+// CHECK: arith.index_cast %[[COUNT]]
+// CHECK: arith.divf
+func.func @averagepool_dilated_dynamic(%x: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
+  %0 = onnx.AveragePool %x {kernel_shape = array<i64: 2>, dilations = array<i64: 2>, pads = array<i64: 1, 1>, count_include_pad = 0 : i64} : (tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
+}
+
+// -----
+
 // SAME over `?` dims: the run-time pads also bound the taps that the
 // average counts.
 // CHECK-LABEL: func.func @averagepool_same_dynamic

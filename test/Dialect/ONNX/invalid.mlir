@@ -255,16 +255,6 @@ func.func @conv_c4(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1
 
 // -----
 
-func.func @conv_c5(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x?x3xf32>) -> tensor<1x4x?x6xf32> {
-  %none = onnx.NoValue : () -> none
-  // expected-error @+2 {{'onnx.Conv' op expects static kernel dims}}
-  // expected-error @+1 {{failed to infer returned types}}
-  %0 = onnx.Conv %x, %w, %none : (tensor<1x3x8x8xf32>, tensor<4x3x?x3xf32>, none) -> tensor<1x4x?x6xf32>
-  return %0 : tensor<1x4x?x6xf32>
-}
-
-// -----
-
 func.func @conv_c6(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<5xf32>) -> tensor<1x4x6x6xf32> {
   // expected-error @+2 {{'onnx.Conv' op expects B of shape [4] (got 'tensor<5xf32>')}}
   // expected-error @+1 {{failed to infer returned types}}
