@@ -6,7 +6,7 @@
 // ops the way OpExpansions.cpp builds function bodies, with the semantics of
 // ORT's CPU kernels: the GELU family, the skip and simplified layer
 // normalizations, FusedMatMul, RotaryEmbedding, GroupQueryAttention,
-// MultiHeadAttention, Attention and MatMulNBits.
+// MultiHeadAttention, Attention, EmbedLayerNormalization and MatMulNBits.
 // Normalization statistics are computed in float for float16 and bfloat16
 // inputs, as ORT does.
 //
@@ -896,6 +896,69 @@ FailureOr<SmallVector<Value>> importContribAttention(NodeContext &node,
   if (!e.ok())
     return failure();
   return SmallVector<Value>{y, present};
+}
+
+/// com.microsoft EmbedLayerNormalization (BERT's embeddings as ORT's
+/// transformer optimizer fuses them): output = layer normalization over the
+/// last axis of word_embedding[input_ids] + position_embedding[positions]
+/// (+ segment_embedding[segment_ids]), times gamma plus beta; positions are
+/// position_ids or 0 .. S - 1; mask_index (int32 [B]) is each row's count of
+/// mask ones (0 without a mask); embedding_sum the sum before normalization.
+FailureOr<SmallVector<Value>>
+importEmbedLayerNormalization(NodeContext &node, std::string &error) {
+  std::optional<double> epsilon = floatAttr(node, "epsilon", 1e-12, error);
+  std::optional<int64_t> maskType = intAttr(node, "mask_index_type", 1, error);
+  if (!epsilon || !maskType || failed(checkNoOtherAttributes(node, error)))
+    return failure();
+  if (*maskType != 1) {
+    error = "has mask_index_type " + std::to_string(*maskType) +
+            " (supported: 1, the count of ones per row)";
+    return failure();
+  }
+  auto input = [&](unsigned i) { return optionalInput(node, i); };
+  Value ids = input(0), segments = input(1), words = input(2),
+        positionTable = input(3), segmentTable = input(4), gamma = input(5),
+        beta = input(6), mask = input(7), positionIds = input(8);
+  std::optional<int64_t> dtype;
+  if (words)
+    (void)floatInput(node, 2, "word_embedding", dtype, error);
+  if (!ids || !dtype || !positionTable || !gamma || !beta ||
+      !segments != !segmentTable) {
+    error = "needs input_ids, float word and position embeddings, gamma, "
+            "beta, and segment_ids with segment_embedding";
+    return failure();
+  }
+  constexpr int64_t kInt32 = ::onnx::TensorProto::INT32;
+  Expansion e(node, error);
+  Value zero = e.index(0), one = e.index(1);
+  Value positions =
+      positionIds
+          ? positionIds
+          : e.op("Unsqueeze", {e.op("Range", {zero, e.dim(ids, 1), one}),
+                               node.i64Constant({0})});
+  Value sum = e.op("Add", {e.op("Gather", {words, ids}),
+                           e.op("Gather", {positionTable, positions})});
+  if (segments)
+    sum = e.op("Add", {sum, e.op("Gather", {segmentTable, segments})});
+  int64_t stats = statsDType(*dtype);
+  Type statsElement = onnx::getElementType(node.builder.getContext(), stats);
+  Normalized n = normalizeLastAxis(e, node, e.castTo(sum, stats), *epsilon,
+                                   /*centered=*/true, statsElement);
+  Value output =
+      e.op("Add", {e.op("Mul", {e.castTo(n.y, *dtype), gamma}), beta});
+  Value maskIndex;
+  if (mask)
+    maskIndex = e.castTo(e.op("ReduceSum",
+                              {e.castTo(mask, kInt32), node.i64Constant({1})},
+                              {e.attr("keepdims", 0)}),
+                         kInt32);
+  else
+    maskIndex = e.castTo(
+        e.op("Expand", {e.index(0), e.op("Shape", ids, {e.attr("end", 1)})}),
+        kInt32);
+  if (!e.ok())
+    return failure();
+  return SmallVector<Value>{output, maskIndex, sum};
 }
 
 namespace {

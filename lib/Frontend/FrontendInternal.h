@@ -182,6 +182,8 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value>>
 importMatMulNBits(NodeContext &node, std::string &error);
 mlir::FailureOr<llvm::SmallVector<mlir::Value>>
 importContribAttention(NodeContext &node, std::string &error);
+mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+importEmbedLayerNormalization(NodeContext &node, std::string &error);
 
 /// The domains besides the default one whose ops onnxc imports.
 inline constexpr llvm::StringLiteral kTrainingDomain =

@@ -1829,6 +1829,8 @@ struct Registry {
           importMultiHeadAttention);
     addIn(kMicrosoftDomain, "MatMulNBits", 1, 6, importMatMulNBits);
     addIn(kMicrosoftDomain, "Attention", 1, 7, importContribAttention);
+    addIn(kMicrosoftDomain, "EmbedLayerNormalization", 1, 9,
+          importEmbedLayerNormalization);
     // Optimizers of the training domain (its opset 1).
     for (StringRef op : {"Adagrad", "Adam", "Momentum"})
       addIn(kTrainingDomain, op, 1);

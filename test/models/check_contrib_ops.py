@@ -74,8 +74,8 @@ def run_case(name, node, inputs_at, reference, outputs, compiler, work, dynamic=
         [value_info(k, v, dynamic.get(k, ()) if isinstance(dynamic, dict) else
                     [] if k.endswith("_cache") else [i for i in dynamic if i < v.ndim - (v.ndim == 1)])
          for k, v in first.items()],
-        [helper.make_tensor_value_info(o, tensor_type(next(iter(first.values())).dtype),
-                                       None) for o in outputs])
+        [helper.make_tensor_value_info(o, tensor_type(np.asarray(ref).dtype), None)
+         for o, ref in zip(outputs, reference(**first))])
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid(MS, 1)])
     path = os.path.join(d, "model.onnx")
     onnx.save(model, path)
@@ -367,7 +367,7 @@ def check_matmul_nbits(rng, randn, compiler, work, failures):
         node = helper.make_node("MatMulNBits", names, ["y"], domain=MS, K=k, N=n, bits=bits, block_size=block)
 
         def reference(a, b, scales, zero_points=None, bias=None, dequant=dequant):
-            return [a.astype(np.float64) @ dequant + (bias if bias is not None else 0)]
+            return [(a.astype(np.float64) @ dequant + (bias if bias is not None else 0)).astype(np.float32)]
         failures.append(run_case(name, node, [inputs(1, 5), inputs(3, 2)], reference, ["y"], compiler, work,
                                  dynamic={"a": (0, 1)}))
 
@@ -472,6 +472,29 @@ def main():
           lambda b, s: {"input": randn(b, 2, s, 8), "position_ids": np.array([3 * s], np.int64),
                         "cos_cache": cos_part, "sin_cache": sin_part},
           rope4, ["y"], dynamic=(0, 2))
+
+    # BERT's embeddings: word, position and segment tables, layer
+    # normalization, and the mask's count of ones per row as mask_index.
+    vocab, positions = 50, 16
+    tables = {"word_embedding": randn(vocab, hidden), "position_embedding": randn(positions, hidden),
+              "segment_embedding": randn(2, hidden), "gamma": randn(hidden), "beta": randn(hidden)}
+
+    def embed_inputs(b, s):
+        mask = np.ones((b, s), np.int32)
+        mask[0, s - 1:] = 0
+        return {"input_ids": rng.integers(0, vocab, (b, s)).astype(np.int32),
+                "segment_ids": rng.integers(0, 2, (b, s)).astype(np.int32), **tables, "mask": mask}
+
+    def embed(input_ids, segment_ids, word_embedding, position_embedding, segment_embedding, gamma, beta, mask):
+        total = (word_embedding[input_ids] + position_embedding[np.arange(input_ids.shape[1])][None]
+                 + segment_embedding[segment_ids])
+        return [(layer_norm(total, 1e-12) * gamma + beta).astype(np.float32), mask.sum(1).astype(np.int32)]
+    check("embed_layer_norm",
+          helper.make_node("EmbedLayerNormalization", ["input_ids", "segment_ids", "word_embedding",
+                                                       "position_embedding", "segment_embedding", "gamma",
+                                                       "beta", "mask"], ["output", "mask_index"], domain=MS),
+          embed_inputs, embed, ["output", "mask_index"], dynamic={"input_ids": (0, 1), "segment_ids": (0, 1),
+                                                                  "mask": (0, 1)})
 
     check_group_query_attention(rng, randn, compiler, work, failures)
     check_multi_head_attention(rng, randn, compiler, work, failures)
