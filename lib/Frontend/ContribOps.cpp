@@ -972,13 +972,19 @@ Value integerScalar(NodeContext &node, Type element, int64_t value) {
 }
 
 /// The 4-bit values packed two to a byte in `packed` (uint8, low nibble
-/// first), as uint8 with a last dim twice as long.
+/// first), as uint8 with a last dim twice as long. Shifts only (the low
+/// nibble shifted out to the left and back), which ONNX has since opset 11,
+/// so that an exported model stays valid at the model's opset.
 Value unpackNibbles(Expansion &e, NodeContext &node, Value packed) {
   Type u8 = getElementTypeOrSelf(packed.getType());
-  Value low = e.op("BitwiseAnd", {packed, integerScalar(node, u8, 15)});
-  Value high = e.op("BitShift", {packed, integerScalar(node, u8, 4)},
-                    {node.builder.getNamedAttr(
-                        "direction", node.builder.getStringAttr("RIGHT"))});
+  Value four = integerScalar(node, u8, 4);
+  auto shift = [&](Value x, StringRef direction) {
+    return e.op("BitShift", {x, four},
+                {node.builder.getNamedAttr(
+                    "direction", node.builder.getStringAttr(direction))});
+  };
+  Value low = shift(shift(packed, "LEFT"), "RIGHT");
+  Value high = shift(packed, "RIGHT");
   Value pairs = e.op("Concat",
                      {e.op("Unsqueeze", {low, node.i64Constant({-1})}),
                       e.op("Unsqueeze", {high, node.i64Constant({-1})})},

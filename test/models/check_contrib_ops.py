@@ -7,6 +7,8 @@ by onnx-compile and run at two sizes; its outputs must match a NumPy
 reference written here from the op's definition (1e-4 of the output's scale
 for float32, 2e-3 for float16) and, where ONNX Runtime is installed
 (bench/ort_run.js with onnxruntime-node), ORT's outputs on the same inputs.
+`onnx-opt -O2` (beside ONNX_COMPILE) must write each model as ONNX that
+passes onnx.checker, and, with ORT, that ORT runs to the same results.
 
 usage: check_contrib_ops.py ONNX_COMPILE WORKDIR
 """
@@ -83,6 +85,17 @@ def run_case(name, node, inputs_at, reference, outputs, compiler, work, dynamic=
     r = subprocess.run([compiler, path, "-o", exe], capture_output=True, text=True)
     if r.returncode:
         return f"{name}: compile failed: {r.stderr.strip()[-500:]}"
+    # onnx-opt -O2 writes the expansion as default-domain ONNX: it must pass
+    # the checker (and, below, run in ORT with the same results).
+    optimized = os.path.join(d, "optimized.onnx")
+    r = subprocess.run([os.path.join(os.path.dirname(compiler), "onnx-opt"), path, "-O2", "-o", optimized],
+                       capture_output=True, text=True)
+    if r.returncode:
+        return f"{name}: onnx-opt -O2 failed: {r.stderr.strip()[-500:]}"
+    try:
+        onnx.checker.check_model(onnx.load(optimized))
+    except onnx.checker.ValidationError as e:
+        return f"{name}: onnx-opt -O2 wrote an invalid model: {str(e).strip()[:300]}"
     for size, inputs in enumerate(inputs_at):
         files = []
         for k, v in inputs.items():
@@ -104,8 +117,19 @@ def run_case(name, node, inputs_at, reference, outputs, compiler, work, dynamic=
                 return f"{name}: ONNX Runtime failed: {r.stderr.strip()[-300:]}"
             refs.append(("ONNX Runtime", [numpy_helper.to_array(onnx.load_tensor(
                 os.path.join(ort_out, f"output_{k}.pb"))) for k in range(len(outputs))]))
+            opt_out = os.path.join(d, f"ort_optimized{size}")
+            r = subprocess.run(["node", ORT_RUN, optimized, "--output-dir", opt_out] + files,
+                               capture_output=True, text=True)
+            if r.returncode:
+                return f"{name}: ONNX Runtime failed on onnx-opt's model: {r.stderr.strip()[-300:]}"
+            got_optimized = [numpy_helper.to_array(onnx.load_tensor(os.path.join(opt_out, f"output_{k}.pb")))
+                             for k in range(len(outputs))]
+            refs.append(("ONNX Runtime (on onnx-opt's model, against NumPy)", None))
         for who, want in refs:
-            for k, (mine, ref) in enumerate(zip(got, want)):
+            mine_all = got
+            if want is None:  # ORT's run of the optimized model against NumPy
+                mine_all, want = got_optimized, refs[0][1]
+            for k, (mine, ref) in enumerate(zip(mine_all, want)):
                 ref = np.asarray(ref)
                 scale = max(float(np.abs(ref.astype(np.float64)).max()), 1e-12)
                 err = float(np.abs(ref.astype(np.float64) - mine.astype(np.float64)).max()) / scale \
@@ -113,7 +137,8 @@ def run_case(name, node, inputs_at, reference, outputs, compiler, work, dynamic=
                 if err > tol:
                     return (f"{name}: output {k} at size {size} differs from {who}'s: shape {mine.shape} vs "
                             f"{ref.shape}, max error {err:.3g} of scale")
-    print(f"{name}: {len(inputs_at)} sizes match NumPy{' and ONNX Runtime' if ORT else ''}")
+    print(f"{name}: {len(inputs_at)} sizes match NumPy"
+          f"{' and ONNX Runtime; onnx-opt -O2 valid, and its model in ORT matches' if ORT else ''}")
     return None
 
 
