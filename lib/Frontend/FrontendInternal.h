@@ -154,6 +154,14 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value>>
 importLinearRegressor(NodeContext &node, std::string &error);
 mlir::FailureOr<llvm::SmallVector<mlir::Value>>
 importLinearClassifier(NodeContext &node, std::string &error);
+mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+importNormalizer(NodeContext &node, std::string &error);
+mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+importImputer(NodeContext &node, std::string &error);
+mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+importOneHotEncoder(NodeContext &node, std::string &error);
+mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+importFeatureVectorizer(NodeContext &node, std::string &error);
 
 /// ONNX Runtime's contrib ops imported as onnx ops (ContribOps.cpp).
 mlir::FailureOr<llvm::SmallVector<mlir::Value>>

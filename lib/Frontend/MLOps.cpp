@@ -1048,4 +1048,173 @@ FailureOr<SmallVector<Value>> importLinearClassifier(NodeContext &node,
   return SmallVector<Value>{label, scores};
 }
 
+/// Normalizer (ai.onnx.ml 1): each row of X [N, C] (or the one row of a
+/// 1-D X) divided by its MAX (largest value), L1 (sum of absolute values)
+/// or L2 (Euclidean) norm, in float, as ONNX's reference computes it.
+FailureOr<SmallVector<Value>> importNormalizer(NodeContext &node,
+                                               std::string &error) {
+  std::optional<std::string> norm = stringAttr(node, "norm", "MAX", error);
+  if (!norm || failed(checkNoOtherAttributes(node, error)))
+    return failure();
+  if (*norm != "MAX" && *norm != "L1" && *norm != "L2") {
+    error = "has norm '" + *norm + "' (expected 'MAX', 'L1' or 'L2')";
+    return failure();
+  }
+  Value x = node.inputs[0];
+  auto type = dyn_cast<RankedTensorType>(x.getType());
+  Type element = type ? type.getElementType() : Type();
+  if (!type || type.getRank() < 1 || type.getRank() > 2 ||
+      !(isa<FloatType>(element) || element.isSignlessInteger())) {
+    error = "needs a numeric input of rank 1 or 2";
+    return failure();
+  }
+  Expansion e(node, error);
+  Value wide = e.castTo(x, ::onnx::TensorProto::FLOAT);
+  Value lastAxis = node.i64Constant({-1});
+  NamedAttribute keep = e.attr("keepdims", 1);
+  Value divisor;
+  if (*norm == "MAX")
+    divisor = e.op("ReduceMax", {wide, lastAxis}, {keep});
+  else if (*norm == "L1")
+    divisor = e.op("ReduceSum", {e.op("Abs", wide), lastAxis}, {keep});
+  else
+    divisor = e.op("Sqrt", e.op("ReduceSum",
+                                {e.op("Mul", {wide, wide}), lastAxis}, {keep}));
+  Value y = e.op("Div", {wide, divisor});
+  if (!e.ok())
+    return failure();
+  return SmallVector<Value>{y};
+}
+
+/// Imputer (ai.onnx.ml 1): X [N, C] (float or int64) with each element
+/// equal to the replaced value (replaced_value_float, NaN matching NaN, or
+/// replaced_value_int64) replaced by its feature's imputed value (one per
+/// feature, or one for all).
+FailureOr<SmallVector<Value>> importImputer(NodeContext &node,
+                                            std::string &error) {
+  std::optional<SmallVector<double>> floats =
+      floatList(node, "imputed_value_floats", false, error);
+  std::optional<SmallVector<int64_t>> ints =
+      floats ? intsAttr(node, "imputed_value_int64s", false, error)
+             : std::nullopt;
+  std::optional<double> replacedFloat =
+      ints ? floatAttr(node, "replaced_value_float", 0.0, error) : std::nullopt;
+  std::optional<int64_t> replacedInt =
+      replacedFloat ? intAttr(node, "replaced_value_int64", 0, error)
+                    : std::nullopt;
+  if (!replacedInt || failed(checkNoOtherAttributes(node, error)))
+    return failure();
+  Value x = node.inputs[0];
+  auto type = dyn_cast<RankedTensorType>(x.getType());
+  Type element = type ? type.getElementType() : Type();
+  bool isFloat = isa_and_nonnull<FloatType>(element);
+  if (!type || (!isFloat && !element.isSignlessInteger(64))) {
+    error = "needs a float or int64 input";
+    return failure();
+  }
+  SmallVector<double> imputed(floats->begin(), floats->end());
+  if (!isFloat)
+    imputed.assign(ints->begin(), ints->end());
+  int64_t features = type.getRank() ? type.getDimSize(type.getRank() - 1) : 1;
+  if (imputed.empty() ||
+      (imputed.size() > 1 && !ShapedType::isDynamic(features) &&
+       static_cast<int64_t>(imputed.size()) != features)) {
+    error = std::string("needs imputed_value_") +
+            (isFloat ? "floats" : "int64s") +
+            ", one value for all features or one per feature";
+    return failure();
+  }
+  Expansion e(node, error);
+  Value replaced;
+  if (isFloat && std::isnan(*replacedFloat))
+    replaced = e.op("IsNaN", x);
+  else
+    replaced =
+        e.op("Equal",
+             {x, tableConstant(node, element, {},
+                               {isFloat ? *replacedFloat
+                                        : static_cast<double>(*replacedInt)})});
+  Value values = tableConstant(node, element,
+                               {static_cast<int64_t>(imputed.size())}, imputed);
+  Value y = e.op("Where", {replaced, values, x});
+  if (!e.ok())
+    return failure();
+  return SmallVector<Value>{y};
+}
+
+/// OneHotEncoder (ai.onnx.ml 1) with integer categories (cats_int64s): Y
+/// [..., categories] in float, 1 where X (cast to int64) equals the
+/// category. String categories wait for string tensors; zeros = 0 (an error
+/// at run time for an unknown category) is refused.
+FailureOr<SmallVector<Value>> importOneHotEncoder(NodeContext &node,
+                                                  std::string &error) {
+  if (node.takeAttribute("cats_strings")) {
+    error = "has string categories (cats_strings: string tensors are not "
+            "supported)";
+    return failure();
+  }
+  std::optional<SmallVector<int64_t>> cats =
+      intsAttr(node, "cats_int64s", true, error);
+  std::optional<int64_t> zeros =
+      cats ? intAttr(node, "zeros", 1, error) : std::nullopt;
+  if (!zeros || failed(checkNoOtherAttributes(node, error)))
+    return failure();
+  if (*zeros == 0) {
+    error = "has zeros = 0 (failing on an unknown category is not supported)";
+    return failure();
+  }
+  Value x = node.inputs[0];
+  Type element = getElementTypeOrSelf(x.getType());
+  if (!isa<FloatType>(element) && !element.isSignlessInteger()) {
+    error = "needs a numeric input";
+    return failure();
+  }
+  Expansion e(node, error);
+  SmallVector<double> values(cats->begin(), cats->end());
+  Value categories =
+      tableConstant(node, node.builder.getI64Type(),
+                    {static_cast<int64_t>(values.size())}, values);
+  Value ids = e.op("Unsqueeze", {e.castTo(x, ::onnx::TensorProto::INT64),
+                                 node.i64Constant({-1})});
+  Value y =
+      e.castTo(e.op("Equal", {ids, categories}), ::onnx::TensorProto::FLOAT);
+  if (!e.ok())
+    return failure();
+  return SmallVector<Value>{y};
+}
+
+/// FeatureVectorizer (ai.onnx.ml 1): the inputs [N, C_i] (numeric) cast to
+/// float and concatenated along the features, each C_i its entry of
+/// inputdimensions.
+FailureOr<SmallVector<Value>> importFeatureVectorizer(NodeContext &node,
+                                                      std::string &error) {
+  std::optional<SmallVector<int64_t>> dims =
+      intsAttr(node, "inputdimensions", true, error);
+  if (!dims || failed(checkNoOtherAttributes(node, error)))
+    return failure();
+  if (dims->size() != node.inputs.size() || node.inputs.empty()) {
+    error = "needs one inputdimensions entry per input";
+    return failure();
+  }
+  Expansion e(node, error);
+  SmallVector<Value> parts;
+  for (auto [x, dim] : llvm::zip(node.inputs, *dims)) {
+    auto type = dyn_cast<RankedTensorType>(x.getType());
+    Type element = type ? type.getElementType() : Type();
+    if (!type || type.getRank() != 2 ||
+        !(isa<FloatType>(element) || element.isSignlessInteger()) ||
+        (!type.isDynamicDim(1) && type.getDimSize(1) != dim)) {
+      error = "needs numeric inputs [N, C] with C their inputdimensions "
+              "entry";
+      return failure();
+    }
+    parts.push_back(e.castTo(x, ::onnx::TensorProto::FLOAT));
+  }
+  Value y = parts.size() == 1 ? parts.front()
+                              : e.op("Concat", parts, {e.attr("axis", 1)});
+  if (!e.ok())
+    return failure();
+  return SmallVector<Value>{y};
+}
+
 } // namespace onnxc::frontend

@@ -1808,6 +1808,10 @@ struct Registry {
     addIn(kMLDomain, "Scaler", 1, 1, importScaler);
     addIn(kMLDomain, "LinearRegressor", 1, 1, importLinearRegressor);
     addIn(kMLDomain, "LinearClassifier", 1, 1, importLinearClassifier);
+    addIn(kMLDomain, "Normalizer", 1, 1, importNormalizer);
+    addIn(kMLDomain, "Imputer", 1, 1, importImputer);
+    addIn(kMLDomain, "OneHotEncoder", 1, 1, importOneHotEncoder);
+    addIn(kMLDomain, "FeatureVectorizer", 1, 0, importFeatureVectorizer);
     // ONNX Runtime's contrib ops (ContribOps.cpp), as its transformer
     // optimizer, Optimum and ORT GenAI write them.
     addIn(kMicrosoftDomain, "Gelu", 1, 1, importContribGelu);

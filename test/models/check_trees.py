@@ -17,7 +17,9 @@ scale; and, as TreeEnsembleClassifier, a 3-class random forest and a binary
 gradient-boosted classifier against predict (every label) and
 predict_proba (within 1e-5); and a StandardScaler followed by a linear
 regression, a multinomial and a binary logistic regression (Scaler, then
-LinearRegressor or LinearClassifier). Where ONNX Runtime is installed (bench/ort_run.js
+LinearRegressor or LinearClassifier); and the preprocessing ops Normalizer
+(L1, L2, MAX), Imputer, OneHotEncoder and FeatureVectorizer against
+scikit-learn's transforms. Where ONNX Runtime is installed (bench/ort_run.js
 with onnxruntime-node), each model's outputs must also match ONNX Runtime's
 on the same rows.
 Exit status 0 when all match.
@@ -208,6 +210,62 @@ def check(name, node, extra_nodes, n_features, x, expected, compiler, work):
     return None if err <= 1e-5 else f"{name}: max error {err:.3g} of scale"
 
 
+def check_preprocessing(compiler, work):
+    """The preprocessing ops skl2onnx writes around a model, each against
+    scikit-learn's own transform (and ORT where installed): Normalizer
+    (L1, L2, MAX), Imputer (the means of a SimpleImputer for NaN),
+    OneHotEncoder over int64 categories, FeatureVectorizer (ORT takes
+    inputs of one type only)."""
+    from sklearn.impute import SimpleImputer
+    from sklearn.preprocessing import Normalizer, OneHotEncoder
+    rng = np.random.default_rng(3)
+    failures = []
+
+    def run(name, nodes, x, out_shape, expected, opset=None):
+        graph = helper.make_graph(
+            nodes, name, [helper.make_tensor_value_info("X", TensorProto.FLOAT, ["N", x.shape[1]])],
+            [helper.make_tensor_value_info(nodes[-1].output[0], TensorProto.FLOAT, out_shape)])
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("ai.onnx.ml", 1),
+                                                        helper.make_opsetid("", 17)])
+        got = compile_and_run(name, model, x, compiler, work)
+        if isinstance(got, str):
+            return got
+        err = float(np.abs(got[0] - expected).max()) / max(float(np.abs(expected).max()), 1e-12)
+        print(f"{name}: {len(x)} rows, max error {err:.2g} of scale")
+        return None if err <= 1e-5 else f"{name}: max error {err:.3g} of scale"
+
+    x = rng.standard_normal((40, 6)).astype(np.float32)
+    for norm in ("l1", "l2"):
+        failures.append(run(f"normalizer_{norm}",
+                            [helper.make_node("Normalizer", ["X"], ["Y"], domain="ai.onnx.ml", norm=norm.upper())],
+                            x, ["N", 6], Normalizer(norm=norm).fit(x).transform(x)))
+    positive = np.abs(x) + 0.1  # MAX divides by the largest value, as scikit-learn's 'max' by the largest |value|
+    failures.append(run("normalizer_max",
+                        [helper.make_node("Normalizer", ["X"], ["Y"], domain="ai.onnx.ml", norm="MAX")],
+                        positive, ["N", 6], Normalizer(norm="max").fit(positive).transform(positive)))
+
+    holes = x.copy()
+    holes[rng.random(holes.shape) < 0.2] = np.nan
+    imputer = SimpleImputer(strategy="mean").fit(holes)
+    failures.append(run("imputer", [helper.make_node(
+        "Imputer", ["X"], ["Y"], domain="ai.onnx.ml", imputed_value_floats=list(map(float, imputer.statistics_)),
+        replaced_value_float=float("nan"))], holes, ["N", 6], imputer.transform(holes)))
+
+    ids = rng.integers(0, 4, (40, 1)).astype(np.float32)
+    encoder = OneHotEncoder(categories=[[0, 1, 2, 3]]).fit(ids)
+    failures.append(run("one_hot_encoder", [
+        helper.make_node("Constant", [], ["shape"], value=numpy_helper.from_array(np.array([-1, 4], np.int64))),
+        helper.make_node("OneHotEncoder", ["X"], ["H"], domain="ai.onnx.ml", cats_int64s=[0, 1, 2, 3]),
+        helper.make_node("Reshape", ["H", "shape"], ["Y"])],
+        ids, ["N", 4], encoder.transform(ids).toarray()))
+
+    failures.append(run("feature_vectorizer", [
+        helper.make_node("Mul", ["X", "X"], ["X2"]),
+        helper.make_node("FeatureVectorizer", ["X", "X2"], ["Y"], domain="ai.onnx.ml", inputdimensions=[6, 6])],
+        x, ["N", 12], np.concatenate([x, x * x], axis=1)))
+    return failures
+
+
 def main():
     compiler, work = sys.argv[1], sys.argv[2]
     if not ORT:
@@ -293,6 +351,8 @@ def main():
         z_test = scaler.transform(x_test)
         failures.append(check_classifier(name, [scale, clf], n_features, x_test, lr.predict(z_test),
                                          lr.predict_proba(z_test), compiler, work))
+
+    failures += check_preprocessing(compiler, work)
 
     failures = [f for f in failures if f]
     for f in failures:
