@@ -1217,4 +1217,105 @@ FailureOr<SmallVector<Value>> importFeatureVectorizer(NodeContext &node,
   return SmallVector<Value>{y};
 }
 
+/// SVMRegressor (ai.onnx.ml 1), as skl2onnx writes scikit-learn's SVR,
+/// NuSVR, LinearSVR and OneClassSVM: Y [N, 1] = sum over the support
+/// vectors s of coefficients[s] K(x, s) + rho, K by kernel_type with
+/// kernel_params [gamma, coef0, degree]: LINEAR x.s, POLY (gamma x.s +
+/// coef0)^degree, RBF exp(-gamma |x - s|^2), SIGMOID tanh(gamma x.s +
+/// coef0). Without support vectors (n_supports 0, LINEAR) the coefficients
+/// are the weights: Y = X w + rho. one_class gives 1 where the score is
+/// positive, else -1. NONE post transform only.
+FailureOr<SmallVector<Value>> importSVMRegressor(NodeContext &node,
+                                                 std::string &error) {
+  std::optional<SmallVector<double>> coefficients =
+      floatList(node, "coefficients", true, error);
+  std::optional<SmallVector<double>> params =
+      coefficients ? floatList(node, "kernel_params", false, error)
+                   : std::nullopt;
+  std::optional<SmallVector<double>> rho =
+      params ? floatList(node, "rho", false, error) : std::nullopt;
+  std::optional<SmallVector<double>> vectors =
+      rho ? floatList(node, "support_vectors", false, error) : std::nullopt;
+  std::optional<std::string> kernel =
+      vectors ? stringAttr(node, "kernel_type", "LINEAR", error) : std::nullopt;
+  std::optional<int64_t> supports =
+      kernel ? intAttr(node, "n_supports", 0, error) : std::nullopt;
+  std::optional<int64_t> oneClass =
+      supports ? intAttr(node, "one_class", 0, error) : std::nullopt;
+  std::optional<std::string> post =
+      oneClass ? stringAttr(node, "post_transform", "NONE", error)
+               : std::nullopt;
+  if (!post || failed(checkNoOtherAttributes(node, error)))
+    return failure();
+  if (*kernel != "LINEAR" && *kernel != "POLY" && *kernel != "RBF" &&
+      *kernel != "SIGMOID") {
+    error = "has kernel_type '" + *kernel +
+            "' (expected 'LINEAR', 'POLY', 'RBF' or 'SIGMOID')";
+    return failure();
+  }
+  if (*post != "NONE") {
+    error = "has post_transform '" + *post + "' (supported: NONE)";
+    return failure();
+  }
+  Expansion e(node, error);
+  int64_t features = 0;
+  Value x = linearInput(node, e, features, error);
+  if (!x)
+    return failure();
+  int64_t count = static_cast<int64_t>(coefficients->size());
+  bool direct = *supports == 0;
+  if (ShapedType::isDynamic(features) ||
+      (direct ? *kernel != "LINEAR" || count != features
+              : count != *supports || static_cast<int64_t>(vectors->size()) !=
+                                          *supports * features)) {
+    error = "needs a static feature count and, with n_supports support "
+            "vectors of the features' size, as many coefficients (or, "
+            "LINEAR without support vectors, one coefficient per feature)";
+    return failure();
+  }
+  double gamma = params->size() > 0 ? (*params)[0] : 0.0;
+  double coef0 = params->size() > 1 ? (*params)[1] : 0.0;
+  double degree = params->size() > 2 ? (*params)[2] : 0.0;
+  Type element = getElementTypeOrSelf(x.getType());
+  auto scalar = [&](double v) { return tableConstant(node, element, {}, {v}); };
+  Value kernelValues = x; // [N, S], or X itself without support vectors
+  if (!direct) {
+    Value table = tableConstant(node, element, {*supports, features}, *vectors);
+    Value dot = e.op("MatMul", {x, e.transpose(table, {1, 0})});
+    if (*kernel == "LINEAR") {
+      kernelValues = dot;
+    } else if (*kernel == "RBF") {
+      // |x - s|^2 = |x|^2 - 2 x.s + |s|^2.
+      SmallVector<double> norms(*supports, 0.0);
+      for (int64_t i = 0; i < *supports; ++i)
+        for (int64_t j = 0; j < features; ++j)
+          norms[i] +=
+              (*vectors)[i * features + j] * (*vectors)[i * features + j];
+      Value rows =
+          e.op("ReduceSum", {e.op("Mul", {x, x}), node.i64Constant({1})},
+               {e.attr("keepdims", 1)});
+      Value squared =
+          e.op("Add", {e.op("Sub", {rows, e.op("Mul", {dot, scalar(2.0)})}),
+                       tableConstant(node, element, {*supports}, norms)});
+      kernelValues =
+          e.op("Exp", e.op("Mul", {e.op("Relu", squared), scalar(-gamma)}));
+    } else {
+      Value affine =
+          e.op("Add", {e.op("Mul", {dot, scalar(gamma)}), scalar(coef0)});
+      kernelValues = *kernel == "POLY" ? e.op("Pow", {affine, scalar(degree)})
+                                       : e.op("Tanh", affine);
+    }
+  }
+  Value weights = tableConstant(node, element, {count, 1}, *coefficients);
+  Value y = e.op("MatMul", {kernelValues, weights});
+  if (!rho->empty())
+    y = e.op("Add", {y, scalar(rho->front())});
+  if (*oneClass)
+    y = e.op("Where",
+             {e.op("Greater", {y, scalar(0.0)}), scalar(1.0), scalar(-1.0)});
+  if (!e.ok())
+    return failure();
+  return SmallVector<Value>{y};
+}
+
 } // namespace onnxc::frontend

@@ -1812,6 +1812,7 @@ struct Registry {
     addIn(kMLDomain, "Imputer", 1, 1, importImputer);
     addIn(kMLDomain, "OneHotEncoder", 1, 1, importOneHotEncoder);
     addIn(kMLDomain, "FeatureVectorizer", 1, 0, importFeatureVectorizer);
+    addIn(kMLDomain, "SVMRegressor", 1, 1, importSVMRegressor);
     // ONNX Runtime's contrib ops (ContribOps.cpp), as its transformer
     // optimizer, Optimum and ORT GenAI write them.
     addIn(kMicrosoftDomain, "Gelu", 1, 1, importContribGelu);

@@ -17,9 +17,10 @@ scale; and, as TreeEnsembleClassifier, a 3-class random forest and a binary
 gradient-boosted classifier against predict (every label) and
 predict_proba (within 1e-5); and a StandardScaler followed by a linear
 regression, a multinomial and a binary logistic regression (Scaler, then
-LinearRegressor or LinearClassifier); and the preprocessing ops Normalizer
+LinearRegressor or LinearClassifier); the preprocessing ops Normalizer
 (L1, L2, MAX), Imputer, OneHotEncoder and FeatureVectorizer against
-scikit-learn's transforms. Where ONNX Runtime is installed (bench/ort_run.js
+scikit-learn's transforms; and SVMRegressor for SVR (RBF, POLY, LINEAR,
+SIGMOID kernels), LinearSVR and OneClassSVM against their predict. Where ONNX Runtime is installed (bench/ort_run.js
 with onnxruntime-node), each model's outputs must also match ONNX Runtime's
 on the same rows.
 Exit status 0 when all match.
@@ -263,6 +264,33 @@ def check_preprocessing(compiler, work):
         helper.make_node("Mul", ["X", "X"], ["X2"]),
         helper.make_node("FeatureVectorizer", ["X", "X2"], ["Y"], domain="ai.onnx.ml", inputdimensions=[6, 6])],
         x, ["N", 12], np.concatenate([x, x * x], axis=1)))
+    # SVMRegressor as skl2onnx writes SVR (each kernel), LinearSVR (weights,
+    # no support vectors) and OneClassSVM (one_class: the sign as +-1).
+    from sklearn.svm import SVR, LinearSVR, OneClassSVM
+    x_train = rng.standard_normal((120, 6)).astype(np.float32)
+    y_train = np.sin(x_train[:, 0]) + x_train[:, 1] * x_train[:, 2]
+    x_test = rng.standard_normal((50, 6)).astype(np.float32)
+
+    def svm_node(model, kernel, one_class=0):
+        return helper.make_node(
+            "SVMRegressor", ["X"], ["Y"], domain="ai.onnx.ml", kernel_type=kernel.upper(),
+            coefficients=list(map(float, model.dual_coef_.ravel())),
+            support_vectors=list(map(float, model.support_vectors_.ravel())),
+            n_supports=len(model.support_vectors_), rho=[float(model.intercept_[0])],
+            kernel_params=[float(model._gamma), float(model.coef0), float(model.degree)], one_class=one_class)
+    for kernel in ("rbf", "poly", "linear", "sigmoid"):
+        svr = SVR(kernel=kernel, degree=2, C=1.0, coef0=0.5).fit(x_train, y_train)
+        failures.append(run(f"svm_regressor_{kernel}", [svm_node(svr, kernel)], x_test, ["N", 1],
+                            svr.predict(x_test).reshape(-1, 1)))
+    linear = LinearSVR(random_state=0, max_iter=5000).fit(x_train, y_train)
+    failures.append(run("svm_regressor_linear_weights", [helper.make_node(
+        "SVMRegressor", ["X"], ["Y"], domain="ai.onnx.ml", kernel_type="LINEAR",
+        coefficients=list(map(float, linear.coef_)), rho=[float(linear.intercept_[0])], n_supports=0,
+        kernel_params=[0.0, 0.0, 0.0])],
+        x_test, ["N", 1], linear.predict(x_test).reshape(-1, 1)))
+    outliers = OneClassSVM(nu=0.2).fit(x_train)
+    failures.append(run("one_class_svm", [svm_node(outliers, "rbf", one_class=1)], x_test, ["N", 1],
+                        outliers.predict(x_test).reshape(-1, 1).astype(np.float64)))
     return failures
 
 
