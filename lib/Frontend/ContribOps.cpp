@@ -190,6 +190,11 @@ FailureOr<SmallVector<Value>> importSkipNormalization(NodeContext &node,
       skip ? floatInput(node, 2, "gamma", gammaDType, error) : Value();
   if (!gamma || failed(checkNoOtherAttributes(node, error)))
     return failure();
+  if (simplified && node.node.output_size() > 1 &&
+      !node.node.output(1).empty()) {
+    error = "has a mean output, which RMS normalization does not compute";
+    return failure();
+  }
   Value beta = simplified ? Value() : optionalInput(node, 3);
   Value bias = optionalInput(node, simplified ? 3 : 4);
   Expansion e(node, error);
