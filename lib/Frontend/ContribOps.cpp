@@ -857,6 +857,12 @@ FailureOr<SmallVector<Value>> importContribAttention(NodeContext &node,
       error = "needs Q, K and V widths that num_heads divides";
       return failure();
     }
+  if (sizes[0] != sizes[2] && node.node.output_size() > 1 &&
+      !node.node.output(1).empty()) {
+    error = "has a present output with K and V of different widths (not "
+            "supported)";
+    return failure();
+  }
   Expansion e(node, error);
   Value projected = e.op("MatMul", {x, weights});
   if (bias)
