@@ -82,25 +82,24 @@ Value geluTanh(Expansion &e, Value x, Type element) {
   return e.op("Mul", {half, e.op("Add", {tanh, e.scalar(element, 1.0)})});
 }
 
-/// The normalization of `x` over its last axis, in `x`'s type: with
-/// `centered`, (x - mean) / sqrt(var + epsilon) (layer normalization), else
-/// x / sqrt(mean(x^2) + epsilon) (RMS). Also gives the mean (centered only)
-/// and 1 / sqrt(...) with the last dim kept.
+/// The normalization of `x` over the dims `axes` (a 1-D int64 tensor), in
+/// `x`'s type: with `centered`, (x - mean) / sqrt(var + epsilon) (layer
+/// normalization), else x / sqrt(mean(x^2) + epsilon) (RMS). Also gives the
+/// mean (centered only) and 1 / sqrt(...) with the reduced dims kept.
 struct Normalized {
   Value y, mean, invStdDev;
 };
-Normalized normalizeLastAxis(Expansion &e, NodeContext &node, Value x,
-                             double epsilon, bool centered, Type element) {
-  Value lastAxis = node.i64Constant({-1});
+Normalized normalize(Expansion &e, Value x, Value axes, double epsilon,
+                     bool centered, Type element) {
   NamedAttribute keep = e.attr("keepdims", 1);
   Normalized n;
   Value deviation = x;
   if (centered) {
-    n.mean = e.op("ReduceMean", {x, lastAxis}, {keep});
+    n.mean = e.op("ReduceMean", {x, axes}, {keep});
     deviation = e.op("Sub", {x, n.mean});
   }
-  Value variance = e.op(
-      "ReduceMean", {e.op("Mul", {deviation, deviation}), lastAxis}, {keep});
+  Value variance =
+      e.op("ReduceMean", {e.op("Mul", {deviation, deviation}), axes}, {keep});
   n.invStdDev =
       e.op("Reciprocal",
            e.op("Sqrt", e.op("Add", {variance, e.scalar(element, epsilon)})));
@@ -203,8 +202,9 @@ FailureOr<SmallVector<Value>> importSkipNormalization(NodeContext &node,
     sum = e.op("Add", {sum, bias});
   int64_t stats = statsDType(*dtype);
   Type statsElement = onnx::getElementType(node.builder.getContext(), stats);
-  Normalized n = normalizeLastAxis(e, node, e.castTo(sum, stats), *epsilon,
-                                   /*centered=*/!simplified, statsElement);
+  Normalized n =
+      normalize(e, e.castTo(sum, stats), node.i64Constant({-1}), *epsilon,
+                /*centered=*/!simplified, statsElement);
   Value output = e.op("Mul", {e.castTo(n.y, *dtype), gamma});
   if (beta)
     output = e.op("Add", {output, beta});
@@ -262,16 +262,11 @@ importSimplifiedLayerNormalization(NodeContext &node, std::string &error) {
   Value wide = e.castTo(x, *stashType);
   Value axes = node.i64Constant(
       llvm::to_vector(llvm::seq<int64_t>(*first, xType.getRank())));
-  Value meanSquare = e.op("ReduceMean", {e.op("Mul", {wide, wide}), axes},
-                          {e.attr("keepdims", 1)});
-  Value invStdDev =
-      e.op("Reciprocal",
-           e.op("Sqrt", e.op("Add", {meanSquare, e.scalar(stash, *epsilon)})));
-  Value y =
-      e.op("Mul", {e.castTo(e.op("Mul", {wide, invStdDev}), *dtype), scale});
+  Normalized n = normalize(e, wide, axes, *epsilon, /*centered=*/false, stash);
+  Value y = e.op("Mul", {e.castTo(n.y, *dtype), scale});
   if (!e.ok())
     return failure();
-  return SmallVector<Value>{y, invStdDev};
+  return SmallVector<Value>{y, n.invStdDev};
 }
 
 /// com.microsoft FusedMatMul: alpha * op(A) op(B), op transposing the last
@@ -556,16 +551,9 @@ FailureOr<SmallVector<Value>> importGroupQueryAttention(NodeContext &node,
   };
   Value presentKey = present(pastKey, k), presentValue = present(pastValue, v);
   auto repeatHeads = [&](Value x) {
-    if (group == 1)
-      return x;
-    Value five = e.op("Unsqueeze", {x, node.i64Constant({2})});
-    Value repeated =
-        e.op("Expand", {five, node.i64Constant({1, 1, group, 1, 1})});
-    Value shape = e.op("Concat",
-                       {node.i64Constant({0, *qHeads, -1}),
-                        e.op("Shape", x, {e.attr("start", 3)})},
-                       {axis0});
-    return e.op("Reshape", {repeated, shape});
+    return group == 1 ? x
+                      : e.repeatKVHeads(x, node.i64Constant({group}),
+                                        node.i64Constant({*qHeads}));
   };
   Value scale;
   if (*scaleAttr != 0.0)
@@ -953,8 +941,9 @@ importEmbedLayerNormalization(NodeContext &node, std::string &error) {
     sum = e.op("Add", {sum, e.op("Gather", {segmentTable, segments})});
   int64_t stats = statsDType(*dtype);
   Type statsElement = onnx::getElementType(node.builder.getContext(), stats);
-  Normalized n = normalizeLastAxis(e, node, e.castTo(sum, stats), *epsilon,
-                                   /*centered=*/true, statsElement);
+  Normalized n =
+      normalize(e, e.castTo(sum, stats), node.i64Constant({-1}), *epsilon,
+                /*centered=*/true, statsElement);
   Value output =
       e.op("Add", {e.op("Mul", {e.castTo(n.y, *dtype), gamma}), beta});
   Value maskIndex;

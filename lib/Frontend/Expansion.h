@@ -100,6 +100,25 @@ public:
               {b.getNamedAttr("perm", b.getDenseI64ArrayAttr(perm))});
   }
 
+  /// Grouped-query attention's K or V, `x` [B, kv heads, S, H], with each
+  /// head repeated `group` times (a 1-element int64 tensor) in place:
+  /// [B, `heads`, S, H], `heads` a 1-element int64 tensor too (both may be
+  /// known only at run time).
+  Value repeatKVHeads(Value x, Value group, Value heads) {
+    NamedAttribute axis0 = attr("axis", 0);
+    Value five = op("Unsqueeze", {x, node.i64Constant({2})});
+    Value expanded = op(
+        "Concat", {node.i64Constant({1, 1}), group, node.i64Constant({1, 1})},
+        {axis0});
+    Value repeated = op("Expand", {five, expanded});
+    // [B, kv heads, group, S, H] -> [B, heads, S, H].
+    Value shape = op("Concat",
+                     {node.i64Constant({0}), heads, node.i64Constant({-1}),
+                      op("Shape", x, {attr("start", 3)})},
+                     {axis0});
+    return op("Reshape", {repeated, shape});
+  }
+
   /// A 0-D constant of the float type `element` (infinities included).
   Value scalar(Type element, double value) {
     auto type = RankedTensorType::get({}, element);

@@ -172,7 +172,6 @@ FailureOr<SmallVector<Value>> importAttention(NodeContext &node,
   // Grouped-query attention: each K/V head serves qHeads / kvHeads of Q's.
   // With a head count known only at run time, the group is computed then
   // (and is 1 where the counts turn out equal).
-  NamedAttribute axis0 = e.attr("axis", 0);
   auto headCount = [&](Value x4) {
     return e.op("Shape", x4, {e.attr("start", 1), e.attr("end", 2)});
   };
@@ -181,18 +180,8 @@ FailureOr<SmallVector<Value>> importAttention(NodeContext &node,
       return x;
     Value group = staticHeads ? node.i64Constant({qHeads / kvHeads})
                               : e.op("Div", {headCount(q4), headCount(x)});
-    Value five = e.op("Unsqueeze", {x, node.i64Constant({2})});
-    Value expanded = e.op(
-        "Concat", {node.i64Constant({1, 1}), group, node.i64Constant({1, 1})},
-        {axis0});
-    Value repeated = e.op("Expand", {five, expanded});
-    // [batch, kv heads, group, sequence, size] -> [batch, heads, ...].
     Value heads = staticHeads ? node.i64Constant({qHeads}) : headCount(q4);
-    Value shape = e.op("Concat",
-                       {node.i64Constant({0}), heads, node.i64Constant({-1}),
-                        e.op("Shape", x, {e.attr("start", 3)})},
-                       {axis0});
-    return e.op("Reshape", {repeated, shape});
+    return e.repeatKVHeads(x, group, heads);
   };
   Value keys = repeatHeads(presentKey), values = repeatHeads(presentValue);
   // Scale Q and K by sqrt(scale) each; the default scale 1/sqrt(head size)
