@@ -108,35 +108,33 @@ def run_case(name, node, inputs_at, reference, outputs, compiler, work, dynamic=
             return f"{name}: run failed at size {size}: {r.stderr.strip()[-300:]}"
         got = [numpy_helper.to_array(onnx.load_tensor(os.path.join(out, f"output_{k}.pb")))
                for k in range(len(outputs))]
-        refs = [("NumPy", reference(**inputs))]
+        numpy_ref = reference(**inputs)
+        # (what is checked, its outputs, against whose, their outputs)
+        checks = [("onnxc", got, "NumPy", numpy_ref)]
         if ORT:
-            ort_out = os.path.join(d, f"ort{size}")
-            r = subprocess.run(["node", ORT_RUN, path, "--output-dir", ort_out] + files,
-                               capture_output=True, text=True)
-            if r.returncode:
-                return f"{name}: ONNX Runtime failed: {r.stderr.strip()[-300:]}"
-            refs.append(("ONNX Runtime", [numpy_helper.to_array(onnx.load_tensor(
-                os.path.join(ort_out, f"output_{k}.pb"))) for k in range(len(outputs))]))
-            opt_out = os.path.join(d, f"ort_optimized{size}")
-            r = subprocess.run(["node", ORT_RUN, optimized, "--output-dir", opt_out] + files,
-                               capture_output=True, text=True)
-            if r.returncode:
-                return f"{name}: ONNX Runtime failed on onnx-opt's model: {r.stderr.strip()[-300:]}"
-            got_optimized = [numpy_helper.to_array(onnx.load_tensor(os.path.join(opt_out, f"output_{k}.pb")))
-                             for k in range(len(outputs))]
-            refs.append(("ONNX Runtime (on onnx-opt's model, against NumPy)", None))
-        for who, want in refs:
-            mine_all = got
-            if want is None:  # ORT's run of the optimized model against NumPy
-                mine_all, want = got_optimized, refs[0][1]
+            def ort_outputs(model_path, out_dir):
+                r = subprocess.run(["node", ORT_RUN, model_path, "--output-dir", out_dir] + files,
+                                   capture_output=True, text=True)
+                if r.returncode:
+                    return f"{name}: ONNX Runtime failed on {model_path}: {r.stderr.strip()[-300:]}"
+                return [numpy_helper.to_array(onnx.load_tensor(os.path.join(out_dir, f"output_{k}.pb")))
+                        for k in range(len(outputs))]
+            ort = ort_outputs(path, os.path.join(d, f"ort{size}"))
+            ort_optimized = ort_outputs(optimized, os.path.join(d, f"ort_optimized{size}"))
+            for result in (ort, ort_optimized):
+                if isinstance(result, str):
+                    return result
+            checks += [("onnxc", got, "ONNX Runtime", ort),
+                       ("ONNX Runtime on onnx-opt's model", ort_optimized, "NumPy", numpy_ref)]
+        for what, mine_all, who, want in checks:
             for k, (mine, ref) in enumerate(zip(mine_all, want)):
                 ref = np.asarray(ref)
                 scale = max(float(np.abs(ref.astype(np.float64)).max()), 1e-12)
                 err = float(np.abs(ref.astype(np.float64) - mine.astype(np.float64)).max()) / scale \
                     if ref.shape == mine.shape else float("inf")
                 if err > tol:
-                    return (f"{name}: output {k} at size {size} differs from {who}'s: shape {mine.shape} vs "
-                            f"{ref.shape}, max error {err:.3g} of scale")
+                    return (f"{name}: {what}'s output {k} at size {size} differs from {who}'s: shape {mine.shape} "
+                            f"vs {ref.shape}, max error {err:.3g} of scale")
     print(f"{name}: {len(inputs_at)} sizes match NumPy"
           f"{' and ONNX Runtime; onnx-opt -O2 valid, and its model in ORT matches' if ORT else ''}")
     return None

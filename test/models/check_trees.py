@@ -194,21 +194,29 @@ def check_classifier(name, nodes, n_features, x, labels, proba, compiler, work):
     return None if wrong == 0 and err <= 1e-5 else f"{name}: {wrong} labels differ, probability error {err:.3g}"
 
 
-def check(name, node, extra_nodes, n_features, x, expected, compiler, work):
-    nodes = [node] + extra_nodes
+def check_nodes(name, nodes, x, out_shape, expected, ml_opset, compiler, work):
+    """`nodes` as a model from X (float [N, features]) to the first output
+    of the last node (float, `out_shape`), at ai.onnx.ml opset `ml_opset`
+    and opset 17, compiled and run on x: None when within 1e-5 of the scale
+    of `expected`, else what differs."""
     graph = helper.make_graph(
-        nodes, name, [helper.make_tensor_value_info("X", TensorProto.FLOAT, ["N", n_features])],
-        [helper.make_tensor_value_info(nodes[-1].output[0], TensorProto.FLOAT, ["N", 1])])
-    ml_opset = 5 if node.op_type == "TreeEnsemble" else 3
+        nodes, name, [helper.make_tensor_value_info("X", TensorProto.FLOAT, ["N", x.shape[1]])],
+        [helper.make_tensor_value_info(nodes[-1].output[0], TensorProto.FLOAT, out_shape)])
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("ai.onnx.ml", ml_opset),
                                                     helper.make_opsetid("", 17)])
     got = compile_and_run(name, model, x, compiler, work)
     if isinstance(got, str):
         return got
-    got = got[0].ravel()
-    err = np.abs(got - expected).max() / max(np.abs(expected).max(), 1e-12)
+    err = float(np.abs(got[0] - expected).max()) / max(float(np.abs(expected).max()), 1e-12)
     print(f"{name}: {len(x)} rows, max error {err:.2g} of scale")
     return None if err <= 1e-5 else f"{name}: max error {err:.3g} of scale"
+
+
+def check(name, node, extra_nodes, x, expected, compiler, work):
+    """A regressor `node` (then `extra_nodes`) with one output per row."""
+    ml_opset = 5 if node.op_type == "TreeEnsemble" else 3
+    return check_nodes(name, [node] + extra_nodes, x, ["N", 1], np.asarray(expected).reshape(-1, 1), ml_opset,
+                       compiler, work)
 
 
 def check_preprocessing(compiler, work):
@@ -222,18 +230,8 @@ def check_preprocessing(compiler, work):
     rng = np.random.default_rng(3)
     failures = []
 
-    def run(name, nodes, x, out_shape, expected, opset=None):
-        graph = helper.make_graph(
-            nodes, name, [helper.make_tensor_value_info("X", TensorProto.FLOAT, ["N", x.shape[1]])],
-            [helper.make_tensor_value_info(nodes[-1].output[0], TensorProto.FLOAT, out_shape)])
-        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("ai.onnx.ml", 1),
-                                                        helper.make_opsetid("", 17)])
-        got = compile_and_run(name, model, x, compiler, work)
-        if isinstance(got, str):
-            return got
-        err = float(np.abs(got[0] - expected).max()) / max(float(np.abs(expected).max()), 1e-12)
-        print(f"{name}: {len(x)} rows, max error {err:.2g} of scale")
-        return None if err <= 1e-5 else f"{name}: max error {err:.3g} of scale"
+    def run(name, nodes, x, out_shape, expected):
+        return check_nodes(name, nodes, x, out_shape, expected, 1, compiler, work)
 
     x = rng.standard_normal((40, 6)).astype(np.float32)
     for norm in ("l1", "l2"):
@@ -308,12 +306,12 @@ def main():
 
     forest = RandomForestRegressor(n_estimators=30, max_depth=8, random_state=0).fit(x_train, y_train)
     failures.append(check("random_forest", tree_ensemble(forest.estimators_, n_features, 0), [],
-                          n_features, x_test, forest.predict(x_test), compiler, work))
+                          x_test, forest.predict(x_test), compiler, work))
 
     extra = ExtraTreesRegressor(n_estimators=20, max_depth=10, random_state=0).fit(x_train, y_train)
     failures.append(check("extra_trees_sum",
                           tree_ensemble(extra.estimators_, n_features, 1, 1.0 / len(extra.estimators_)),
-                          [], n_features, x_test, extra.predict(x_test), compiler, work))
+                          [], x_test, extra.predict(x_test), compiler, work))
 
     boost = GradientBoostingRegressor(n_estimators=40, max_depth=4, learning_rate=0.1,
                                       random_state=0).fit(x_train, y_train)
@@ -323,14 +321,14 @@ def main():
     add = helper.make_node("Add", ["raw", "init"], ["Y"])
     const = helper.make_node("Constant", [], ["init"],
                              value=numpy_helper.from_array(np.array([init], np.float32)))
-    failures.append(check("gradient_boosting", node, [const, add], n_features, x_test,
+    failures.append(check("gradient_boosting", node, [const, add], x_test,
                           boost.predict(x_test), compiler, work))
 
     failures.append(check("random_forest_regressor", tree_ensemble_regressor(forest.estimators_, "AVERAGE"),
-                          [], n_features, x_test, forest.predict(x_test), compiler, work))
+                          [], x_test, forest.predict(x_test), compiler, work))
     failures.append(check("gradient_boosting_regressor",
                           tree_ensemble_regressor(boost.estimators_[:, 0], "SUM", boost.learning_rate, init),
-                          [], n_features, x_test, boost.predict(x_test), compiler, work))
+                          [], x_test, boost.predict(x_test), compiler, work))
 
     # Classifiers: a 3-class random forest (each leaf's class fractions over
     # the trees, as predict_proba averages them) and a binary gradient-boosted
@@ -368,7 +366,7 @@ def main():
     lin = LinearRegression().fit(z_train, y_train)
     reg = helper.make_node("LinearRegressor", ["Z"], ["Y"], domain="ai.onnx.ml",
                            coefficients=list(map(float, lin.coef_)), intercepts=[float(lin.intercept_)])
-    failures.append(check("scaler_linear_regressor", scale, [reg], n_features, x_test,
+    failures.append(check("scaler_linear_regressor", scale, [reg], x_test,
                           lin.predict(scaler.transform(x_test)), compiler, work))
     for name, target, post in (("logistic_regression_3", y3, "SOFTMAX"), ("logistic_regression_2", y2, "LOGISTIC")):
         lr = LogisticRegression(max_iter=500).fit(z_train, target)
