@@ -1,7 +1,9 @@
 //===- FusedOps.td - The fused dialect ---------------------*- tablegen -*-===//
 //
 // The `fused` dialect: an onnx Conv or Gemm and the activation that follows
-// it, as one op, and multi-head attention (FusedAttention.td). The graph optimizer creates them for MLIR output, or, in the
+// it, as one op, multi-head attention (FusedAttention.td), the integer
+// kernels (FusedQuantOps.td) and tree ensembles (FusedTrees.td). The graph
+// optimizer creates the fusions for MLIR output, or, in the
 // subset that ONNX Runtime implements, for ONNX output as its com.microsoft
 // FusedConv and FusedGemm (onnx-opt --fuse-activations). See
 // docs/dialects/fused.md for the rationale.
@@ -17,7 +19,7 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def Fused_Dialect : Dialect {
   let name = "fused";
-  let summary = "onnx ops fused with the activation that follows them, and attention";
+  let summary = "onnx ops fused with their activation, attention, int8 kernels, tree ensembles";
   let description = [{
     Each op is an onnx op (same operands and attributes, same result type)
     whose result goes through an activation: `activation` names it (Relu,
@@ -25,7 +27,9 @@ def Fused_Dialect : Dialect {
     GeluTanh) and `activation_params` holds its parameters (LeakyRelu:
     alpha; Clip: min, max; HardSigmoid: alpha, beta; none otherwise), as
     ONNX Runtime's com.microsoft FusedConv does. `fused.attention` is
-    multi-head attention recognized from its onnx ops.
+    multi-head attention recognized from its onnx ops;
+    `fused.tree_ensemble` is the ai.onnx.ml tree ensembles in the form the
+    CPU kernel reads.
   }];
   let cppNamespace = "::onnxc::fused";
   let usePropertiesForAttributes = 0;
@@ -91,5 +95,6 @@ def Fused_GemmOp : Fused_Op<"gemm"> {
 
 include "dialects/Fused/IR/FusedAttention.td"
 include "dialects/Fused/IR/FusedQuantOps.td"
+include "dialects/Fused/IR/FusedTrees.td"
 
 #endif // ONNXC_DIALECTS_FUSED_IR_FUSEDOPS_TD

@@ -122,3 +122,83 @@ func.func @fused_qconv_c2(%x: tensor<1x2x8x8xi8>, %w: tensor<4x3x3x3xi8>, %z: te
   %y = fused.qconv %x, %w, %z, %z, %b, %s, %z outs(%init) {strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>} : tensor<1x2x8x8xi8>, tensor<4x3x3x3xi8>, tensor<1xi32>, tensor<1xi32>, tensor<0xi32>, tensor<1xf32>, tensor<1xi32>, tensor<1x4x6x6xi8> -> tensor<1x4x6x6xi8>
   return %y : tensor<1x4x6x6xi8>
 }
+
+// -----
+
+func.func @tree_c1(%x: tensor<?x2xf32>) -> tensor<?x1xf32> {
+  // expected-error @+1 {{expects a positive n_targets that divides the 3 leaf_weights (got 2)}}
+  %y = fused.tree_ensemble %x {aggregate_function = 1 : i64, leaf_weights = array<f32: 1.0, 2.0, 3.0>, membership_values = array<f32>, n_targets = 2 : i64, nodes_falsenodeids = array<i64: 4, 3>, nodes_featureids = array<i64: 1, 0>, nodes_missing_value_tracks_true = array<i1>, nodes_modes = array<i64: 0, 3>, nodes_splits = array<f32: 0.5, -1.0>, nodes_truenodeids = array<i64: 1, 2>, tree_roots = array<i64: 0>} : (tensor<?x2xf32>) -> tensor<?x1xf32>
+  return %y : tensor<?x1xf32>
+}
+
+// -----
+
+func.func @tree_c2(%x: tensor<?x2xf32>) -> tensor<?x1xf32> {
+  // expected-error @+1 {{expects 2 nodes_splits, one per node (got 1)}}
+  %y = fused.tree_ensemble %x {aggregate_function = 1 : i64, leaf_weights = array<f32: 1.0, 2.0, 3.0>, membership_values = array<f32>, n_targets = 1 : i64, nodes_falsenodeids = array<i64: 4, 3>, nodes_featureids = array<i64: 1, 0>, nodes_missing_value_tracks_true = array<i1>, nodes_modes = array<i64: 0, 3>, nodes_splits = array<f32: 0.5>, nodes_truenodeids = array<i64: 1, 2>, tree_roots = array<i64: 0>} : (tensor<?x2xf32>) -> tensor<?x1xf32>
+  return %y : tensor<?x1xf32>
+}
+
+// -----
+
+func.func @tree_c2_tracks(%x: tensor<?x2xf32>) -> tensor<?x1xf32> {
+  // expected-error @+1 {{expects no nodes_missing_value_tracks_true or 2 (got 1)}}
+  %y = fused.tree_ensemble %x {aggregate_function = 1 : i64, leaf_weights = array<f32: 1.0, 2.0, 3.0>, membership_values = array<f32>, n_targets = 1 : i64, nodes_falsenodeids = array<i64: 4, 3>, nodes_featureids = array<i64: 1, 0>, nodes_missing_value_tracks_true = array<i1: true>, nodes_modes = array<i64: 0, 3>, nodes_splits = array<f32: 0.5, -1.0>, nodes_truenodeids = array<i64: 1, 2>, tree_roots = array<i64: 0>} : (tensor<?x2xf32>) -> tensor<?x1xf32>
+  return %y : tensor<?x1xf32>
+}
+
+// -----
+
+func.func @tree_c3(%x: tensor<?x2xf32>) -> tensor<?x1xf32> {
+  // expected-error @+1 {{expects successors and roots in [0, 5), the nodes then the leaves}}
+  %y = fused.tree_ensemble %x {aggregate_function = 1 : i64, leaf_weights = array<f32: 1.0, 2.0, 3.0>, membership_values = array<f32>, n_targets = 1 : i64, nodes_falsenodeids = array<i64: 4, 3>, nodes_featureids = array<i64: 1, 0>, nodes_missing_value_tracks_true = array<i1>, nodes_modes = array<i64: 0, 3>, nodes_splits = array<f32: 0.5, -1.0>, nodes_truenodeids = array<i64: 1, 5>, tree_roots = array<i64: 0>} : (tensor<?x2xf32>) -> tensor<?x1xf32>
+  return %y : tensor<?x1xf32>
+}
+
+// -----
+
+func.func @tree_c3_roots(%x: tensor<?x2xf32>) -> tensor<?x1xf32> {
+  // expected-error @+1 {{expects a tree}}
+  %y = fused.tree_ensemble %x {aggregate_function = 1 : i64, leaf_weights = array<f32: 1.0, 2.0, 3.0>, membership_values = array<f32>, n_targets = 1 : i64, nodes_falsenodeids = array<i64: 4, 3>, nodes_featureids = array<i64: 1, 0>, nodes_missing_value_tracks_true = array<i1>, nodes_modes = array<i64: 0, 3>, nodes_splits = array<f32: 0.5, -1.0>, nodes_truenodeids = array<i64: 1, 2>, tree_roots = array<i64>} : (tensor<?x2xf32>) -> tensor<?x1xf32>
+  return %y : tensor<?x1xf32>
+}
+
+// -----
+
+func.func @tree_c4(%x: tensor<?x2xf32>) -> tensor<?x1xf32> {
+  // expected-error @+1 {{has node 1 reading feature 2 of 2}}
+  %y = fused.tree_ensemble %x {aggregate_function = 1 : i64, leaf_weights = array<f32: 1.0, 2.0, 3.0>, membership_values = array<f32>, n_targets = 1 : i64, nodes_falsenodeids = array<i64: 4, 3>, nodes_featureids = array<i64: 1, 2>, nodes_missing_value_tracks_true = array<i1>, nodes_modes = array<i64: 0, 3>, nodes_splits = array<f32: 0.5, -1.0>, nodes_truenodeids = array<i64: 1, 2>, tree_roots = array<i64: 0>} : (tensor<?x2xf32>) -> tensor<?x1xf32>
+  return %y : tensor<?x1xf32>
+}
+
+// -----
+
+func.func @tree_c5(%x: tensor<?x2xf32>) -> tensor<?x1xf32> {
+  // expected-error @+1 {{has node 1 of unknown mode 7}}
+  %y = fused.tree_ensemble %x {aggregate_function = 1 : i64, leaf_weights = array<f32: 1.0, 2.0, 3.0>, membership_values = array<f32>, n_targets = 1 : i64, nodes_falsenodeids = array<i64: 4, 3>, nodes_featureids = array<i64: 1, 0>, nodes_missing_value_tracks_true = array<i1>, nodes_modes = array<i64: 0, 7>, nodes_splits = array<f32: 0.5, -1.0>, nodes_truenodeids = array<i64: 1, 2>, tree_roots = array<i64: 0>} : (tensor<?x2xf32>) -> tensor<?x1xf32>
+  return %y : tensor<?x1xf32>
+}
+
+// -----
+
+func.func @tree_c5_sets(%x: tensor<?x2xf32>) -> tensor<?x1xf32> {
+  // expected-error @+1 {{expects 1 NaN-ended sets in membership_values, one per MEMBER node (got 0)}}
+  %y = fused.tree_ensemble %x {aggregate_function = 1 : i64, leaf_weights = array<f32: 1.0, 2.0, 3.0>, membership_values = array<f32>, n_targets = 1 : i64, nodes_falsenodeids = array<i64: 4, 3>, nodes_featureids = array<i64: 1, 0>, nodes_missing_value_tracks_true = array<i1>, nodes_modes = array<i64: 0, 6>, nodes_splits = array<f32: 0.5, -1.0>, nodes_truenodeids = array<i64: 1, 2>, tree_roots = array<i64: 0>} : (tensor<?x2xf32>) -> tensor<?x1xf32>
+  return %y : tensor<?x1xf32>
+}
+
+// -----
+
+func.func @tree_c6(%x: tensor<?x2xf32>) -> tensor<?x1xf32> {
+  // expected-error @+1 {{has unknown aggregate_function 0 (1 SUM, 2 MIN, 3 MAX)}}
+  %y = fused.tree_ensemble %x {aggregate_function = 0 : i64, leaf_weights = array<f32: 1.0, 2.0, 3.0>, membership_values = array<f32>, n_targets = 1 : i64, nodes_falsenodeids = array<i64: 4, 3>, nodes_featureids = array<i64: 1, 0>, nodes_missing_value_tracks_true = array<i1>, nodes_modes = array<i64: 0, 3>, nodes_splits = array<f32: 0.5, -1.0>, nodes_truenodeids = array<i64: 1, 2>, tree_roots = array<i64: 0>} : (tensor<?x2xf32>) -> tensor<?x1xf32>
+  return %y : tensor<?x1xf32>
+}
+
+// -----
+
+func.func @tree_c4_rank(%x: tensor<2x2x2xf32>) -> tensor<2x1xf32> {
+  // expected-error @+1 {{expects X of rank 2 (got 3)}}
+  %y = fused.tree_ensemble %x {aggregate_function = 1 : i64, leaf_weights = array<f32: 1.0>, membership_values = array<f32>, n_targets = 1 : i64, nodes_falsenodeids = array<i64>, nodes_featureids = array<i64>, nodes_missing_value_tracks_true = array<i1>, nodes_modes = array<i64>, nodes_splits = array<f32>, nodes_truenodeids = array<i64>, tree_roots = array<i64: 0>} : (tensor<2x2x2xf32>) -> tensor<2x1xf32>
+  return %y : tensor<2x1xf32>
+}

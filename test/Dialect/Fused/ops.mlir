@@ -39,3 +39,14 @@ func.func @qkernels(%x: tensor<4x64xi8>, %w: tensor<64x16xi8>, %z: tensor<1xi32>
   fused.qconv %cx, %cw, %mz, %mz, %mb, %ms, %mz outs(%out) {strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>, w_signed} : memref<1x3x8x8xi8>, memref<4x3x3x3xi8>, memref<1xi32>, memref<1xi32>, memref<0xi32>, memref<0xf32>, memref<1xi32>, memref<1x4x3x3xi32>
   return %y : tensor<4x16xi8>
 }
+
+// -----
+
+// A tree ensemble: two nodes, three leaves (ids 2..4), a missing value at
+// node 1 going the true way.
+// CHECK-LABEL: func.func @tree_ensemble
+// CHECK: fused.tree_ensemble %arg0 {aggregate_function = 1 : i64, leaf_weights = array<f32: 1.000000e+00, 2.000000e+00, 3.000000e+00>, membership_values = array<f32>, n_targets = 1 : i64, nodes_falsenodeids = array<i64: 4, 3>, nodes_featureids = array<i64: 1, 0>, nodes_missing_value_tracks_true = array<i1: false, true>, nodes_modes = array<i64: 0, 3>, nodes_splits = array<f32: 5.000000e-01, -1.000000e+00>, nodes_truenodeids = array<i64: 1, 2>, tree_roots = array<i64: 0>} : (tensor<?x2xf32>) -> tensor<?x1xf32>
+func.func @tree_ensemble(%x: tensor<?x2xf32>) -> tensor<?x1xf32> {
+  %y = fused.tree_ensemble %x {aggregate_function = 1 : i64, leaf_weights = array<f32: 1.0, 2.0, 3.0>, membership_values = array<f32>, n_targets = 1 : i64, nodes_falsenodeids = array<i64: 4, 3>, nodes_featureids = array<i64: 1, 0>, nodes_missing_value_tracks_true = array<i1: false, true>, nodes_modes = array<i64: 0, 3>, nodes_splits = array<f32: 0.5, -1.0>, nodes_truenodeids = array<i64: 1, 2>, tree_roots = array<i64: 0>} : (tensor<?x2xf32>) -> tensor<?x1xf32>
+  return %y : tensor<?x1xf32>
+}
