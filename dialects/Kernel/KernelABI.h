@@ -301,6 +301,33 @@ void onnxc_kernel_qconv2d(ONNXC_QMEMREF4(x), ONNXC_QMEMREF4(w), ONNXC_QPARAMS,
  * result and the bias, as a function has one MLIR type: NAME_i8_i32,
  * NAME_i32_i32, NAME_f32_i32 and NAME_f32_f32, aliases of NAME. */
 
+/*===----------------------------------------------------------------------===*
+ * Entry point of compiled tree ensembles
+ *===----------------------------------------------------------------------===*/
+
+/* The packed forest of fused.tree_ensemble (passes/Conversion/ONNXToLinalg/
+ * Trees.cpp packs it), i32 tables passed as QMEMREF1s. `nodes` [total * 4]
+ * holds per node a word, the split's bits, and the successors when the test
+ * holds and when it fails. The word's bits 0-29 name the feature; bit 31
+ * flips x's sign before the test (x ^ sign) <= split; bit 30 marks a special
+ * node whose split word is instead the offset in `special` of its record
+ * (mode as in TreeEnsemble-5's nodes_modes, missing value goes the true way,
+ * split, set size, the set). A leaf is its own successor both ways.
+ * `trees` [trees * 2]: each tree's root and the steps its deepest leaf
+ * needs; `leafOf` [total]: each leaf node's row of `w` [leaves, targets].
+ * Y [N, targets] is the aggregate over the trees of the leaves reached by
+ * X's rows. `flags` bits 0-1: the aggregate (1 SUM, 2 MIN, 3 MAX); bit 4:
+ * there are special nodes. */
+#define ONNXC_TREE_WORD_SIGN 0x80000000u
+#define ONNXC_TREE_WORD_SPECIAL 0x40000000
+#define ONNXC_TREE_WORD_FEATURE 0x3fffffff
+#define ONNXC_TREE_FLAG_SPECIAL 16
+void onnxc_kernel_tree_ensemble_f32(ONNXC_MEMREF2(x), ONNXC_QMEMREF1(nodes),
+                                    ONNXC_QMEMREF1(trees),
+                                    ONNXC_QMEMREF1(leafOf), ONNXC_MEMREF2(w),
+                                    ONNXC_MEMREF1(special), ONNXC_MEMREF2(y),
+                                    int64_t flags);
+
 #ifdef __cplusplus
 }
 #endif

@@ -56,7 +56,8 @@ struct ConvertONNXToLinalgPass
         arith::ArithDialect, linalg::LinalgDialect, math::MathDialect,
         tensor::TensorDialect, scf::SCFDialect, func::FuncDialect,
         bufferization::BufferizationDialect, memref::MemRefDialect>();
-    target.addIllegalOp<onnxc::fused::AttentionOp>();
+    target.addIllegalOp<onnxc::fused::AttentionOp,
+                        onnxc::fused::TreeEnsembleOp>();
     // The casts between unsigned integers and their signless twins.
     target.addLegalOp<UnrealizedConversionCastOp>();
     target.addLegalOp<onnxc::fused::QMatMulOp, onnxc::fused::QConvOp>();
@@ -64,6 +65,7 @@ struct ConvertONNXToLinalgPass
     onnxc::populateONNXToLinalgConversionPatterns(patterns, int8Kernels,
                                                   poolKernels);
     onnxc::populateFusedAttentionToKernelCallPatterns(patterns);
+    onnxc::populateFusedTreeEnsembleToKernelCallPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       return signalPassFailure();

@@ -46,6 +46,10 @@ void populateONNXControlFlowToSCFPatterns(mlir::RewritePatternSet &patterns);
 /// fused.attention (f32) to a call of the runtime's attention kernel.
 void populateFusedAttentionToKernelCallPatterns(
     mlir::RewritePatternSet &patterns);
+/// fused.tree_ensemble to a call of the runtime's tree kernel on tables
+/// packed at compile time.
+void populateFusedTreeEnsembleToKernelCallPatterns(
+    mlir::RewritePatternSet &patterns);
 
 /// All of the above, but fused.attention.
 void populateONNXToLinalgConversionPatterns(mlir::RewritePatternSet &patterns,

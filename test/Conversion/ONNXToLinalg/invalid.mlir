@@ -110,3 +110,12 @@ func.func @less_int4(%a: tensor<4xi4>, %b: tensor<4xi4>) -> tensor<4xi1> {
   %0 = onnx.Less %a, %b : (tensor<4xi4>, tensor<4xi4>) -> tensor<4xi1>
   return %0 : tensor<4xi1>
 }
+
+// -----
+
+func.func @tree_cycle(%x: tensor<?x2xf32>) -> tensor<?x1xf32> {
+  // expected-error @+2 {{has a tree with a cycle}}
+  // expected-error @+1 {{failed to legalize operation 'fused.tree_ensemble'}}
+  %y = fused.tree_ensemble %x {aggregate_function = 1 : i64, leaf_weights = array<f32: 1.0>, membership_values = array<f32>, n_targets = 1 : i64, nodes_falsenodeids = array<i64: 1, 0>, nodes_featureids = array<i64: 0, 1>, nodes_missing_value_tracks_true = array<i1>, nodes_modes = array<i64: 0, 0>, nodes_splits = array<f32: 0.5, 0.5>, nodes_truenodeids = array<i64: 2, 2>, tree_roots = array<i64: 0>} : (tensor<?x2xf32>) -> tensor<?x1xf32>
+  return %y : tensor<?x1xf32>
+}
