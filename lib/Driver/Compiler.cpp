@@ -462,6 +462,8 @@ LogicalResult compileModel(const CompileOptions &options, MLIRContext &context,
   clock.start("import");
   ImportOptions import = options.import;
   import.onNode = noteImportNode;
+  // The tree kernel is the CPU's; GPU code keeps the traversal in onnx ops.
+  import.treeKernels = options.target.gpu.empty();
   OwningOpRef<ModuleOp> module = importONNXModel(
       options.input, &context, import, stats ? &stats->opCounts : nullptr);
   if (!module)
@@ -640,8 +642,11 @@ LogicalResult optimizeModel(StringRef input, StringRef output,
                             const QuantizeOptions &quantize) {
   StageClock clock(stats);
   clock.start("import");
+  bool toMLIR = output.ends_with(".mlir");
   ImportOptions import = importOptions;
   import.onNode = noteImportNode;
+  // ONNX output writes tree ensembles as their traversal in onnx ops.
+  import.treeKernels = toMLIR;
   OwningOpRef<ModuleOp> module = importONNXModel(
       input, &context, import, stats ? &stats->opCounts : nullptr);
   if (!module)
@@ -650,7 +655,6 @@ LogicalResult optimizeModel(StringRef input, StringRef output,
     stats->imported = computeGraphStats(*module);
   clock.start("optimize");
   PassManager pm(&context);
-  bool toMLIR = output.ends_with(".mlir");
   // Quantization reads Conv, Gemm and MatMul, not their fused forms.
   bool quantizing = quantize.mode != QuantizeMode::None;
   buildONNXOptimizePipeline(pm, optLevel,

@@ -30,6 +30,11 @@ struct ImportOptions {
   /// Told each node's name as its import starts (the driver's report of an
   /// internal error names the node).
   std::function<void(llvm::StringRef node)> onNode;
+  /// f32 tree ensembles (ai.onnx.ml) as fused.tree_ensemble, which the CPU
+  /// lowering compiles into a call of the tree kernel; when false, as the
+  /// portable traversal in onnx ops (Gather, compare, Where per level),
+  /// which ONNX output and the GPU target need.
+  bool treeKernels = true;
 };
 
 /// How many nodes of each op type a graph has, by op type (`DOMAIN.OpType`

@@ -74,6 +74,8 @@ struct NodeContext {
                                     mlir::TypeRange argTypes,
                                     std::string &error)>
       importSubgraph;
+  /// Whether f32 tree ensembles become fused.tree_ensemble (ImportOptions).
+  bool treeKernels = true;
 
   /// The `none` value for an absent optional input.
   mlir::Value noValue();

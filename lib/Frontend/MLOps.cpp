@@ -1,16 +1,20 @@
 //===- MLOps.cpp - Classic-ML ops (ai.onnx.ml) imported as onnx ops -------===//
 //
 // The ops of the ai.onnx.ml domain that onnxc imports, each built from ops of
-// the default domain the way OpExpansions.cpp builds function bodies:
-// Binarizer, ArrayFeatureExtractor and TreeEnsemble (ai.onnx.ml opset 5).
-// A tree ensemble becomes a vectorized traversal over packed node tables:
-// every row walks every tree at once, one level per step, for as many steps
-// as the deepest tree has levels; the leaves' weights are then summed (or
-// averaged, or their minimum or maximum taken) per target.
+// the default domain the way OpExpansions.cpp builds function bodies: tree
+// ensembles, linear models, SVMs and the preprocessing ops (Binarizer,
+// Scaler, Normalizer, Imputer, OneHotEncoder, ...). A tree ensemble over an
+// f32 input compiled for the CPU is one fused.tree_ensemble (the tree
+// kernel's form); otherwise it becomes a vectorized traversal over packed
+// node tables: every row walks every tree at once, one level per step, for
+// as many steps as the deepest tree has levels; the leaves' weights are then
+// summed (or averaged, or their minimum or maximum taken) per target.
 //
 //===----------------------------------------------------------------------===//
 
 #include "lib/Frontend/Expansion.h"
+
+#include "dialects/Fused/IR/FusedOps.h"
 
 #include "passes/Transforms/ConstantTensor.h"
 
@@ -231,10 +235,48 @@ LogicalResult checkNode(Forest &forest, int64_t i, int64_t numFeatures,
   return success();
 }
 
+/// `forest` over an f32 X as one fused.tree_ensemble (an AVERAGE's leaf
+/// weights are divided already: a SUM).
+Value compiledForest(NodeContext &node, Value x, const Forest &forest,
+                     int64_t aggregate) {
+  OpBuilder &b = node.builder;
+  int64_t numNodes = forest.numNodes;
+  auto ints = [&](ArrayRef<double> values) {
+    SmallVector<int64_t> out(values.begin(), values.begin() + numNodes);
+    return b.getDenseI64ArrayAttr(out);
+  };
+  auto floats = [&](ArrayRef<double> values) {
+    SmallVector<float> out(values.begin(), values.end());
+    return b.getDenseF32ArrayAttr(out);
+  };
+  SmallVector<double> members;
+  SmallVector<bool> tracks;
+  for (int64_t i = 0; i < numNodes; ++i) {
+    if (forest.mode[i] == kMember) {
+      llvm::append_range(members, forest.sets[i]);
+      members.push_back(std::nan(""));
+    }
+    if (forest.anyMissing)
+      tracks.push_back(forest.missing[i] != 0);
+  }
+  SmallVector<int64_t> roots(forest.starts.begin(), forest.starts.end());
+  return b.create<fused::TreeEnsembleOp>(
+      node.loc, x, ints(forest.feature),
+      floats(ArrayRef<double>(forest.split).take_front(numNodes)),
+      ints(forest.mode), b.getDenseBoolArrayAttr(tracks), ints(forest.onTrue),
+      ints(forest.onFalse), floats(members), b.getDenseI64ArrayAttr(roots),
+      floats(forest.leafTable), b.getI64IntegerAttr(forest.targets),
+      b.getI64IntegerAttr(aggregate == 0 ? 1 : aggregate));
+}
+
 /// The traversal of `forest` over X [N, features] (of `element`):
 /// [N, targets], the leaves' weights reduced over the trees by `aggregate`.
+/// An f32 X, where the import asks for tree kernels, gets one
+/// fused.tree_ensemble instead.
 Value traverse(NodeContext &node, Expansion &e, Value x, const Forest &forest,
                Type element, int64_t aggregate) {
+  if (node.treeKernels && element.isF32())
+    return compiledForest(node, x, forest, aggregate);
   OpBuilder &b = node.builder;
   Type i64 = b.getI64Type();
   int64_t total = forest.numNodes + forest.numLeaves;
@@ -363,14 +405,16 @@ RankedTensorType forestInput(Value x, std::string &error) {
 
 /// TreeEnsemble (ai.onnx.ml 5) on X [N, F]: Y [N, n_targets] in X's type.
 ///
-/// A vectorized traversal (Forest, traverse): the state is the index
-/// [N, trees] of each row in each tree, starting at the roots; each step
-/// gathers the feature values (GatherElements on X), compares them with
-/// the splits by each mode present, and moves to the true or false
-/// successor (Where). After as many steps as the deepest tree, every row is
-/// at a leaf; a table [leaves, n_targets] holding each leaf's weight at its
-/// target (0 elsewhere for a sum or an average, the type's largest or
-/// lowest value for a min or a max) is gathered and reduced over the trees.
+/// A fused.tree_ensemble for an f32 X where the import asks for tree
+/// kernels; otherwise a vectorized traversal (Forest, traverse): the state
+/// is the index [N, trees] of each row in each tree, starting at the roots;
+/// each step gathers the feature values (GatherElements on X), compares
+/// them with the splits by each mode present, and moves to the true or
+/// false successor (Where). After as many steps as the deepest tree, every
+/// row is at a leaf; a table [leaves, n_targets] holding each leaf's weight
+/// at its target (0 elsewhere for a sum or an average, the type's largest
+/// or lowest value for a min or a max) is gathered and reduced over the
+/// trees.
 /// SOFTMAX and LOGISTIC post transforms follow; SOFTMAX_ZERO and PROBIT are
 /// refused by name.
 FailureOr<SmallVector<Value>> importTreeEnsemble(NodeContext &node,

@@ -3,6 +3,7 @@
 #include "lib/Frontend/Frontend.h"
 #include "lib/Frontend/FrontendInternal.h"
 
+#include "dialects/Fused/IR/FusedOps.h"
 #include "dialects/ONNX/IR/ONNXOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -289,7 +290,8 @@ LogicalResult GraphImporter::importNode(::onnx::NodeProto &node,
                      "' in domain '" + domain + "' at opset " +
                      Twine(domainOpset));
   }
-  NodeContext context{builder, loc, node, opset, {}, {}};
+  NodeContext context{builder, loc, node, opset, {}, {}, {}};
+  context.treeKernels = options.treeKernels;
   for (const std::string &input : node.input()) {
     if (input.empty()) {
       context.inputs.push_back(context.noValue());
@@ -743,7 +745,8 @@ OwningOpRef<ModuleOp>
 onnxc::importONNXModelFromBuffer(StringRef bytes, StringRef path,
                                  MLIRContext *ctx, const ImportOptions &options,
                                  OpCounts *opCounts) {
-  ctx->loadDialect<onnxc::onnx::ONNXDialect, func::FuncDialect>();
+  ctx->loadDialect<onnxc::onnx::ONNXDialect, onnxc::fused::FusedDialect,
+                   func::FuncDialect>();
   ::onnx::ModelProto model;
   std::string error;
   if (failed(parseModelBytes(bytes, path, model, error))) {
