@@ -20,11 +20,18 @@ regression, a multinomial and a binary logistic regression (Scaler, then
 LinearRegressor or LinearClassifier); the preprocessing ops Normalizer
 (L1, L2, MAX), Imputer, OneHotEncoder and FeatureVectorizer against
 scikit-learn's transforms; and SVMRegressor for SVR (RBF, POLY, LINEAR,
-SIGMOID kernels), LinearSVR and OneClassSVM against their predict. Where ONNX Runtime is installed (bench/ort_run.js
-with onnxruntime-node), each model's outputs must also match ONNX Runtime's
-on the same rows.
+SIGMOID kernels), LinearSVR and OneClassSVM against their predict.
+XGBoost (python3-xgboost): an XGBRegressor and XGBClassifiers (binary and 3
+classes), trained and tested with missing values (NaN), written as
+onnxmltools writes them (TreeEnsembleRegressor/Classifier, BRANCH_LT, the
+missing branch as nodes_missing_value_tracks_true, base_score as
+base_values, LOGISTIC or SOFTMAX) against predict and predict_proba.
+Where ONNX Runtime is installed (bench/ort_run.js with onnxruntime-node),
+each model's outputs must also match ONNX Runtime's on the same rows (labels
+exactly, values within 1e-5 of the scale).
 Exit status 0 when all match.
 """
+import json
 import os
 import subprocess
 import sys
@@ -292,6 +299,90 @@ def check_preprocessing(compiler, work):
     return failures
 
 
+def xgboost_trees(booster):
+    """The trees of an XGBoost booster (from its JSON dump) as the node and
+    leaf attributes of a TreeEnsembleRegressor/Classifier in the layout
+    onnxmltools writes: BRANCH_LT splits (XGBoost goes to 'yes' where x <
+    split_condition), the 'missing' child as nodes_missing_value_tracks_true,
+    one weight per leaf; with it, each leaf's tree id (for the class of a
+    multi-class model: tree i serves class i % classes)."""
+    a = {k: [] for k in ("treeids", "nodeids", "featureids", "values", "modes", "true", "false", "missing",
+                         "w_tree", "w_node", "w")}
+    for tree_id, dump in enumerate(booster.get_dump(dump_format="json")):
+        stack = [json.loads(dump)]
+        while stack:
+            n = stack.pop()
+            a["treeids"].append(tree_id)
+            a["nodeids"].append(n["nodeid"])
+            if "leaf" in n:
+                for k, v in (("featureids", 0), ("values", 0.0), ("modes", "LEAF"), ("true", 0), ("false", 0),
+                             ("missing", 0)):
+                    a[k].append(v)
+                a["w_tree"].append(tree_id)
+                a["w_node"].append(n["nodeid"])
+                a["w"].append(float(n["leaf"]))
+                continue
+            a["featureids"].append(int(n["split"][1:]))
+            a["values"].append(float(n["split_condition"]))
+            a["modes"].append("BRANCH_LT")
+            a["true"].append(n["yes"])
+            a["false"].append(n["no"])
+            a["missing"].append(int(n["missing"] == n["yes"]))
+            stack += n["children"]
+    nodes = dict(nodes_treeids=a["treeids"], nodes_nodeids=a["nodeids"], nodes_featureids=a["featureids"],
+                 nodes_values=a["values"], nodes_modes=a["modes"], nodes_truenodeids=a["true"],
+                 nodes_falsenodeids=a["false"], nodes_missing_value_tracks_true=a["missing"])
+    return nodes, a["w_tree"], a["w_node"], a["w"]
+
+
+def xgboost_node(model):
+    """An XGBRegressor or XGBClassifier as onnxmltools writes it: a
+    TreeEnsembleRegressor (SUM, base_values the base_score) or a
+    TreeEnsembleClassifier (binary:logistic: every weight for class 0,
+    LOGISTIC, base_values the base_score's logit; multi:softprob: tree i for
+    class i % classes, SOFTMAX, base_values the base_score per class)."""
+    booster = model.get_booster()
+    base = float(json.loads(booster.save_config())["learner"]["learner_model_param"]["base_score"])
+    nodes, w_tree, w_node, w = xgboost_trees(booster)
+    if not hasattr(model, "classes_"):
+        return helper.make_node("TreeEnsembleRegressor", ["X"], ["Y"], domain="ai.onnx.ml", **nodes,
+                                target_treeids=w_tree, target_nodeids=w_node, target_ids=[0] * len(w),
+                                target_weights=w, n_targets=1, aggregate_function="SUM", post_transform="NONE",
+                                base_values=[base])
+    classes = len(model.classes_)
+    if classes == 2:
+        ids, post, base_values = [0] * len(w), "LOGISTIC", [float(np.log(base / (1 - base)))]
+    else:
+        ids, post, base_values = [t % classes for t in w_tree], "SOFTMAX", [base] * classes
+    return helper.make_node("TreeEnsembleClassifier", ["X"], ["label", "probabilities"], domain="ai.onnx.ml",
+                            **nodes, class_treeids=w_tree, class_nodeids=w_node, class_ids=ids, class_weights=w,
+                            classlabels_int64s=list(map(int, model.classes_)), post_transform=post,
+                            base_values=base_values)
+
+
+def check_xgboost(compiler, work):
+    """XGBoost's regressor and classifiers (binary, 3 classes) trained with
+    missing values and checked on rows with NaNs (the missing branch)."""
+    import xgboost
+    rng = np.random.default_rng(11)
+    n_features = 8
+    x_train = rng.standard_normal((500, n_features)).astype(np.float32)
+    y_train = np.sin(x_train[:, 0]) * 2 + x_train[:, 1] * x_train[:, 2] + rng.standard_normal(500) * 0.1
+    x_train[rng.random(x_train.shape) < 0.1] = np.nan
+    x_test = rng.standard_normal((203, n_features)).astype(np.float32)
+    x_test[rng.random(x_test.shape) < 0.15] = np.nan
+    failures = []
+    params = dict(n_estimators=30, max_depth=4, learning_rate=0.3, random_state=0, tree_method="exact")
+    reg = xgboost.XGBRegressor(**params).fit(x_train, y_train)
+    failures.append(check("xgboost_regressor", xgboost_node(reg), [], x_test, reg.predict(x_test), compiler, work))
+    for name, target in (("xgboost_classifier_2", (y_train > np.median(y_train)).astype(np.int64)),
+                         ("xgboost_classifier_3", np.digitize(y_train, np.quantile(y_train, [1 / 3, 2 / 3])))):
+        clf = xgboost.XGBClassifier(**params).fit(x_train, target)
+        failures.append(check_classifier(name, xgboost_node(clf), n_features, x_test, clf.predict(x_test),
+                                         clf.predict_proba(x_test), compiler, work))
+    return failures
+
+
 def main():
     compiler, work = sys.argv[1], sys.argv[2]
     if not ORT:
@@ -379,6 +470,7 @@ def main():
                                          lr.predict_proba(z_test), compiler, work))
 
     failures += check_preprocessing(compiler, work)
+    failures += check_xgboost(compiler, work)
 
     failures = [f for f in failures if f]
     for f in failures:
