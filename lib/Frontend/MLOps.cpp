@@ -1501,9 +1501,11 @@ FailureOr<SmallVector<Value>> importSVMClassifier(NodeContext &node,
       return failure();
     }
     int64_t outputs = 0;
-    z = e.op("Add", {linearScores(node, e, x, features, model->coefficients, {},
-                                  outputs, error),
-                     scalar(model->rho.front())});
+    z = linearScores(node, e, x, features, model->coefficients, {}, outputs,
+                     error);
+    if (!z)
+      return failure();
+    z = e.op("Add", {z, scalar(model->rho.front())});
     label = labelAtArgmax(node, e, z, *labels);
     if (classes == 2) {
       bool positive =
