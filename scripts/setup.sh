@@ -12,8 +12,9 @@ packages=(
   clang-format-19 clang-tidy-19
   # Libraries.
   libprotobuf-dev protobuf-compiler libcli11-dev libfmt-dev libspdlog-dev catch2
-  # Models and test data.
+  # Models and test data (python3-xgboost: ctest ml-trees' XGBoost models).
   python3-onnx python3-numpy python3-torch python3-torchvision python3-sklearn
+  python3-xgboost
   # examples/ci's test reads the CI files (YAML).
   python3-yaml
   # AArch64 cross build and runs.

@@ -166,6 +166,8 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value>>
 importFeatureVectorizer(NodeContext &node, std::string &error);
 mlir::FailureOr<llvm::SmallVector<mlir::Value>>
 importSVMRegressor(NodeContext &node, std::string &error);
+mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+importSVMClassifier(NodeContext &node, std::string &error);
 
 /// ONNX Runtime's contrib ops imported as onnx ops (ContribOps.cpp).
 mlir::FailureOr<llvm::SmallVector<mlir::Value>>

@@ -1261,16 +1261,16 @@ FailureOr<SmallVector<Value>> importFeatureVectorizer(NodeContext &node,
   return SmallVector<Value>{y};
 }
 
-/// SVMRegressor (ai.onnx.ml 1), as skl2onnx writes scikit-learn's SVR,
-/// NuSVR, LinearSVR and OneClassSVM: Y [N, 1] = sum over the support
-/// vectors s of coefficients[s] K(x, s) + rho, K by kernel_type with
-/// kernel_params [gamma, coef0, degree]: LINEAR x.s, POLY (gamma x.s +
-/// coef0)^degree, RBF exp(-gamma |x - s|^2), SIGMOID tanh(gamma x.s +
-/// coef0). Without support vectors (n_supports 0, LINEAR) the coefficients
-/// are the weights: Y = X w + rho. one_class gives 1 where the score is
-/// positive, else -1. NONE post transform only.
-FailureOr<SmallVector<Value>> importSVMRegressor(NodeContext &node,
-                                                 std::string &error) {
+namespace {
+/// The attributes SVMRegressor and SVMClassifier share.
+struct SVMModel {
+  SmallVector<double> coefficients, params, rho, vectors;
+  std::string kernel, post;
+};
+
+/// Reads coefficients, kernel_params, rho, support_vectors, kernel_type and
+/// post_transform; nullopt after reporting (an unknown kernel_type too).
+std::optional<SVMModel> readSVMModel(NodeContext &node, std::string &error) {
   std::optional<SmallVector<double>> coefficients =
       floatList(node, "coefficients", true, error);
   std::optional<SmallVector<double>> params =
@@ -1282,23 +1282,78 @@ FailureOr<SmallVector<Value>> importSVMRegressor(NodeContext &node,
       rho ? floatList(node, "support_vectors", false, error) : std::nullopt;
   std::optional<std::string> kernel =
       vectors ? stringAttr(node, "kernel_type", "LINEAR", error) : std::nullopt;
-  std::optional<int64_t> supports =
-      kernel ? intAttr(node, "n_supports", 0, error) : std::nullopt;
-  std::optional<int64_t> oneClass =
-      supports ? intAttr(node, "one_class", 0, error) : std::nullopt;
   std::optional<std::string> post =
-      oneClass ? stringAttr(node, "post_transform", "NONE", error)
-               : std::nullopt;
-  if (!post || failed(checkNoOtherAttributes(node, error)))
-    return failure();
+      kernel ? stringAttr(node, "post_transform", "NONE", error) : std::nullopt;
+  if (!post)
+    return std::nullopt;
   if (*kernel != "LINEAR" && *kernel != "POLY" && *kernel != "RBF" &&
       *kernel != "SIGMOID") {
     error = "has kernel_type '" + *kernel +
             "' (expected 'LINEAR', 'POLY', 'RBF' or 'SIGMOID')";
-    return failure();
+    return std::nullopt;
   }
-  if (*post != "NONE") {
-    error = "has post_transform '" + *post + "' (supported: NONE)";
+  return SVMModel{std::move(*coefficients),
+                  std::move(*params),
+                  std::move(*rho),
+                  std::move(*vectors),
+                  *kernel,
+                  *post};
+}
+
+/// The kernel values [N, supports] of X [N, features] against the model's
+/// support vectors ([supports, features]), by kernel_type with
+/// kernel_params [gamma, coef0, degree]: LINEAR x.s, POLY (gamma x.s +
+/// coef0)^degree, RBF exp(-gamma |x - s|^2), SIGMOID tanh(gamma x.s +
+/// coef0).
+Value svmKernel(NodeContext &node, Expansion &e, Value x, const SVMModel &model,
+                int64_t supports, int64_t features) {
+  const SmallVector<double> &vectors = model.vectors;
+  double gamma = model.params.size() > 0 ? model.params[0] : 0.0;
+  double coef0 = model.params.size() > 1 ? model.params[1] : 0.0;
+  double degree = model.params.size() > 2 ? model.params[2] : 0.0;
+  Type element = getElementTypeOrSelf(x.getType());
+  auto scalar = [&](double v) { return tableConstant(node, element, {}, {v}); };
+  Value table = tableConstant(node, element, {supports, features}, vectors);
+  Value dot = e.op("MatMul", {x, e.transpose(table, {1, 0})});
+  if (model.kernel == "LINEAR")
+    return dot;
+  if (model.kernel == "RBF") {
+    // |x - s|^2 = |x|^2 - 2 x.s + |s|^2.
+    SmallVector<double> norms(supports, 0.0);
+    for (int64_t i = 0; i < supports; ++i)
+      for (int64_t j = 0; j < features; ++j)
+        norms[i] += vectors[i * features + j] * vectors[i * features + j];
+    Value rows = e.op("ReduceSum", {e.op("Mul", {x, x}), node.i64Constant({1})},
+                      {e.attr("keepdims", 1)});
+    Value squared =
+        e.op("Add", {e.op("Sub", {rows, e.op("Mul", {dot, scalar(2.0)})}),
+                     tableConstant(node, element, {supports}, norms)});
+    return e.op("Exp", e.op("Mul", {e.op("Relu", squared), scalar(-gamma)}));
+  }
+  Value affine =
+      e.op("Add", {e.op("Mul", {dot, scalar(gamma)}), scalar(coef0)});
+  return model.kernel == "POLY" ? e.op("Pow", {affine, scalar(degree)})
+                                : e.op("Tanh", affine);
+}
+} // namespace
+
+/// SVMRegressor (ai.onnx.ml 1), as skl2onnx writes scikit-learn's SVR,
+/// NuSVR, LinearSVR and OneClassSVM: Y [N, 1] = sum over the support
+/// vectors s of coefficients[s] K(x, s) + rho, K by kernel_type (svmKernel).
+/// Without support vectors (n_supports 0, LINEAR) the coefficients
+/// are the weights: Y = X w + rho. one_class gives 1 where the score is
+/// positive, else -1. NONE post transform only.
+FailureOr<SmallVector<Value>> importSVMRegressor(NodeContext &node,
+                                                 std::string &error) {
+  std::optional<SVMModel> model = readSVMModel(node, error);
+  std::optional<int64_t> supports =
+      model ? intAttr(node, "n_supports", 0, error) : std::nullopt;
+  std::optional<int64_t> oneClass =
+      supports ? intAttr(node, "one_class", 0, error) : std::nullopt;
+  if (!oneClass || failed(checkNoOtherAttributes(node, error)))
+    return failure();
+  if (model->post != "NONE") {
+    error = "has post_transform '" + model->post + "' (supported: NONE)";
     return failure();
   }
   Expansion e(node, error);
@@ -1306,60 +1361,284 @@ FailureOr<SmallVector<Value>> importSVMRegressor(NodeContext &node,
   Value x = linearInput(node, e, features, error);
   if (!x)
     return failure();
-  int64_t count = static_cast<int64_t>(coefficients->size());
+  int64_t count = static_cast<int64_t>(model->coefficients.size());
   bool direct = *supports == 0;
   if (ShapedType::isDynamic(features) ||
-      (direct ? *kernel != "LINEAR" || count != features
-              : count != *supports || static_cast<int64_t>(vectors->size()) !=
-                                          *supports * features)) {
+      (direct ? model->kernel != "LINEAR" || count != features
+              : count != *supports ||
+                    static_cast<int64_t>(model->vectors.size()) !=
+                        *supports * features)) {
     error = "needs a static feature count and, with n_supports support "
             "vectors of the features' size, as many coefficients (or, "
             "LINEAR without support vectors, one coefficient per feature)";
     return failure();
   }
-  double gamma = params->size() > 0 ? (*params)[0] : 0.0;
-  double coef0 = params->size() > 1 ? (*params)[1] : 0.0;
-  double degree = params->size() > 2 ? (*params)[2] : 0.0;
   Type element = getElementTypeOrSelf(x.getType());
   auto scalar = [&](double v) { return tableConstant(node, element, {}, {v}); };
-  Value kernelValues = x; // [N, S], or X itself without support vectors
-  if (!direct) {
-    Value table = tableConstant(node, element, {*supports, features}, *vectors);
-    Value dot = e.op("MatMul", {x, e.transpose(table, {1, 0})});
-    if (*kernel == "LINEAR") {
-      kernelValues = dot;
-    } else if (*kernel == "RBF") {
-      // |x - s|^2 = |x|^2 - 2 x.s + |s|^2.
-      SmallVector<double> norms(*supports, 0.0);
-      for (int64_t i = 0; i < *supports; ++i)
-        for (int64_t j = 0; j < features; ++j)
-          norms[i] +=
-              (*vectors)[i * features + j] * (*vectors)[i * features + j];
-      Value rows =
-          e.op("ReduceSum", {e.op("Mul", {x, x}), node.i64Constant({1})},
-               {e.attr("keepdims", 1)});
-      Value squared =
-          e.op("Add", {e.op("Sub", {rows, e.op("Mul", {dot, scalar(2.0)})}),
-                       tableConstant(node, element, {*supports}, norms)});
-      kernelValues =
-          e.op("Exp", e.op("Mul", {e.op("Relu", squared), scalar(-gamma)}));
-    } else {
-      Value affine =
-          e.op("Add", {e.op("Mul", {dot, scalar(gamma)}), scalar(coef0)});
-      kernelValues = *kernel == "POLY" ? e.op("Pow", {affine, scalar(degree)})
-                                       : e.op("Tanh", affine);
-    }
-  }
-  Value weights = tableConstant(node, element, {count, 1}, *coefficients);
+  // [N, S], or X itself without support vectors.
+  Value kernelValues =
+      direct ? x : svmKernel(node, e, x, *model, *supports, features);
+  Value weights = tableConstant(node, element, {count, 1}, model->coefficients);
   Value y = e.op("MatMul", {kernelValues, weights});
-  if (!rho->empty())
-    y = e.op("Add", {y, scalar(rho->front())});
+  if (!model->rho.empty())
+    y = e.op("Add", {y, scalar(model->rho.front())});
   if (*oneClass)
     y = e.op("Where",
              {e.op("Greater", {y, scalar(0.0)}), scalar(1.0), scalar(-1.0)});
   if (!e.ok())
     return failure();
   return SmallVector<Value>{y};
+}
+
+namespace {
+/// Sweeps of libsvm's pairwise coupling (svmCoupling) built per node. ONNX
+/// Runtime runs up to 100 and stops once every |(Qp)_t - p'Qp| is under
+/// 0.005 / classes; on random pairwise probabilities, that held after at
+/// most 2 sweeps for 2 classes and at most 4 for 3 to 6 classes.
+constexpr int64_t kCouplingSweeps = 8;
+
+/// The class probabilities [N, classes] from the pairwise ones `pairs` [N,
+/// classes (classes - 1) / 2] (r_ij for i < j, in pair order; r_ji = 1 -
+/// r_ij), as ONNX Runtime's multiclass_probability computes them (Wu, Lin
+/// and Weng's second method, libsvm's): minimize p'Qp over the simplex by
+/// coordinate steps, Q_tt = sum_j r_jt^2, Q_ij = -r_ji r_ij, starting at p =
+/// 1/classes, each sweep skipped once converged.
+Value svmCoupling(NodeContext &node, Expansion &e, Value pairs,
+                  int64_t classes) {
+  Type element = getElementTypeOrSelf(pairs.getType());
+  auto scalar = [&](double v) { return tableConstant(node, element, {}, {v}); };
+  int64_t numPairs = classes * (classes - 1) / 2, cells = classes * classes;
+  // Q (flattened) = r^2 @ diagonal - r (1 - r) @ offDiagonal + (1 - r)^2 @
+  // lowerDiagonal, where r is the pairs' value.
+  SmallVector<double> upper(numPairs * cells, 0.0), lower(upper),
+      offDiagonal(upper);
+  for (int64_t i = 0, pair = 0; i < classes; ++i)
+    for (int64_t j = i + 1; j < classes; ++j, ++pair) {
+      upper[pair * cells + j * classes + j] = 1.0; // r_ij^2 into Q_jj
+      lower[pair * cells + i * classes + i] = 1.0; // r_ji^2 into Q_ii
+      offDiagonal[pair * cells + i * classes + j] = 1.0;
+      offDiagonal[pair * cells + j * classes + i] = 1.0;
+    }
+  auto table = [&](ArrayRef<double> values) {
+    return tableConstant(node, element, {numPairs, cells}, values);
+  };
+  Value other = e.op("Sub", {scalar(1.0), pairs});
+  Value q =
+      e.op("Sub",
+           {e.op("Add",
+                 {e.op("MatMul", {e.op("Mul", {pairs, pairs}), table(upper)}),
+                  e.op("MatMul", {e.op("Mul", {other, other}), table(lower)})}),
+            e.op("MatMul", {e.op("Mul", {pairs, other}), table(offDiagonal)})});
+  Value matrix = e.op("Reshape", {q, node.i64Constant({-1, classes, classes})});
+  auto column = [&](Value v, int64_t begin, int64_t end) {
+    return e.op("Slice", {v, node.i64Constant({begin}), node.i64Constant({end}),
+                          node.i64Constant({1}), node.noValue()});
+  };
+  Value axis = node.i64Constant({1});
+  NamedAttribute keep = e.attr("keepdims", 1);
+  Value p = tableConstant(node, element, {1, classes},
+                          SmallVector<double>(classes, 1.0 / classes));
+  Value done;
+  for (int64_t sweep = 0; sweep < kCouplingSweeps; ++sweep) {
+    Value start = p;
+    Value qp = e.op("ReduceSum",
+                    {e.op("Mul", {matrix, e.op("Unsqueeze", {p, axis})}),
+                     node.i64Constant({2})},
+                    {e.attr("keepdims", 0)});
+    Value pqp = e.op("ReduceSum", {e.op("Mul", {p, qp}), axis}, {keep});
+    Value error =
+        e.op("ReduceMax", {e.op("Abs", e.op("Sub", {qp, pqp})), axis}, {keep});
+    Value converged = e.op("Less", {error, scalar(0.005 / classes)});
+    done = done ? e.op("Or", {done, converged}) : converged;
+    for (int64_t t = 0; t < classes; ++t) {
+      Value qtt = column(q, t * classes + t, t * classes + t + 1);
+      Value qpt = column(qp, t, t + 1);
+      Value diff = e.op("Div", {e.op("Sub", {pqp, qpt}), qtt});
+      SmallVector<double> unit(classes, 0.0);
+      unit[t] = 1.0;
+      p = e.op("Add", {p, e.op("Mul", {diff, tableConstant(node, element,
+                                                           {classes}, unit)})});
+      Value grown = e.op("Add", {diff, scalar(1.0)});
+      Value step =
+          e.op("Mul", {diff, e.op("Add", {e.op("Mul", {diff, qtt}),
+                                          e.op("Mul", {qpt, scalar(2.0)})})});
+      pqp =
+          e.op("Div", {e.op("Div", {e.op("Add", {pqp, step}), grown}), grown});
+      Value row = column(q, t * classes, (t + 1) * classes);
+      qp = e.op("Div", {e.op("Add", {qp, e.op("Mul", {diff, row})}), grown});
+      p = e.op("Div", {p, grown});
+    }
+    p = e.op("Where", {done, start, p});
+  }
+  return p;
+}
+} // namespace
+
+/// SVMClassifier (ai.onnx.ml 1), as skl2onnx writes scikit-learn's SVC and
+/// NuSVC, computed as ONNX Runtime does. With support vectors
+/// (vectors_per_class), each pair of classes i < j has the decision value
+/// s_ij = sum over the vectors v of classes i and j of a coefficient times
+/// K(x, v) (svmKernel; the coefficients [classes - 1, vectors] as libsvm
+/// stores them) plus its rho; it votes for i where s_ij > 0, else for j, and
+/// Y is classlabels_ints at the most votes (the first on a tie). Z holds the
+/// decision values [N, pairs] with the post transform; for two classes, Z is
+/// [-s, s] (NONE), [1 - sigmoid(s), sigmoid(s)] (LOGISTIC) or [1 - s, s]
+/// (SOFTMAX, which ONNX Runtime does not apply to one score). With prob_a and
+/// prob_b, Z is instead the class probabilities from Platt's sigmoid of each
+/// pair, 1 / (1 + exp(s A + B)) kept within [1e-7, 1 - 1e-7], coupled over the
+/// classes (svmCoupling). Without support vectors, the coefficients are the
+/// weights [classes, features]: Z = X W^T + rho[0] with the post transform, and
+/// Y the label at Z's argmax, except, for two classes, the second label where
+/// the largest score is positive (or, with no negative weight, reaches 0.5).
+/// String labels wait for string tensors.
+FailureOr<SmallVector<Value>> importSVMClassifier(NodeContext &node,
+                                                  std::string &error) {
+  std::optional<SVMModel> model = readSVMModel(node, error);
+  std::optional<SmallVector<int64_t>> perClass =
+      model ? intsAttr(node, "vectors_per_class", false, error) : std::nullopt;
+  std::optional<SmallVector<double>> probA =
+      perClass ? floatList(node, "prob_a", false, error) : std::nullopt;
+  std::optional<SmallVector<double>> probB =
+      probA ? floatList(node, "prob_b", false, error) : std::nullopt;
+  std::optional<SmallVector<int64_t>> labels =
+      probB ? intsAttr(node, "classlabels_ints", false, error) : std::nullopt;
+  if (!labels)
+    return failure();
+  if (failed(refuseStringLabels(node, error)) ||
+      failed(checkNoOtherAttributes(node, error)))
+    return failure();
+  int64_t post = postTransformCode(model->post);
+  if (failed(checkPostTransform(post, model->post, error)))
+    return failure();
+  int64_t classes = labels->size();
+  if (classes < 2) {
+    error = "needs two or more classlabels_ints";
+    return failure();
+  }
+  if (probA->size() != probB->size()) {
+    error = "needs as many prob_b as prob_a";
+    return failure();
+  }
+  Expansion e(node, error);
+  int64_t features = 0;
+  Value x = linearInput(node, e, features, error);
+  if (!x)
+    return failure();
+  if (ShapedType::isDynamic(features)) {
+    error = "needs a static feature count";
+    return failure();
+  }
+  Type element = getElementTypeOrSelf(x.getType());
+  auto scalar = [&](double v) { return tableConstant(node, element, {}, {v}); };
+  int64_t vectors = 0;
+  for (int64_t count : *perClass)
+    vectors += std::max<int64_t>(count, 0);
+  int64_t numPairs = classes * (classes - 1) / 2;
+  int64_t numCoefficients = model->coefficients.size();
+  Value z, label;
+  if (vectors == 0) {
+    // The weights form (liblinear's): one coefficient row per class.
+    if (!probA->empty() || model->rho.empty() ||
+        numCoefficients != classes * features) {
+      error = "needs, without support vectors, one coefficient per class and "
+              "feature, rho and no prob_a";
+      return failure();
+    }
+    int64_t outputs = 0;
+    z = linearScores(node, e, x, features, model->coefficients, {}, outputs,
+                     error);
+    if (!z)
+      return failure();
+    z = e.op("Add", {z, scalar(model->rho.front())});
+    label = labelAtArgmax(node, e, z, *labels);
+    if (classes == 2) {
+      bool positive =
+          llvm::all_of(model->coefficients, [](double c) { return c >= 0.0; });
+      Value largest = e.op("ReduceMax", {z, node.i64Constant({1})},
+                           {e.attr("keepdims", 0)});
+      Value second = e.op(positive ? "GreaterOrEqual" : "Greater",
+                          {largest, scalar(positive ? 0.5 : 0.0)});
+      label = e.op("Where", {second,
+                             tableConstant(node, node.builder.getI64Type(), {},
+                                           {(double)(*labels)[1]}),
+                             label});
+    }
+    z = postTransform(e, z, post);
+  } else {
+    if ((int64_t)perClass->size() != classes ||
+        llvm::any_of(*perClass, [](int64_t c) { return c < 0; }) ||
+        (int64_t)model->vectors.size() != vectors * features ||
+        numCoefficients != (classes - 1) * vectors ||
+        (int64_t)model->rho.size() < numPairs ||
+        (!probA->empty() && (int64_t)probA->size() < numPairs)) {
+      error = "needs one vectors_per_class entry per class, support vectors of "
+              "the features' size, (classes - 1) coefficients per vector and "
+              "a rho (and prob_a, prob_b if any) per pair of classes";
+      return failure();
+    }
+    // The decision values [N, pairs] = K [N, vectors] W + rho, W [vectors,
+    // pairs] holding, for pair (i, j), row j - 1 of the coefficients at class
+    // i's vectors and row i at class j's; votes [N, classes] = (s > 0) @ (A -
+    // B) + the pairs of each class as their second, A and B one-hot in the
+    // first and second class of each pair.
+    SmallVector<int64_t> first(classes, 0);
+    for (int64_t c = 1; c < classes; ++c)
+      first[c] = first[c - 1] + (*perClass)[c - 1];
+    SmallVector<double> weights(vectors * numPairs, 0.0),
+        sides(numPairs * classes, 0.0), seconds(classes, 0.0);
+    for (int64_t i = 0, pair = 0; i < classes; ++i)
+      for (int64_t j = i + 1; j < classes; ++j, ++pair) {
+        for (int64_t v = first[i]; v < first[i] + (*perClass)[i]; ++v)
+          weights[v * numPairs + pair] =
+              model->coefficients[(j - 1) * vectors + v];
+        for (int64_t v = first[j]; v < first[j] + (*perClass)[j]; ++v)
+          weights[v * numPairs + pair] = model->coefficients[i * vectors + v];
+        sides[pair * classes + i] = 1.0;
+        sides[pair * classes + j] = -1.0;
+        seconds[j] += 1.0;
+      }
+    Value kernel = svmKernel(node, e, x, *model, vectors, features);
+    Value s = e.op(
+        "Add",
+        {e.op("MatMul", {kernel, tableConstant(node, element,
+                                               {vectors, numPairs}, weights)}),
+         tableConstant(node, element, {numPairs},
+                       ArrayRef<double>(model->rho).take_front(numPairs))});
+    Value wins = e.castTo(e.op("Greater", {s, scalar(0.0)}),
+                          *onnx::getONNXDType(element));
+    Value votes = e.op(
+        "Add",
+        {e.op("MatMul",
+              {wins, tableConstant(node, element, {numPairs, classes}, sides)}),
+         tableConstant(node, element, {classes}, seconds)});
+    label = labelAtArgmax(node, e, votes, *labels);
+    if (!probA->empty()) {
+      Value platt = e.op(
+          "Add",
+          {e.op("Mul", {s, tableConstant(
+                               node, element, {numPairs},
+                               ArrayRef<double>(*probA).take_front(numPairs))}),
+           tableConstant(node, element, {numPairs},
+                         ArrayRef<double>(*probB).take_front(numPairs))});
+      Value pairs = e.op(
+          "Min",
+          {e.op("Max", {e.op("Sigmoid", e.op("Neg", platt)), scalar(1e-7)}),
+           scalar(1.0 - 1e-7)});
+      z = postTransform(e, svmCoupling(node, e, pairs, classes), post);
+    } else if (classes == 2) {
+      if (post == 2)
+        s = e.op("Sigmoid", s);
+      Value other = post == 0 ? e.op("Neg", s) : e.op("Sub", {scalar(1.0), s});
+      z = e.op("Concat", {other, s}, {e.attr("axis", 1)});
+    } else {
+      z = postTransform(e, s, post);
+    }
+  }
+  if (!element.isF32())
+    z = e.castTo(z, ::onnx::TensorProto::FLOAT);
+  if (!e.ok())
+    return failure();
+  return SmallVector<Value>{label, z};
 }
 
 } // namespace onnxc::frontend

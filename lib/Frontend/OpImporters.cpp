@@ -1813,6 +1813,7 @@ struct Registry {
     addIn(kMLDomain, "OneHotEncoder", 1, 1, importOneHotEncoder);
     addIn(kMLDomain, "FeatureVectorizer", 1, 0, importFeatureVectorizer);
     addIn(kMLDomain, "SVMRegressor", 1, 1, importSVMRegressor);
+    addIn(kMLDomain, "SVMClassifier", 1, 1, importSVMClassifier);
     // ONNX Runtime's contrib ops (ContribOps.cpp), as its transformer
     // optimizer, Optimum and ORT GenAI write them.
     addIn(kMicrosoftDomain, "Gelu", 1, 1, importContribGelu);

@@ -20,11 +20,23 @@ regression, a multinomial and a binary logistic regression (Scaler, then
 LinearRegressor or LinearClassifier); the preprocessing ops Normalizer
 (L1, L2, MAX), Imputer, OneHotEncoder and FeatureVectorizer against
 scikit-learn's transforms; and SVMRegressor for SVR (RBF, POLY, LINEAR,
-SIGMOID kernels), LinearSVR and OneClassSVM against their predict. Where ONNX Runtime is installed (bench/ort_run.js
-with onnxruntime-node), each model's outputs must also match ONNX Runtime's
-on the same rows.
+SIGMOID kernels), LinearSVR and OneClassSVM against their predict.
+XGBoost (python3-xgboost): an XGBRegressor and XGBClassifiers (binary and 3
+classes), trained and tested with missing values (NaN), written as
+onnxmltools writes them (TreeEnsembleRegressor/Classifier, BRANCH_LT, the
+missing branch as nodes_missing_value_tracks_true, base_score as
+base_values, LOGISTIC or SOFTMAX) against predict and predict_proba. SVC
+(linear and RBF kernels, 2 and 3 classes, with and without probability=True;
+two classes under LOGISTIC and SOFTMAX) as skl2onnx writes it
+(SVMClassifier), and a LinearSVC in its weights form: every label against
+predict, the scores against the one-vs-one decision_function or
+predict_proba within 1e-4. Where ONNX Runtime is installed
+(bench/ort_run.js with onnxruntime-node), each model's outputs must also
+match ONNX Runtime's on the same rows (labels exactly, values within 1e-5 of
+the scale).
 Exit status 0 when all match.
 """
+import json
 import os
 import subprocess
 import sys
@@ -178,7 +190,9 @@ def compile_and_run(name, model, x, compiler, work):
     return got
 
 
-def check_classifier(name, nodes, n_features, x, labels, proba, compiler, work):
+def check_classifier(name, nodes, n_features, x, labels, proba, compiler, work, tol=1e-5):
+    """`nodes` from X to (label, probabilities): every label as `labels`,
+    the probabilities within `tol` of `proba`."""
     nodes = nodes if isinstance(nodes, list) else [nodes]
     graph = helper.make_graph(
         nodes, name, [helper.make_tensor_value_info("X", TensorProto.FLOAT, ["N", n_features])],
@@ -191,7 +205,7 @@ def check_classifier(name, nodes, n_features, x, labels, proba, compiler, work):
     err = np.abs(got[1] - proba).max()
     wrong = int((got[0] != labels).sum())
     print(f"{name}: {len(x)} rows, {wrong} labels differ, max probability error {err:.2g}")
-    return None if wrong == 0 and err <= 1e-5 else f"{name}: {wrong} labels differ, probability error {err:.3g}"
+    return None if wrong == 0 and err <= tol else f"{name}: {wrong} labels differ, probability error {err:.3g}"
 
 
 def check_nodes(name, nodes, x, out_shape, expected, ml_opset, compiler, work):
@@ -292,6 +306,161 @@ def check_preprocessing(compiler, work):
     return failures
 
 
+def xgboost_trees(booster):
+    """The trees of an XGBoost booster (from its JSON dump) as the node and
+    leaf attributes of a TreeEnsembleRegressor/Classifier in the layout
+    onnxmltools writes: BRANCH_LT splits (XGBoost goes to 'yes' where x <
+    split_condition), the 'missing' child as nodes_missing_value_tracks_true,
+    one weight per leaf; with it, each leaf's tree id (for the class of a
+    multi-class model: tree i serves class i % classes)."""
+    a = {k: [] for k in ("treeids", "nodeids", "featureids", "values", "modes", "true", "false", "missing",
+                         "w_tree", "w_node", "w")}
+    for tree_id, dump in enumerate(booster.get_dump(dump_format="json")):
+        stack = [json.loads(dump)]
+        while stack:
+            n = stack.pop()
+            a["treeids"].append(tree_id)
+            a["nodeids"].append(n["nodeid"])
+            if "leaf" in n:
+                for k, v in (("featureids", 0), ("values", 0.0), ("modes", "LEAF"), ("true", 0), ("false", 0),
+                             ("missing", 0)):
+                    a[k].append(v)
+                a["w_tree"].append(tree_id)
+                a["w_node"].append(n["nodeid"])
+                a["w"].append(float(n["leaf"]))
+                continue
+            a["featureids"].append(int(n["split"][1:]))
+            a["values"].append(float(n["split_condition"]))
+            a["modes"].append("BRANCH_LT")
+            a["true"].append(n["yes"])
+            a["false"].append(n["no"])
+            a["missing"].append(int(n["missing"] == n["yes"]))
+            stack += n["children"]
+    nodes = dict(nodes_treeids=a["treeids"], nodes_nodeids=a["nodeids"], nodes_featureids=a["featureids"],
+                 nodes_values=a["values"], nodes_modes=a["modes"], nodes_truenodeids=a["true"],
+                 nodes_falsenodeids=a["false"], nodes_missing_value_tracks_true=a["missing"])
+    return nodes, a["w_tree"], a["w_node"], a["w"]
+
+
+def xgboost_node(model):
+    """An XGBRegressor or XGBClassifier as onnxmltools writes it: a
+    TreeEnsembleRegressor (SUM, base_values the base_score) or a
+    TreeEnsembleClassifier (binary:logistic: every weight for class 0,
+    LOGISTIC, base_values the base_score's logit; multi:softprob: tree i for
+    class i % classes, SOFTMAX, base_values the base_score per class)."""
+    booster = model.get_booster()
+    base = float(json.loads(booster.save_config())["learner"]["learner_model_param"]["base_score"])
+    nodes, w_tree, w_node, w = xgboost_trees(booster)
+    if not hasattr(model, "classes_"):
+        return helper.make_node("TreeEnsembleRegressor", ["X"], ["Y"], domain="ai.onnx.ml", **nodes,
+                                target_treeids=w_tree, target_nodeids=w_node, target_ids=[0] * len(w),
+                                target_weights=w, n_targets=1, aggregate_function="SUM", post_transform="NONE",
+                                base_values=[base])
+    classes = len(model.classes_)
+    if classes == 2:
+        ids, post, base_values = [0] * len(w), "LOGISTIC", [float(np.log(base / (1 - base)))]
+    else:
+        ids, post, base_values = [t % classes for t in w_tree], "SOFTMAX", [base] * classes
+    return helper.make_node("TreeEnsembleClassifier", ["X"], ["label", "probabilities"], domain="ai.onnx.ml",
+                            **nodes, class_treeids=w_tree, class_nodeids=w_node, class_ids=ids, class_weights=w,
+                            classlabels_int64s=list(map(int, model.classes_)), post_transform=post,
+                            base_values=base_values)
+
+
+def check_xgboost(compiler, work):
+    """XGBoost's regressor and classifiers (binary, 3 classes) trained with
+    missing values and checked on rows with NaNs (the missing branch)."""
+    import xgboost
+    rng = np.random.default_rng(11)
+    n_features = 8
+    x_train = rng.standard_normal((500, n_features)).astype(np.float32)
+    y_train = np.sin(x_train[:, 0]) * 2 + x_train[:, 1] * x_train[:, 2] + rng.standard_normal(500) * 0.1
+    x_train[rng.random(x_train.shape) < 0.1] = np.nan
+    x_test = rng.standard_normal((203, n_features)).astype(np.float32)
+    x_test[rng.random(x_test.shape) < 0.15] = np.nan
+    failures = []
+    params = dict(n_estimators=30, max_depth=4, learning_rate=0.3, random_state=0, tree_method="exact")
+    reg = xgboost.XGBRegressor(**params).fit(x_train, y_train)
+    failures.append(check("xgboost_regressor", xgboost_node(reg), [], x_test, reg.predict(x_test), compiler, work))
+    for name, target in (("xgboost_classifier_2", (y_train > np.median(y_train)).astype(np.int64)),
+                         ("xgboost_classifier_3", np.digitize(y_train, np.quantile(y_train, [1 / 3, 2 / 3])))):
+        clf = xgboost.XGBClassifier(**params).fit(x_train, target)
+        failures.append(check_classifier(name, xgboost_node(clf), n_features, x_test, clf.predict(x_test),
+                                         clf.predict_proba(x_test), compiler, work))
+    return failures
+
+
+def svc_node(svc):
+    """A scikit-learn SVC as skl2onnx writes it (one SVMClassifier, opset
+    1): for two classes the coefficients and rho negated (libsvm's signs:
+    a positive decision value votes for the first class), prob_a and prob_b
+    with probability=True."""
+    sign = -1.0 if len(svc.classes_) == 2 else 1.0
+    attrs = dict(kernel_type=svc.kernel.upper(),
+                 kernel_params=[float(svc._gamma), float(svc.coef0), float(svc.degree)],
+                 support_vectors=list(map(float, svc.support_vectors_.ravel())),
+                 coefficients=list(map(float, sign * svc.dual_coef_.ravel())),
+                 rho=list(map(float, sign * svc.intercept_)), vectors_per_class=list(map(int, svc.n_support_)),
+                 classlabels_ints=list(map(int, svc.classes_)), post_transform="NONE")
+    if svc.probability:
+        attrs.update(prob_a=list(map(float, svc.probA_)), prob_b=list(map(float, svc.probB_)))
+    return helper.make_node("SVMClassifier", ["X"], ["label", "probabilities"], domain="ai.onnx.ml", **attrs)
+
+
+def check_svc(compiler, work):
+    """SVMClassifier for SVC (linear and RBF kernels, 2 and 3 classes):
+    without probabilities, the labels against predict and the scores against
+    the one-vs-one decision values (two classes: [d, -d]); with
+    probability=True, the labels against predict and the probabilities
+    against predict_proba (libsvm's coupling, which ONNX Runtime and onnxc
+    follow in float and which stops at a tolerance: ORT is the tight check),
+    both within 1e-4 (measured: 2e-5 and 4e-6); the binary scores under
+    LOGISTIC and SOFTMAX as ONNX Runtime writes them; a 3-class LinearSVC
+    (no intercepts) in the weights form against its decision_function."""
+    from sklearn.svm import SVC
+    rng = np.random.default_rng(5)
+    x_train = rng.standard_normal((150, 5)).astype(np.float32)
+    score = x_train[:, 0] + np.sin(2 * x_train[:, 1]) + 0.5 * x_train[:, 2] * x_train[:, 3]
+    x_test = rng.standard_normal((80, 5)).astype(np.float32)
+    failures = []
+    for classes, target in ((2, (score > 0).astype(np.int64) * 3 + 1),
+                            (3, np.digitize(score, np.quantile(score, [1 / 3, 2 / 3])))):
+        for kernel in ("linear", "rbf"):
+            for probability in (False, True):
+                svc = SVC(kernel=kernel, C=2.0, probability=probability, decision_function_shape="ovo",
+                          random_state=0).fit(x_train, target)
+                name = f"svc_{kernel}_{classes}" + ("_proba" if probability else "")
+                if probability:
+                    expected = svc.predict_proba(x_test)
+                else:
+                    d = svc.decision_function(x_test)
+                    expected = np.stack([d, -d], axis=1) if classes == 2 else d
+                failures.append(check_classifier(name, svc_node(svc), 5, x_test, svc.predict(x_test), expected,
+                                                 compiler, work, 1e-4))
+    # ONNX Runtime's binary scores under a post transform, s the decision
+    # value in libsvm's sign (-d): LOGISTIC [1 - sigmoid(s), sigmoid(s)],
+    # SOFTMAX [1 - s, s] (no softmax of one score).
+    binary = SVC(kernel="rbf", C=2.0, decision_function_shape="ovo").fit(x_train, (score > 0).astype(np.int64))
+    s = -binary.decision_function(x_test)
+    for post, p in (("LOGISTIC", 1 / (1 + np.exp(-s))), ("SOFTMAX", s)):
+        node = svc_node(binary)
+        node.attribute[[a.name for a in node.attribute].index("post_transform")].s = post.encode()
+        failures.append(check_classifier(f"svc_rbf_2_{post.lower()}", node, 5, x_test, binary.predict(x_test),
+                                         np.stack([1 - p, p], axis=1), compiler, work, 1e-4))
+    # The weights form (no support vectors): a 3-class LinearSVC without
+    # intercepts, scores X W^T + rho[0], the label at their argmax.
+    from sklearn.svm import LinearSVC
+    target = np.digitize(score, np.quantile(score, [1 / 3, 2 / 3]))
+    linear = LinearSVC(fit_intercept=False, random_state=0, max_iter=5000).fit(x_train, target)
+    node = helper.make_node("SVMClassifier", ["X"], ["label", "probabilities"], domain="ai.onnx.ml",
+                            coefficients=list(map(float, linear.coef_.ravel())), rho=[0.0],
+                            kernel_type="LINEAR", kernel_params=[0.0, 0.0, 0.0],
+                            classlabels_ints=list(map(int, linear.classes_)), post_transform="NONE")
+    failures.append(check_classifier("svc_weights_3", node, 5, x_test, linear.predict(x_test),
+                                     linear.decision_function(x_test), compiler, work, 1e-4))
+    return failures
+
+
 def main():
     compiler, work = sys.argv[1], sys.argv[2]
     if not ORT:
@@ -379,6 +548,8 @@ def main():
                                          lr.predict_proba(z_test), compiler, work))
 
     failures += check_preprocessing(compiler, work)
+    failures += check_xgboost(compiler, work)
+    failures += check_svc(compiler, work)
 
     failures = [f for f in failures if f]
     for f in failures:
