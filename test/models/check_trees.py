@@ -30,7 +30,10 @@ base_values, LOGISTIC or SOFTMAX) against predict and predict_proba. SVC
 two classes under LOGISTIC and SOFTMAX) as skl2onnx writes it
 (SVMClassifier), and a LinearSVC in its weights form: every label against
 predict, the scores against the one-vs-one decision_function or
-predict_proba within 1e-4. Where ONNX Runtime is installed
+predict_proba within 1e-4. Random TreeEnsembles of every node mode
+(LEQ ... MEMBER), missing-value tracking and aggregate, on 1, 7 and 133
+rows with NaNs, against a walk of the trees as ONNX specifies them. Where
+ONNX Runtime is installed
 (bench/ort_run.js with onnxruntime-node), each model's outputs must also
 match ONNX Runtime's on the same rows (labels exactly, values within 1e-5 of
 the scale).
@@ -231,6 +234,113 @@ def check(name, node, extra_nodes, x, expected, compiler, work):
     ml_opset = 5 if node.op_type == "TreeEnsemble" else 3
     return check_nodes(name, [node] + extra_nodes, x, ["N", 1], np.asarray(expected).reshape(-1, 1), ml_opset,
                        compiler, work)
+
+
+def random_tree_ensemble(rng, n_features, n_trees, targets, aggregate, values):
+    """A TreeEnsemble (ml opset 5) of random trees that uses every node mode
+    (LEQ, LT, GTE, GT, EQ, NEQ, MEMBER) with splits and sets drawn from
+    `values` (so that rows land on the boundaries), random missing-value
+    tracking, one tree of a single leaf, and each leaf weighing one random
+    target; and its reference: a walk of the trees as ONNX specifies them,
+    giving the output for rows X."""
+    a = {k: [] for k in ("feature", "split", "mode", "missing", "true", "false", "trueleaf", "falseleaf",
+                         "leaf_target", "leaf_w", "roots")}
+    sets = {}
+
+    def leaf():
+        a["leaf_target"].append(int(rng.integers(targets)))
+        a["leaf_w"].append(float(np.float32(rng.standard_normal())))
+        return len(a["leaf_w"]) - 1
+
+    def node(feature, split, mode, missing):
+        for k, v in (("feature", feature), ("split", split), ("mode", mode), ("missing", missing)):
+            a[k].append(v)
+        for side in ("true", "false", "trueleaf", "falseleaf"):
+            a[side].append(0)
+        return len(a["feature"]) - 1
+
+    def grow(depth):
+        """A subtree: (index, is a leaf)."""
+        if depth >= 5 or (depth > 0 and rng.random() < 0.25):
+            return leaf(), 1
+        mode = int(rng.integers(7))
+        i = node(int(rng.integers(n_features)), float(rng.choice(values)), mode, int(rng.random() < 0.5))
+        if mode == 6:
+            # ORT takes integer sets only.
+            sets[i] = sorted(set(float(v) for v in rng.choice(values[values == np.round(values)],
+                                                                size=int(rng.integers(1, 4)))))
+        for side in ("true", "false"):
+            a[side][i], a[side + "leaf"][i] = grow(depth + 1)
+        return i, 0
+
+    for _ in range(n_trees - 1):
+        a["roots"].append(grow(0)[0])
+    # A tree of one leaf: a root whose two successors are that leaf.
+    root = node(0, 0.0, 0, 0)
+    only = leaf()
+    a["true"][root] = a["false"][root] = only
+    a["trueleaf"][root] = a["falseleaf"][root] = 1
+    a["roots"].append(root)
+    members = [v for i in sorted(sets) for v in sets[i] + [np.nan]]
+    extra = {"membership_values": numpy_helper.from_array(np.array(members, np.float32))} if members else {}
+    ensemble = helper.make_node(
+        "TreeEnsemble", ["X"], ["Y"], domain="ai.onnx.ml",
+        nodes_featureids=a["feature"], nodes_splits=numpy_helper.from_array(np.array(a["split"], np.float32)),
+        nodes_modes=numpy_helper.from_array(np.array(a["mode"], np.uint8)),
+        nodes_missing_value_tracks_true=a["missing"], nodes_truenodeids=a["true"], nodes_falsenodeids=a["false"],
+        nodes_trueleafs=a["trueleaf"], nodes_falseleafs=a["falseleaf"], leaf_targetids=a["leaf_target"],
+        leaf_weights=numpy_helper.from_array(np.array(a["leaf_w"], np.float32)), tree_roots=a["roots"],
+        n_targets=targets, aggregate_function=aggregate, **extra)
+
+    tests = (np.less_equal, np.less, np.greater_equal, np.greater, np.equal, np.not_equal)
+
+    def reached(row, i):
+        """The leaf that `row` reaches from node i."""
+        while True:
+            v = row[a["feature"][i]]
+            if np.isnan(v) and a["missing"][i]:
+                holds = True
+            elif a["mode"][i] == 6:
+                holds = float(v) in sets[i]
+            else:
+                holds = bool(tests[a["mode"][i]](v, np.float32(a["split"][i])))
+            side = "true" if holds else "false"
+            if a[side + "leaf"][i]:
+                return a[side][i]
+            i = a[side][i]
+
+    def predict(x):
+        reduce = {0: np.sum, 1: np.sum, 2: np.min, 3: np.max}[aggregate]
+        y = np.zeros((len(x), targets))
+        for r, row in enumerate(x):
+            votes = [[] for _ in range(targets)]
+            for root in a["roots"]:
+                k = reached(row, root)
+                votes[a["leaf_target"][k]].append(a["leaf_w"][k])
+            y[r] = [reduce(v) if v else 0.0 for v in votes]
+        return y / len(a["roots"]) if aggregate == 0 else y
+    return ensemble, predict
+
+
+def check_random_forests(compiler, work):
+    """Random TreeEnsembles of every node mode, NaNs among the inputs, each
+    aggregate (AVERAGE and SUM over three targets; MIN and MAX over one, as
+    a target no tree reaches has no defined minimum), on 1 row, 7 rows and
+    133 rows (the kernel's walks of eight trees for one row, and of eight
+    rows through a tree, blocks of 64 rows and the rows left over), against
+    a walk of the trees as ONNX specifies them (and ORT where installed)."""
+    rng = np.random.default_rng(5)
+    values = np.array([-1.0, -0.5, 0.0, 0.5, 1.0, 2.0], np.float32)
+    failures = []
+    for aggregate, targets in ((0, 3), (1, 3), (2, 1), (3, 1)):
+        node, predict = random_tree_ensemble(rng, 4, 11, targets, aggregate, values)
+        for rows in (1, 7, 133):
+            # Integers (ORT tests set membership on values cast to int) and
+            # NaN.
+            x = rng.choice([-1.0, 0.0, 1.0, 2.0, np.nan], size=(rows, 4)).astype(np.float32)
+            failures.append(check_nodes(f"random_forest_{aggregate}_{rows}", [node], x, ["N", targets],
+                                        predict(x), 5, compiler, work))
+    return failures
 
 
 def check_preprocessing(compiler, work):
@@ -548,6 +658,7 @@ def main():
                                          lr.predict_proba(z_test), compiler, work))
 
     failures += check_preprocessing(compiler, work)
+    failures += check_random_forests(compiler, work)
     failures += check_xgboost(compiler, work)
     failures += check_svc(compiler, work)
 
