@@ -58,8 +58,9 @@ static inline uint32_t floatToBits(float f) {
   return bits;
 }
 
-/// A special node's test on `v` (the record at `at`).
-static int specialTest(const float *record, float v) {
+/// A special node's test on `v` (its record); out of line, so that the walks
+/// of forests without special nodes stay small.
+__attribute__((noinline)) static int specialTest(const float *record, float v) {
   int mode = (int)record[0];
   if (isnan(v) && record[1] != 0.0f)
     return 1;
@@ -88,8 +89,8 @@ static int specialTest(const float *record, float v) {
 }
 
 /// One step of chain `j`: its row `row`, at node `idx`.
-static inline int32_t step(const Forest *f, const float *row, int32_t idx,
-                           int special) {
+__attribute__((always_inline)) static inline int32_t
+step(const Forest *f, const float *row, int32_t idx, int special) {
   const int32_t *n = f->nodes + 4 * (int64_t)idx;
   uint32_t word = (uint32_t)n[0];
   float v = row[word & ONNXC_TREE_WORD_FEATURE];
@@ -99,21 +100,38 @@ static inline int32_t step(const Forest *f, const float *row, int32_t idx,
   return flipped <= bitsToFloat((uint32_t)n[1]) ? n[2] : n[3];
 }
 
-/// Walks ONNXC_TREE_CHAINS chains for `steps` steps: chain j reads
-/// `rows[j]` starting at `idx[j]`, which ends at its leaf node.
-static inline void walk(const Forest *f, const float *const *rows, int32_t *idx,
-                        int32_t steps, int special) {
+/// Walks ONNXC_TREE_CHAINS (eight) chains for `steps` steps: chain j reads
+/// `rows[j]` starting at `idx[j]`, which ends at its leaf node. Written out
+/// chain by chain so that the eight indices stay in registers.
+__attribute__((always_inline)) static inline void
+walk(const Forest *f, const float *const *rows, int32_t *idx, int32_t steps,
+     int special) {
+  const float *r0 = rows[0], *r1 = rows[1], *r2 = rows[2], *r3 = rows[3],
+              *r4 = rows[4], *r5 = rows[5], *r6 = rows[6], *r7 = rows[7];
+  int32_t i0 = idx[0], i1 = idx[1], i2 = idx[2], i3 = idx[3], i4 = idx[4],
+          i5 = idx[5], i6 = idx[6], i7 = idx[7];
   for (int32_t s = 0; s < steps; ++s) {
-#pragma GCC unroll 8
-    for (int j = 0; j < ONNXC_TREE_CHAINS; ++j)
-      idx[j] = step(f, rows[j], idx[j], special);
+    i0 = step(f, r0, i0, special);
+    i1 = step(f, r1, i1, special);
+    i2 = step(f, r2, i2, special);
+    i3 = step(f, r3, i3, special);
+    i4 = step(f, r4, i4, special);
+    i5 = step(f, r5, i5, special);
+    i6 = step(f, r6, i6, special);
+    i7 = step(f, r7, i7, special);
   }
+  idx[0] = i0, idx[1] = i1, idx[2] = i2, idx[3] = i3, idx[4] = i4, idx[5] = i5,
+  idx[6] = i6, idx[7] = i7;
 }
 
 /// Folds the weights of leaf node `node` into the output row `y`.
 static inline void addLeaf(const Forest *f, float *y, int32_t node) {
   const float *w = f->weights + f->leafOf[node] * f->weightStride;
   int64_t targets = f->targets;
+  if (targets == 1 && f->aggregate == 1) {
+    y[0] += w[0];
+    return;
+  }
   switch (f->aggregate) {
   case 2:
     for (int64_t t = 0; t < targets; ++t)
@@ -140,8 +158,8 @@ static inline int32_t stepsOf(const Forest *f, int64_t first, int64_t count) {
 
 /// Rows [begin, end): eight rows through one tree at a time; a last group of
 /// fewer rows repeats its last row in the unused chains.
-static void rowsThroughTrees(const Forest *f, int64_t begin, int64_t end,
-                             int special) {
+__attribute__((always_inline)) static inline void
+rowsThroughTrees(const Forest *f, int64_t begin, int64_t end, int special) {
   const float *rows[ONNXC_TREE_CHAINS];
   int32_t idx[ONNXC_TREE_CHAINS];
   for (int64_t t = 0; t < f->numTrees; ++t) {
@@ -161,7 +179,8 @@ static void rowsThroughTrees(const Forest *f, int64_t begin, int64_t end,
 
 /// One row through eight trees at a time; a last group of fewer trees
 /// repeats its last tree in the unused chains.
-static void treesForRow(const Forest *f, int64_t row, int special) {
+__attribute__((always_inline)) static inline void
+treesForRow(const Forest *f, int64_t row, int special) {
   const float *rows[ONNXC_TREE_CHAINS];
   int32_t idx[ONNXC_TREE_CHAINS];
   const float *x = f->x + row * f->xStride;
