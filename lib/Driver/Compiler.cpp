@@ -462,8 +462,8 @@ LogicalResult compileModel(const CompileOptions &options, MLIRContext &context,
   clock.start("import");
   ImportOptions import = options.import;
   import.onNode = noteImportNode;
-  // The tree kernel is the CPU's; GPU code keeps the traversal in onnx ops.
-  import.treeKernels = options.target.gpu.empty();
+  // The CPU's kernel ops; GPU code keeps their expansions in onnx ops.
+  import.cpuKernelOps = options.target.gpu.empty();
   OwningOpRef<ModuleOp> module = importONNXModel(
       options.input, &context, import, stats ? &stats->opCounts : nullptr);
   if (!module)
@@ -645,8 +645,8 @@ LogicalResult optimizeModel(StringRef input, StringRef output,
   bool toMLIR = output.ends_with(".mlir");
   ImportOptions import = importOptions;
   import.onNode = noteImportNode;
-  // ONNX output writes tree ensembles as their traversal in onnx ops.
-  import.treeKernels = toMLIR;
+  // ONNX output writes the CPU's kernel ops as their expansions.
+  import.cpuKernelOps = toMLIR;
   OwningOpRef<ModuleOp> module = importONNXModel(
       input, &context, import, stats ? &stats->opCounts : nullptr);
   if (!module)

@@ -30,11 +30,12 @@ struct ImportOptions {
   /// Told each node's name as its import starts (the driver's report of an
   /// internal error names the node).
   std::function<void(llvm::StringRef node)> onNode;
-  /// f32 tree ensembles (ai.onnx.ml) as fused.tree_ensemble, which the CPU
-  /// lowering compiles into a call of the tree kernel; when false, as the
-  /// portable traversal in onnx ops (Gather, compare, Where per level),
-  /// which ONNX output and the GPU target need.
-  bool treeKernels = true;
+  /// Ops that only a CPU kernel computes are imported as the fused op that
+  /// the CPU lowering turns into the kernel's call: f32 tree ensembles
+  /// (ai.onnx.ml) as fused.tree_ensemble. When false, they import as their
+  /// expansion in onnx ops (a tree ensemble as the traversal: Gather,
+  /// compare, Where per level), which ONNX output and the GPU target need.
+  bool cpuKernelOps = true;
 };
 
 /// How many nodes of each op type a graph has, by op type (`DOMAIN.OpType`

@@ -74,8 +74,9 @@ struct NodeContext {
                                     mlir::TypeRange argTypes,
                                     std::string &error)>
       importSubgraph;
-  /// Whether f32 tree ensembles become fused.tree_ensemble (ImportOptions).
-  bool treeKernels = true;
+  /// Whether ops that only a CPU kernel computes import as their fused op
+  /// (ImportOptions::cpuKernelOps).
+  bool cpuKernelOps = true;
 
   /// The `none` value for an absent optional input.
   mlir::Value noValue();

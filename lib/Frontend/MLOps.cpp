@@ -275,7 +275,7 @@ Value compiledForest(NodeContext &node, Value x, const Forest &forest,
 /// fused.tree_ensemble instead.
 Value traverse(NodeContext &node, Expansion &e, Value x, const Forest &forest,
                Type element, int64_t aggregate) {
-  if (node.treeKernels && element.isF32())
+  if (node.cpuKernelOps && element.isF32())
     return compiledForest(node, x, forest, aggregate);
   OpBuilder &b = node.builder;
   Type i64 = b.getI64Type();

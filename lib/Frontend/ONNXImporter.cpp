@@ -291,7 +291,7 @@ LogicalResult GraphImporter::importNode(::onnx::NodeProto &node,
                      Twine(domainOpset));
   }
   NodeContext context{builder, loc, node, opset, {}, {}, {}};
-  context.treeKernels = options.treeKernels;
+  context.cpuKernelOps = options.cpuKernelOps;
   for (const std::string &input : node.input()) {
     if (input.empty()) {
       context.inputs.push_back(context.noValue());
