@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """export_trees.py --model NAME --out DIR - tree ensembles for bench/ (issue 21).
 
-Trains a scikit-learn ensemble on synthetic data (fixed seeds; 28 features,
+Trains a scikit-learn or XGBoost ensemble on synthetic data (fixed seeds; 28 features,
 a binary target, HIGGS-sized rows) and writes it as one ai.onnx.ml
 TreeEnsembleClassifier in the layout skl2onnx writes (check_trees.py's
 converter), with a dynamic batch, plus `input_0.pb`: rows the forest never
@@ -10,6 +10,9 @@ saw, as many as the name says.
   forest_bB    RandomForestClassifier, 200 trees of depth up to 10
   boosting_bB  GradientBoostingClassifier, 300 trees of depth 5
                (LOGISTIC, its prior as base_values)
+  xgboost_bB   XGBClassifier, 300 trees of depth 6, trained and run with
+               5% of the features missing (NaN), as onnxmltools writes it
+               (BRANCH_LT, the missing branch tracked)
 
 for B in 1, 100, 1000 and 10000.
 """
@@ -23,19 +26,23 @@ from onnx import TensorProto, helper, numpy_helper
 from sklearn.ensemble import GradientBoostingClassifier, RandomForestClassifier
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check_trees import tree_ensemble_classifier  # noqa: E402
+from check_trees import tree_ensemble_classifier, xgboost_node  # noqa: E402
 
 FEATURES = 28
 BATCHES = (1, 100, 1000, 10000)
-CHOICES = [f"{kind}_b{b}" for kind in ("forest", "boosting") for b in BATCHES]
+# The fraction of features missing (NaN) in the rows of each kind.
+MISSING = {"forest": 0.0, "boosting": 0.0, "xgboost": 0.05}
+CHOICES = [f"{kind}_b{b}" for kind in ("forest", "boosting", "xgboost") for b in BATCHES]
 
 
-def training_data(rng, rows):
+def training_data(rng, rows, missing=0.0):
     """Rows of FEATURES standard normal features and a binary target that
-    depends on several of them non-linearly, with label noise."""
+    depends on several of them non-linearly, with label noise; a fraction
+    `missing` of the features then replaced by NaN."""
     x = rng.standard_normal((rows, FEATURES)).astype(np.float32)
     score = (np.sin(x[:, 0] * 2) + x[:, 1] * x[:, 2] + np.abs(x[:, 3]) - 0.8
              + 0.5 * (x[:, 4] > 0.3) - 0.3 * x[:, 5] ** 2 + 0.3 * rng.standard_normal(rows))
+    x[rng.random(x.shape) < missing] = np.nan
     return x, (score > 0).astype(np.int64)
 
 
@@ -59,6 +66,12 @@ def boosting_node(x, y):
         lambda t, i: {0: float(t.value[i].ravel()[0]) * boost.learning_rate}, "LOGISTIC", [prior])
 
 
+def xgboost_classifier(x, y):
+    import xgboost
+    model = xgboost.XGBClassifier(n_estimators=300, max_depth=6, learning_rate=0.1, random_state=0, n_jobs=2)
+    return xgboost_node(model.fit(x, y))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--model", required=True, choices=CHOICES)
@@ -71,8 +84,8 @@ def main():
     if os.path.exists(cache):
         node = onnx.load(cache).graph.node[0]
     else:
-        x, y = training_data(np.random.default_rng(21), 10000)
-        node = (forest_node if kind == "forest" else boosting_node)(x, y)
+        make = {"forest": forest_node, "boosting": boosting_node, "xgboost": xgboost_classifier}[kind]
+        node = make(*training_data(np.random.default_rng(21), 10000, MISSING[kind]))
     graph = helper.make_graph(
         [node], args.model, [helper.make_tensor_value_info("X", TensorProto.FLOAT, ["N", FEATURES])],
         [helper.make_tensor_value_info("label", TensorProto.INT64, ["N"]),
@@ -88,7 +101,7 @@ def main():
         os.makedirs(os.path.dirname(cache), exist_ok=True)
         onnx.save(model, cache + ".tmp")
         os.replace(cache + ".tmp", cache)
-    rows, _ = training_data(np.random.default_rng(22), int(batch))
+    rows, _ = training_data(np.random.default_rng(22), int(batch), MISSING[kind])
     with open(os.path.join(args.out, "input_0.pb"), "wb") as f:
         f.write(numpy_helper.from_array(rows, "X").SerializeToString())
 
