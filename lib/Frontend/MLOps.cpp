@@ -1227,6 +1227,143 @@ FailureOr<SmallVector<Value>> importOneHotEncoder(NodeContext &node,
   return SmallVector<Value>{y};
 }
 
+namespace {
+/// One of LabelEncoder's key, value or default forms: the typed list
+/// attributes (`ints` / `floats` of the ml opset 2 names, as int64 and f32)
+/// or the tensor attribute (opset 4), read into a 1-D constant; nullopt
+/// when none is given (an error if two are).
+std::optional<ConstantTensor> labelTable(NodeContext &node, StringRef ints,
+                                         StringRef floats, StringRef tensor,
+                                         std::string &error) {
+  OpBuilder &b = node.builder;
+  std::optional<ConstantTensor> table;
+  int given = 0;
+  if (std::optional<Attribute> attr = node.takeAttribute(ints)) {
+    ++given;
+    SmallVector<int64_t> values;
+    if (auto list = dyn_cast<DenseI64ArrayAttr>(*attr))
+      llvm::append_range(values, list.asArrayRef());
+    else if (auto one = dyn_cast<IntegerAttr>(*attr))
+      values.push_back(one.getInt());
+    else
+      error = "expects attribute '" + ints.str() + "' to be ints";
+    table = ConstantTensor{
+        RankedTensorType::get({(int64_t)values.size()}, b.getI64Type()),
+        {},
+        {values.begin(), values.end()}};
+  }
+  if (std::optional<Attribute> attr = node.takeAttribute(floats)) {
+    ++given;
+    SmallVector<double> values;
+    if (auto list = dyn_cast<DenseF32ArrayAttr>(*attr))
+      values.assign(list.asArrayRef().begin(), list.asArrayRef().end());
+    else if (auto one = dyn_cast<FloatAttr>(*attr))
+      values.push_back(one.getValueAsDouble());
+    else
+      error = "expects attribute '" + floats.str() + "' to be floats";
+    table = ConstantTensor{
+        RankedTensorType::get({(int64_t)values.size()}, b.getF32Type()),
+        {values.begin(), values.end()},
+        {}};
+  }
+  if (std::optional<Attribute> attr = node.takeAttribute(tensor)) {
+    ++given;
+    auto elements = dyn_cast<ElementsAttr>(*attr);
+    table = elements ? readElements(elements, 1 << 24) : std::nullopt;
+    if (!table)
+      error = "expects attribute '" + tensor.str() + "' to be a numeric tensor";
+    else
+      table->type =
+          RankedTensorType::get({table->size()}, table->type.getElementType());
+  }
+  if (given > 1)
+    error = "has more than one of '" + ints.str() + "', '" + floats.str() +
+            "' and '" + tensor.str() + "'";
+  return error.empty() ? table : std::nullopt;
+}
+} // namespace
+
+/// LabelEncoder (ai.onnx.ml 2 and 4) with numeric keys and values: Y =
+/// values[k] where X equals keys[k], else the default (default_int64 -1,
+/// default_float -0.0, or default_tensor), in the values' type; the keys'
+/// type must be X's. Built as Equal against the keys, the first match's
+/// index (ArgMax) gathered from the values, Where none matched the
+/// default. String keys or values (and opset 1's classes_strings) wait for
+/// string tensors; a NaN key is refused (ONNX leaves its match open).
+FailureOr<SmallVector<Value>> importLabelEncoder(NodeContext &node,
+                                                 std::string &error) {
+  for (StringRef name :
+       {"classes_strings", "keys_strings", "values_strings", "default_string"})
+    if (node.takeAttribute(name)) {
+      error = "has string keys or values ('" + name.str() +
+              "': string tensors are not supported)";
+      return failure();
+    }
+  std::optional<ConstantTensor> keys =
+      labelTable(node, "keys_int64s", "keys_floats", "keys_tensor", error);
+  std::optional<ConstantTensor> values =
+      error.empty() ? labelTable(node, "values_int64s", "values_floats",
+                                 "values_tensor", error)
+                    : std::nullopt;
+  std::optional<ConstantTensor> fallback =
+      error.empty() ? labelTable(node, "default_int64", "default_float",
+                                 "default_tensor", error)
+                    : std::nullopt;
+  if (!error.empty() || failed(checkNoOtherAttributes(node, error)))
+    return failure();
+  if (!keys || !values || keys->size() != values->size() || keys->size() == 0) {
+    error = "needs as many keys as values, one or more";
+    return failure();
+  }
+  Value x = node.inputs[0];
+  Type element = getElementTypeOrSelf(x.getType());
+  Type keyType = keys->type.getElementType();
+  Type valueType = values->type.getElementType();
+  if (element != keyType) {
+    error = "has keys of another type than its input";
+    return failure();
+  }
+  for (int64_t i = 0; i < keys->size(); ++i)
+    if (keys->isFloat() && std::isnan(keys->floats[i])) {
+      error = "has a NaN key";
+      return failure();
+    }
+  // The default: the one given (of the values' type), else -1 or -0.0.
+  if (fallback &&
+      (fallback->size() != 1 || fallback->type.getElementType() != valueType)) {
+    error = "needs one default of the values' type";
+    return failure();
+  }
+  ConstantTensor standard{RankedTensorType::get({}, valueType), {}, {}};
+  if (standard.isFloat())
+    standard.floats.push_back(-0.0);
+  else
+    standard.ints.push_back(-1);
+  if (fallback)
+    fallback->type = standard.type;
+
+  Expansion e(node, error);
+  OpBuilder &b = node.builder;
+  Value keyTable = createConstant(b, node.constantLoc(), *keys);
+  Value valueTable = createConstant(b, node.constantLoc(), *values);
+  Value fallbackValue =
+      createConstant(b, node.constantLoc(), fallback ? *fallback : standard);
+  Value hits = e.castTo(
+      e.op("Equal", {e.op("Unsqueeze", {x, node.i64Constant({-1})}), keyTable}),
+      ::onnx::TensorProto::FLOAT);
+  Value first =
+      e.op("ArgMax", hits, {e.attr("axis", -1), e.attr("keepdims", 0)});
+  Value found =
+      e.op("Greater", {e.op("ReduceMax", {hits, node.i64Constant({-1})},
+                            {e.attr("keepdims", 0)}),
+                       tableConstant(node, b.getF32Type(), {}, {0.0})});
+  Value y = e.op("Where",
+                 {found, e.op("Gather", {valueTable, first}), fallbackValue});
+  if (!e.ok())
+    return failure();
+  return SmallVector<Value>{y};
+}
+
 /// FeatureVectorizer (ai.onnx.ml 1): the inputs [N, C_i] (numeric) cast to
 /// float and concatenated along the features, each C_i its entry of
 /// inputdimensions.

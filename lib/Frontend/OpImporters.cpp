@@ -1811,6 +1811,7 @@ struct Registry {
     addIn(kMLDomain, "Normalizer", 1, 1, importNormalizer);
     addIn(kMLDomain, "Imputer", 1, 1, importImputer);
     addIn(kMLDomain, "OneHotEncoder", 1, 1, importOneHotEncoder);
+    addIn(kMLDomain, "LabelEncoder", 1, 1, importLabelEncoder);
     addIn(kMLDomain, "FeatureVectorizer", 1, 0, importFeatureVectorizer);
     addIn(kMLDomain, "SVMRegressor", 1, 1, importSVMRegressor);
     addIn(kMLDomain, "SVMClassifier", 1, 1, importSVMClassifier);

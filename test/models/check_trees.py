@@ -32,7 +32,9 @@ two classes under LOGISTIC and SOFTMAX) as skl2onnx writes it
 predict, the scores against the one-vs-one decision_function or
 predict_proba within 1e-4. Random TreeEnsembles of every node mode
 (LEQ ... MEMBER), missing-value tracking and aggregate, on 1, 7 and 133
-rows with NaNs, against a walk of the trees as ONNX specifies them. Where
+rows with NaNs, against a walk of the trees as ONNX specifies them.
+LabelEncoder with numeric keys and values (list and tensor forms) against
+a lookup. Where
 ONNX Runtime is installed
 (bench/ort_run.js with onnxruntime-node), each model's outputs must also
 match ONNX Runtime's on the same rows (labels exactly, values within 1e-5 of
@@ -234,6 +236,53 @@ def check(name, node, extra_nodes, x, expected, compiler, work):
     ml_opset = 5 if node.op_type == "TreeEnsemble" else 3
     return check_nodes(name, [node] + extra_nodes, x, ["N", 1], np.asarray(expected).reshape(-1, 1), ml_opset,
                        compiler, work)
+
+
+def check_label_encoders(compiler, work):
+    """LabelEncoder with numeric keys and values, as converters write it
+    for label maps: int64 to int64 and float to int64 (ml opset 2, list
+    attributes and their defaults), int64 to float and float to float (the
+    default -0.0) in the tensor forms (ml opset 4), against a lookup in
+    NumPy (and ORT)."""
+    rng = np.random.default_rng(11)
+    cases = [
+        ("label_encoder_int_int", 2, np.int64, dict(keys_int64s=[3, 7, -2, 10], values_int64s=[0, 1, 2, 3]), -1,
+         TensorProto.INT64),
+        ("label_encoder_float_int", 2, np.float32,
+         dict(keys_floats=[0.5, -1.25, 2.0], values_int64s=[5, 6, 7], default_int64=99), 99, TensorProto.INT64),
+        ("label_encoder_tensor_int_float", 4, np.int64,
+         dict(keys_tensor=numpy_helper.from_array(np.array([3, 7, -2], np.int64)),
+              values_tensor=numpy_helper.from_array(np.array([0.25, 1.5, -3.0], np.float32)),
+              default_tensor=numpy_helper.from_array(np.array([7.5], np.float32))), 7.5, TensorProto.FLOAT),
+        ("label_encoder_tensor_float_float", 4, np.float32,
+         dict(keys_tensor=numpy_helper.from_array(np.array([0.5, 2.0], np.float32)),
+              values_tensor=numpy_helper.from_array(np.array([11.0, -12.5], np.float32))), -0.0, TensorProto.FLOAT),
+    ]
+    failures = []
+    for name, opset, dtype, attrs, default, out_type in cases:
+        keys = [numpy_helper.to_array(v) if not isinstance(v, list) else np.array(v)
+                for k, v in attrs.items() if k.startswith("keys")][0]
+        values = [numpy_helper.to_array(v) if not isinstance(v, list) else np.array(v)
+                  for k, v in attrs.items() if k.startswith("values")][0]
+        # Rows of keys and of other values.
+        x = rng.choice(np.append(keys, [1, 4]).astype(dtype), size=(9, 5))
+        expected = np.full(x.shape, default, dtype=values.dtype)
+        for k, v in zip(keys, values):
+            expected[x == k] = v
+        graph = helper.make_graph(
+            [helper.make_node("LabelEncoder", ["X"], ["Y"], domain="ai.onnx.ml", **attrs)], name,
+            [helper.make_tensor_value_info("X", numpy_helper.from_array(x).data_type, ["N", 5])],
+            [helper.make_tensor_value_info("Y", out_type, ["N", 5])])
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("ai.onnx.ml", opset),
+                                                        helper.make_opsetid("", 17)])
+        got = compile_and_run(name, model, x, compiler, work)
+        if isinstance(got, str):
+            failures.append(got)
+            continue
+        wrong = int((got[0] != expected).sum())
+        print(f"{name}: {x.size} values, {wrong} differ")
+        failures.append(f"{name}: {wrong} values differ" if wrong else None)
+    return failures
 
 
 def random_tree_ensemble(rng, n_features, n_trees, targets, aggregate, values):
@@ -659,6 +708,7 @@ def main():
 
     failures += check_preprocessing(compiler, work)
     failures += check_random_forests(compiler, work)
+    failures += check_label_encoders(compiler, work)
     failures += check_xgboost(compiler, work)
     failures += check_svc(compiler, work)
 
