@@ -173,26 +173,27 @@ struct MatMulLowering : public ONNXToLinalgPattern<onnx::MatMulOp> {
           loc, batchesEqual,
           [&](OpBuilder &then, Location thenLoc) {
             then.create<scf::YieldOp>(
-                thenLoc, multiply(a, b, productType, sizes, rewriter));
+                thenLoc, multiply(loc, a, b, productType, sizes, rewriter));
           },
           [&](OpBuilder &otherwise, Location elseLoc) {
             otherwise.create<scf::YieldOp>(
-                elseLoc, multiply(broadcast(a), broadcast(b), productType,
+                elseLoc, multiply(loc, broadcast(a), broadcast(b), productType,
                                   sizes, rewriter));
           });
       return replaceByProduct(op, ifOp.getResult(0), aVector, bVector,
                               resultType, rewriter);
     }
-    return replaceByProduct(op, multiply(a, b, productType, sizes, rewriter),
+    return replaceByProduct(op,
+                            multiply(loc, a, b, productType, sizes, rewriter),
                             aVector, bVector, resultType, rewriter);
   }
 
   /// The product of `a` and `b` (of rank 2 or more), of `productType`
-  /// ([batch..., M, N], of `sizes`), their batch dims broadcast.
-  Value multiply(Value a, Value b, RankedTensorType productType,
+  /// ([batch..., M, N], of `sizes`), their batch dims broadcast; its ops at
+  /// the MatMul's `loc`.
+  Value multiply(Location loc, Value a, Value b, RankedTensorType productType,
                  ArrayRef<OpFoldResult> sizes,
                  ConversionPatternRewriter &rewriter) const {
-    Location loc = a.getLoc();
     MLIRContext *ctx = rewriter.getContext();
     Type element = productType.getElementType();
     auto aType = cast<RankedTensorType>(a.getType());
