@@ -1,6 +1,7 @@
 /*===- Main.c - Command line of a compiled model's executable --------------===*
  *
- *   OUT [--output-dir DIR] [--threads T] [--bench N] [--info] [INPUT ...]
+ *   OUT [--output-dir DIR] [--threads T] [--bench N] [--profile PATH] [--info]
+ *       [INPUT ...]
  *
  * Reads the inputs (.pb or .npy, in the model's input order), runs the model
  * and writes DIR/output_K.pb. Exit status: 0 on success, 1 on an error (one
@@ -27,7 +28,8 @@ enum { ExitOk = 0, ExitError = 1, ExitUsage = 2 };
 typedef struct {
   const char *outputDir;
   int threads;
-  long bench; // 0: no benchmark
+  long bench;          // 0: no benchmark
+  const char *profile; // NULL: no profile
   bool info;
   int numInputs;
   char **inputs;
@@ -35,8 +37,8 @@ typedef struct {
 
 static void printUsage(FILE *out, const char *prog) {
   fprintf(out,
-          "usage: %s [--output-dir DIR] [--threads T] [--bench N] [--info] "
-          "[INPUT ...]\n",
+          "usage: %s [--output-dir DIR] [--threads T] [--bench N] "
+          "[--profile PATH] [--info] [INPUT ...]\n",
           prog);
 }
 
@@ -50,6 +52,10 @@ static void printHelp(const char *prog) {
         "  --threads T       threads to run with, 0 for all cores "
         "(default: 1)\n"
         "  --bench N         time N runs after a warm-up run and print JSON\n"
+        "  --profile PATH    time each node (model compiled with --profile) "
+        "over the\n                    runs (the timed ones with --bench): "
+        "Chrome trace JSON\n                    to PATH, a table to "
+        "PATH.txt\n"
         "  --info            print the model signature as JSON and exit\n"
         "  --help            print this help and exit\n",
         stdout);
@@ -98,11 +104,11 @@ static int parseArgs(int argc, char **argv, Options *opts) {
       opts->info = true;
       continue;
     }
-    static const char *const valued[] = {"--output-dir", "--threads",
-                                         "--bench"};
+    static const char *const valued[] = {"--output-dir", "--threads", "--bench",
+                                         "--profile"};
     int which = -1;
     const char *value = NULL;
-    for (int k = 0; k < 3; ++k) {
+    for (int k = 0; k < 4; ++k) {
       size_t len = strlen(valued[k]);
       if (strncmp(arg, valued[k], len) != 0)
         continue;
@@ -134,6 +140,11 @@ static int parseArgs(int argc, char **argv, Options *opts) {
                           "'%s'",
                           value);
       opts->threads = (int)number;
+      break;
+    case 3:
+      if (!*value)
+        return usageError(prog, "empty profile path%s", "");
+      opts->profile = value;
       break;
     default:
       if (!parseLong(value, 1, 100000000, &number))
@@ -336,6 +347,9 @@ static onnxc_status runModel(const onnxc_model_desc *model,
   for (long iter = -1; iter < opts->bench; ++iter) {
     if (haveOutputs)
       freeTensors(outputs, numOut);
+    if (opts->profile && iter == (opts->bench ? 0 : -1) &&
+        (status = onnxc_profile_start(opts->profile)) != ONNXC_OK)
+      goto done;
     double start = nowMs();
     status = onnxc_session_run(session, inputs, numIn, outputs);
     double elapsed = nowMs() - start;
@@ -345,6 +359,8 @@ static onnxc_status runModel(const onnxc_model_desc *model,
     if (iter >= 0)
       times[iter] = elapsed;
   }
+  if (opts->profile && (status = onnxc_profile_stop()) != ONNXC_OK)
+    goto done;
 
   // Write every output under a temporary name first, so that a failure
   // leaves none of them behind.
@@ -401,7 +417,7 @@ done:
 }
 
 int onnxc_main(const onnxc_model_desc *model, int argc, char **argv) {
-  Options opts = {NULL, 1, 0, false, 0, NULL};
+  Options opts = {NULL, 1, 0, NULL, false, 0, NULL};
   opts.inputs = calloc((size_t)(argc > 0 ? argc : 1), sizeof(char *));
   if (!opts.inputs) {
     fputs("error: out of memory\n", stderr);

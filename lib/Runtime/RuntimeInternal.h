@@ -43,6 +43,10 @@ struct onnxc_tensor {
 };
 
 /// Formats the thread's last error message and returns `status`.
+/// Starts profiling into $ONNXC_PROFILE, once per process, if it is set
+/// (onnxc_session_create calls it); the files are written at exit.
+void onnxcProfileFromEnvironment(void);
+
 onnxc_status onnxcSetError(onnxc_status status, const char *fmt, ...)
     ONNXC_PRINTF(2, 3);
 

@@ -101,6 +101,7 @@ onnxc_session *onnxc_session_create(const onnxc_model_desc *model,
                                     int num_threads) {
   if (onnxcCheckModel(model) != ONNXC_OK)
     return NULL;
+  onnxcProfileFromEnvironment();
   onnxc_session *session = calloc(1, sizeof(*session));
   if (!session) {
     onnxcSetError(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");

@@ -210,8 +210,25 @@ onnxc_status onnxc_session_run(onnxc_session *session,
                                onnxc_tensor *const *inputs, int32_t num_inputs,
                                onnxc_tensor **outputs);
 
+/*===------------------------------------------------------------------------===
+ * Profiling (models compiled with onnx-compile --profile).
+ *===------------------------------------------------------------------------===*/
+
+/* Starts timing each node of every profiled model that runs in this
+ * process, until onnxc_profile_stop, which writes the events as Chrome trace
+ * JSON to `path` (chrome://tracing, Perfetto) and a table of the nodes by
+ * total time to `path`.txt. Setting ONNXC_PROFILE=PATH does the same from
+ * the first onnxc_session_create, the files written at exit. A model
+ * compiled without --profile records nothing. */
+onnxc_status onnxc_profile_start(const char *path);
+onnxc_status onnxc_profile_stop(void);
+/* Called by profiled models around each node's work, `site` naming it. */
+void onnxc_profile_enter(const char *site);
+void onnxc_profile_exit(const char *site);
+
 /* The standalone executable's main, given the model it was linked with:
- *   OUT [--output-dir DIR] [--threads T] [--bench N] [--info] [INPUT ...] */
+ *   OUT [--output-dir DIR] [--threads T] [--bench N] [--profile PATH]
+ *       [--info] [INPUT ...] */
 int onnxc_main(const onnxc_model_desc *model, int argc, char **argv);
 
 #ifdef __cplusplus

@@ -160,6 +160,8 @@ TEST_CASE("onnxc_main usage errors exit with 2", "[main]") {
         {"--bench", "0"},
         {"--bench", "3x"},
         {"--output-dir", ""},
+        {"--profile", ""},
+        {"--profile"},
         {"-x"}}) {
     INFO(args[0]);
     MainResult r = runMain(&fakeAddModel, args);
@@ -174,6 +176,6 @@ TEST_CASE("onnxc_main usage errors exit with 2", "[main]") {
   r = runMain(&fakeAddModel, {"--help"});
   CHECK(r.code == 0);
   CHECK(r.out.rfind("usage: model [--output-dir DIR] [--threads T] [--bench "
-                    "N] [--info] [INPUT ...]\n",
+                    "N] [--profile PATH] [--info] [INPUT ...]\n",
                     0) == 0);
 }
