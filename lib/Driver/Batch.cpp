@@ -100,6 +100,7 @@ FailureOr<std::string> batchCacheKey(const CompileOptions &job,
     key.add(cpu);
     key.add(features);
     key.add(static_cast<int64_t>(job.target.optLevel));
+    key.add(static_cast<int64_t>(job.profile));
     key.add(job.libraryName);
     // What linking adds to executables and libraries.
     if (job.emit == EmitKind::Exe || job.emit == EmitKind::Lib) {

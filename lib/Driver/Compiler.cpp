@@ -457,6 +457,8 @@ LogicalResult compileModel(const CompileOptions &options, MLIRContext &context,
         checkGPUPrecision(options.target.gpu, options.target.gpuPrecision);
     if (!why.empty())
       return fail(why);
+    if (options.profile)
+      return fail("--profile times CPU code only (not the nvptx target)");
   }
   StageClock clock(stats);
   clock.start("import");
@@ -520,8 +522,9 @@ LogicalResult compileModel(const CompileOptions &options, MLIRContext &context,
     nvvm.precision = options.target.gpuPrecision;
     buildONNXLowerToNVVMPipeline(lower, nvvm);
   } else {
-    buildONNXLowerToLLVMPipeline(
-        lower, /*level=*/0, /*parallelLoops=*/options.target.optLevel >= 2);
+    buildONNXLowerToLLVMPipeline(lower, /*level=*/0,
+                                 /*parallelLoops=*/options.target.optLevel >= 2,
+                                 options.profile);
   }
   if (failed(lower.run(*module)))
     return failure();

@@ -36,6 +36,9 @@ struct CompileOptions {
   /// Prefix of the library's symbols (NAME_model); derived from the output
   /// file name when empty.
   std::string libraryName;
+  /// Time each node's work when the runtime's profiler is on (CPU targets;
+  /// onnx-compile --profile).
+  bool profile = false;
   /// Where the runtime archives live (DIR/<arch>/libonnxc_runtime.a and
   /// libonnxc_kernels.a); found next to the tool when empty.
   std::string runtimeDir;

@@ -325,6 +325,34 @@ def ConvertParallelLoopsToThreadPoolPass
 // Loops to GPU (the nvptx target)
 //===----------------------------------------------------------------------===//
 
+def InsertProfileProbesPass
+    : Pass<"onnxc-insert-profile-probes", "mlir::ModuleOp"> {
+  let summary = "time each node's work in the model's entry function (onnx-compile --profile)";
+  let description = [{
+    Runs in the CPU pipeline after the kernel calls and the thread pool's
+    loops are in place, before the loops become branches. In each public
+    function with a body (the model's entry), consecutive ops of the entry
+    block that do work (calls, loop nests and other ops with regions,
+    memref copies, linalg ops) and come from the same ONNX node (their
+    location's name) form one site, labelled "NODE (WHAT)", WHAT the kernels
+    called (`onnxc_kernel_` dropped) or "loops" and "loops on the pool".
+    The site is wrapped in calls of the runtime's `onnxc_profile_enter` and
+    `onnxc_profile_exit` with a pointer to its label, a private constant
+    global. Ops in between that do no work (views, allocations, constants)
+    stay where they are, inside or outside a site.
+
+    ```mlir
+    call @onnxc_kernel_matmul_f32(...) loc("fc1")
+    // becomes
+    %site = llvm.mlir.addressof @onnxc_profile_site_0 : !llvm.ptr
+    call @onnxc_profile_enter(%site) : (!llvm.ptr) -> ()
+    call @onnxc_kernel_matmul_f32(...) loc("fc1")
+    call @onnxc_profile_exit(%site) : (!llvm.ptr) -> ()
+    ```
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::func::FuncDialect"];
+}
+
 def ApproximateMathPass : Pass<"onnxc-approximate-math", "mlir::ModuleOp"> {
   let summary = "f32 erf, exp, tanh, asin and acos as arithmetic instead of libm calls";
   let description = [{

@@ -107,7 +107,7 @@ void onnxc::buildONNXBufferizePipeline(OpPassManager &pm, unsigned level,
 }
 
 void onnxc::buildONNXLowerToLLVMPipeline(OpPassManager &pm, unsigned level,
-                                         bool parallelLoops) {
+                                         bool parallelLoops, bool profile) {
   buildONNXBufferizePipeline(pm, level);
   // Weights as flat LLVM arrays (nested ones cost most of the compile time).
   pm.addPass(createFlattenMemRefGlobalsPass());
@@ -136,6 +136,9 @@ void onnxc::buildONNXLowerToLLVMPipeline(OpPassManager &pm, unsigned level,
   } else {
     pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   }
+  // Each node's kernels and loops between probes (onnx-compile --profile).
+  if (profile)
+    pm.addPass(createInsertProfileProbesPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertSCFToCFPass());
   pm.addPass(createCanonicalizerPass());

@@ -39,9 +39,11 @@ void buildONNXOptimizePipeline(mlir::OpPassManager &pm, unsigned level = 2,
 /// fusion, bufferization with deallocation, loops, and conversion to LLVM.
 /// `level` is the optimizer's (buildONNXOptimizePipeline); `parallelLoops`
 /// runs the large generated loops on the runtime's thread pool
-/// (convert-parallel-loops-to-thread-pool).
+/// (convert-parallel-loops-to-thread-pool); `profile` times each node's work
+/// through the runtime's profiler (onnxc-insert-profile-probes).
 void buildONNXLowerToLLVMPipeline(mlir::OpPassManager &pm, unsigned level = 2,
-                                  bool parallelLoops = false);
+                                  bool parallelLoops = false,
+                                  bool profile = false);
 
 /// onnx (on tensors) -> bufferized memrefs with explicit deallocation: the
 /// stages that the CPU and GPU pipelines share. `level` is the optimizer's;

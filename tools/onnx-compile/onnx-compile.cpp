@@ -4,7 +4,7 @@
 //                [--emit exe|lib|obj|mlir|llvm|asm] [-O0..-O3] [--cpu
 //                native|NAME]
 //                [--gpu sm_80|sm_90|...] [--gpu-precision fp32|tf32|fp16|bf16]
-//                [--input-shape NAME=D0xD1x...]... [--name SYMBOL]
+//                [--input-shape NAME=D0xD1x...]... [--profile] [--name SYMBOL]
 //   onnx-compile --print-runtime-dir [--runtime-dir DIR]
 //   onnx-compile MODELS... -o OUTDIR/ [-j N] [--manifest FILE] [--report FILE]
 //                [--junit FILE] [--shard I/N] [--cache-dir DIR | --no-cache]
@@ -69,6 +69,11 @@ int main(int argc, char **argv) {
   app.add_option("--input-shape", inputShapes,
                  "Pin an input's dims: NAME=D0xD1x... (repeatable; in batch "
                  "mode for every model)");
+  bool profile = false;
+  app.add_flag("--profile", profile,
+               "Time each node's work when run with --profile PATH (the "
+               "executable) or ONNXC_PROFILE=PATH (a library): Chrome trace "
+               "JSON and a table of the nodes by time (CPU targets)");
   app.add_option("--name", name, "Symbol prefix of a library (NAME_model)");
   app.add_option(
       "--runtime-dir", runtimeDir,
@@ -95,6 +100,7 @@ int main(int argc, char **argv) {
   }
   options.target.cpu = cpu;
   options.target.optLevel = optLevel;
+  options.profile = profile;
   // nvptx: kernels for the GPU, host code for this machine.
   options.target.arch = target == "aarch64" ? onnxc::Arch::AArch64
                         : target == "nvptx" ? onnxc::hostArch()
