@@ -29,16 +29,23 @@ static void finishDepthwiseRow(const Depthwise *d, float *out, const float *res,
   // would reload them every element instead of vectorizing.)
   const float lo = d->lo, hi = d->hi, alpha = d->alpha, beta = d->beta;
   const int clamp = d->clamp, hardSwish = d->hardSwish;
+  if (!res && !clamp && !hardSwish)
+    return;
   const int64_t ow = d->ow;
   for (int64_t j = 0; j < ow; ++j) {
     float v = out[j * ys];
     if (res)
       v += res[j * ys];
-    if (clamp)
-      v = v < lo ? lo : v > hi ? hi : v;
+    // Two selects each, not a chain: branch-free (a clamp's branches
+    // mispredict on data of either sign), NaN kept.
+    if (clamp) {
+      v = v < lo ? lo : v;
+      v = v > hi ? hi : v;
+    }
     if (hardSwish) {
       float gate = v * alpha + beta;
-      v *= gate < 0.0f ? 0.0f : gate > 1.0f ? 1.0f : gate;
+      gate = gate < 0.0f ? 0.0f : gate;
+      v *= gate > 1.0f ? 1.0f : gate;
     }
     out[j * ys] = v;
   }
@@ -118,8 +125,158 @@ ONNXC_DEPTHWISE_PLANES(depthwisePlanesAvx2,
                        static __attribute__((target("avx2,fma"))))
 #endif
 
+#if defined(__x86_64__)
+/// finishDepthwiseRow on 8 sums: + res (8 values, or NULL), the clamp, then
+/// HardSwish; NaN stays NaN, as in the scalar form.
+__attribute__((target("avx2,fma"))) static inline __m256
+finishDepthwiseAvx2(const Depthwise *d, __m256 v, const float *res) {
+  if (res)
+    v = _mm256_add_ps(v, _mm256_loadu_ps(res));
+  if (d->clamp)
+    v = _mm256_min_ps(_mm256_set1_ps(d->hi),
+                      _mm256_max_ps(_mm256_set1_ps(d->lo), v));
+  if (d->hardSwish) {
+    __m256 gate =
+        _mm256_fmadd_ps(v, _mm256_set1_ps(d->alpha), _mm256_set1_ps(d->beta));
+    gate = _mm256_min_ps(_mm256_set1_ps(1.0f),
+                         _mm256_max_ps(_mm256_setzero_ps(), gate));
+    v = _mm256_mul_ps(v, gate);
+  }
+  return v;
+}
+#endif
+
+#if defined(__x86_64__)
+/// The planes [begin, end) at column stride 1 or 2 (any row stride) over
+/// unit-stride rows, with AVX2.
+/// Each plane is first copied into `padded`, zeros around it, so that every
+/// tap's load is a plain one; then each output row goes in chunks of up to
+/// four vectors of 8 sums that stay in registers over all the taps (one
+/// load and one FMA per tap and vector), starting from the bias (or, without
+/// one, from the output), the epilogue applied before they are stored.
+/// `padded` holds
+/// `rows` x `width` floats.
+/// Columns in[0], in[s], ..., in[7 s] for s = `stride` (1 or 2: two
+/// loads, even lanes gathered by a shuffle and a permute).
+__attribute__((target("avx2,fma"))) static inline __m256
+loadColumnsAvx2(const float *in, int64_t stride) {
+  if (stride == 1)
+    return _mm256_loadu_ps(in);
+  __m256 even = _mm256_shuffle_ps(_mm256_loadu_ps(in), _mm256_loadu_ps(in + 8),
+                                  _MM_SHUFFLE(2, 0, 2, 0));
+  return _mm256_castpd_ps(
+      _mm256_permute4x64_pd(_mm256_castps_pd(even), _MM_SHUFFLE(3, 1, 2, 0)));
+}
+
+__attribute__((target("avx2,fma"))) static void
+depthwiseAvx2(const Depthwise *d, int64_t begin, int64_t end, float *padded,
+              int64_t rows, int64_t width) {
+  const int64_t sw = d->strideW;
+  for (int64_t plane = begin; plane < end; ++plane) {
+    int64_t b = plane / d->channels, c = plane % d->channels;
+    const float *x = d->x + b * d->xStride[0] + c * d->xStride[1];
+    const float *w = d->w + c * d->wStride[0];
+    int64_t yAt = b * d->yStride[0] + c * d->yStride[1];
+    const float *res = d->res ? d->res + yAt : NULL;
+    // Input row r at padded row r + top, column q at q + left.
+    for (int64_t p = 0; p < rows * width; ++p)
+      padded[p] = 0.0f;
+    for (int64_t r = 0; r < d->height; ++r) {
+      int64_t at = r + d->top;
+      if (at < 0 || at >= rows)
+        continue;
+      for (int64_t q = 0; q < d->width; ++q) {
+        int64_t col = q + d->left;
+        if (col >= 0 && col < width)
+          padded[at * width + col] = x[r * d->xStride[2] + q];
+      }
+    }
+    __m256 bias = _mm256_set1_ps(d->bias ? d->bias[c] : 0.0f);
+    for (int64_t i = 0; i < d->oh; ++i) {
+      float *out = d->y + yAt + i * d->yStride[2];
+      for (int64_t j0 = 0; j0 < d->ow; j0 += 32) {
+        int64_t n = d->ow - j0 < 32 ? d->ow - j0 : 32;
+        // The sums start from the bias, or (no bias) from the output.
+        float sums[32];
+        __m256 a0 = bias, a1 = bias, a2 = bias, a3 = bias;
+        if (!d->bias) {
+          const float *from = out + j0;
+          if (n < 32) {
+            for (int64_t j = 0; j < 32; ++j)
+              sums[j] = j < n ? out[j0 + j] : 0.0f;
+            from = sums;
+          }
+          a0 = _mm256_loadu_ps(from);
+          a1 = _mm256_loadu_ps(from + 8);
+          a2 = _mm256_loadu_ps(from + 16);
+          a3 = _mm256_loadu_ps(from + 24);
+        }
+        for (int64_t u = 0; u < d->kh; ++u) {
+          const float *row =
+              padded + (i * d->strideH + u * d->dilationH) * width + j0 * sw;
+          for (int64_t v = 0; v < d->kw; ++v) {
+            __m256 weight =
+                _mm256_set1_ps(w[u * d->wStride[1] + v * d->wStride[2]]);
+            const float *in = row + v * d->dilationW;
+            a0 = _mm256_fmadd_ps(weight, loadColumnsAvx2(in, sw), a0);
+            a1 = _mm256_fmadd_ps(weight, loadColumnsAvx2(in + 8 * sw, sw), a1);
+            a2 = _mm256_fmadd_ps(weight, loadColumnsAvx2(in + 16 * sw, sw), a2);
+            a3 = _mm256_fmadd_ps(weight, loadColumnsAvx2(in + 24 * sw, sw), a3);
+          }
+        }
+        // The epilogue in registers (the residual of a last chunk through
+        // a copy, so that no load runs past the row).
+        const float *r = res ? res + i * d->yStride[2] + j0 : NULL;
+        float rest[32];
+        if (r && n < 32) {
+          for (int64_t j = 0; j < 32; ++j)
+            rest[j] = j < n ? r[j] : 0.0f;
+          r = rest;
+        }
+        a0 = finishDepthwiseAvx2(d, a0, r);
+        a1 = finishDepthwiseAvx2(d, a1, r ? r + 8 : NULL);
+        a2 = finishDepthwiseAvx2(d, a2, r ? r + 16 : NULL);
+        a3 = finishDepthwiseAvx2(d, a3, r ? r + 24 : NULL);
+        if (n == 32) {
+          _mm256_storeu_ps(out + j0, a0);
+          _mm256_storeu_ps(out + j0 + 8, a1);
+          _mm256_storeu_ps(out + j0 + 16, a2);
+          _mm256_storeu_ps(out + j0 + 24, a3);
+        } else {
+          _mm256_storeu_ps(sums, a0);
+          _mm256_storeu_ps(sums + 8, a1);
+          _mm256_storeu_ps(sums + 16, a2);
+          _mm256_storeu_ps(sums + 24, a3);
+          for (int64_t j = 0; j < n; ++j)
+            out[j0 + j] = sums[j];
+        }
+      }
+    }
+  }
+}
+#endif
+
 static void runDepthwise(void *ctx, int64_t begin, int64_t end) {
   const Depthwise *d = ctx;
+#if defined(__x86_64__)
+  // Column stride 1 or 2 over unit-stride rows: the padded plane with AVX2.
+  // Its rows cover every tap of every output row; its width every tap of
+  // the output rounded up to whole chunks of 32 (and, at stride 2, the
+  // second load of the last vector).
+  if ((d->strideW == 1 || d->strideW == 2) && d->xStride[3] == 1 &&
+      d->yStride[3] == 1 && __builtin_cpu_supports("avx2") &&
+      __builtin_cpu_supports("fma")) {
+    int64_t rows = (d->oh - 1) * d->strideH + (d->kh - 1) * d->dilationH + 1;
+    int64_t width =
+        (d->ow + 31) / 32 * 32 * d->strideW + (d->kw - 1) * d->dilationW + 8;
+    float *padded = malloc(sizeof(float) * (size_t)(rows * width));
+    if (padded) {
+      depthwiseAvx2(d, begin, end, padded, rows, width);
+      free(padded);
+      return;
+    }
+  }
+#endif
   // Stride 1 over contiguous rows without padding: the wide form (one plane
   // of the input's width per call of this function).
   float *wide = NULL;
