@@ -88,7 +88,9 @@ __attribute__((noinline)) static int specialTest(const float *record, float v) {
   }
 }
 
-/// One step of chain `j`: its row `row`, at node `idx`.
+/// One step of a walk at node `idx` over the features of `row`: the
+/// successor. `special`: the forest has special nodes (a constant per call
+/// site, so the check folds away where it has none).
 __attribute__((always_inline)) static inline int32_t
 step(const Forest *f, const float *row, int32_t idx, int special) {
   const int32_t *n = f->nodes + 4 * (int64_t)idx;
