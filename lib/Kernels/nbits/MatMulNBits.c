@@ -17,9 +17,10 @@
  * columns for one row), and column ranges over the thread pool.
  *
  * More rows (a prompt): panels of W's columns dequantized to f32 (spread
- * over the pool), each multiplied by the packed GEMM (Kernels.h): the
+ * over the pool) straight into the packed B layout of the GEMM's kernel
+ * (KernelABI.h), each multiplied by the packed GEMM (Kernels.h): the
  * dequantization costs a pass per panel against the GEMM's M flops per
- * weight.
+ * weight, and the GEMM packs no B.
  *
  * The AVX2 kernels carry their target attributes; without AVX2 and FMA
  * (or with ONNXC_NBITS_KERNEL=generic in the environment) portable C runs.
@@ -61,10 +62,11 @@ typedef struct {
   int64_t rows;
   float *y;
   int64_t yStride0, yStride1;
-  /* The prefill: the panel of columns [n0, n0 + count), row j of it at
-   * panel + j * k. */
+  /* The prefill: the panel of columns [n0, n0 + count) in the packed B
+   * layout (nr, kcBlock) of KernelABI.h, nPad columns. */
   float *panel;
-  int64_t n0;
+  int64_t n0, kcBlock, nPad;
+  int nr;
 } NBits;
 
 /// The zero point of block j of column n.
@@ -184,15 +186,13 @@ ONNXC_NBITS_AVX2 static void gemvAvx2(const NBits *p, int64_t n0, int64_t n1) {
   }
 }
 
-/// Columns [n0, n1) of the panel (row j - p->n0 of it: column j of W) with
-/// AVX2: each 8 bytes interleaved back into K's order.
-ONNXC_NBITS_AVX2 static void dequantAvx2(const NBits *p, int64_t n0,
-                                         int64_t n1) {
+/// Column n of W into w[0, k) with AVX2: each 8 bytes interleaved back
+/// into K's order.
+ONNXC_NBITS_AVX2 static void dequantAvx2(const NBits *p, int64_t n, float *w) {
   int64_t bytes = p->blockSize / 2;
   const __m128i low = _mm_set1_epi8(15);
   float tail[256];
-  for (int64_t n = n0; n < n1; ++n) {
-    float *w = p->panel + (n - p->n0) * p->k;
+  {
     for (int64_t j = 0; j < p->blocks; ++j) {
       const uint8_t *q = p->b + (n * p->blocks + j) * bytes;
       float scale = p->scales[n * p->blocks + j];
@@ -218,11 +218,10 @@ ONNXC_NBITS_AVX2 static void dequantAvx2(const NBits *p, int64_t n0,
 }
 #endif
 
-/// Columns [n0, n1) of the panel, portable C.
-static void dequantGeneric(const NBits *p, int64_t n0, int64_t n1) {
+/// Column n of W into w[0, k), portable C.
+static void dequantGeneric(const NBits *p, int64_t n, float *w) {
   int64_t bytes = p->blockSize / 2;
-  for (int64_t n = n0; n < n1; ++n) {
-    float *w = p->panel + (n - p->n0) * p->k;
+  {
     for (int64_t j = 0; j < p->blocks; ++j) {
       const uint8_t *q = p->b + (n * p->blocks + j) * bytes;
       float scale = p->scales[n * p->blocks + j], zero = zeroPoint(p, n, j);
@@ -240,6 +239,18 @@ static void dequantGeneric(const NBits *p, int64_t n0, int64_t n1) {
 }
 
 typedef void (*RangeFn)(const NBits *, int64_t, int64_t);
+typedef void (*ColumnFn)(const NBits *, int64_t, float *);
+
+/// Column `at` of the panel from w[0, k), in the packed layout.
+static void packColumn(const NBits *p, int64_t at, const float *w) {
+  int64_t sliver = at / p->nr, lane = at % p->nr;
+  for (int64_t pc = 0; pc < p->k; pc += p->kcBlock) {
+    int64_t kc = p->k - pc < p->kcBlock ? p->k - pc : p->kcBlock;
+    float *dst = p->panel + pc * p->nPad + sliver * kc * p->nr + lane;
+    for (int64_t i = 0; i < kc; ++i)
+      dst[i * p->nr] = w[pc + i];
+  }
+}
 
 /// AVX2 and FMA unless this CPU lacks them or ONNXC_NBITS_KERNEL=generic.
 static int useAvx2(void) {
@@ -321,46 +332,74 @@ static float *panelBuffer(int64_t floats) {
   return buffer;
 }
 
-/// The prefill: panels of dequantized columns through the GEMM.
+/// Columns [n0, n1) of W into the panel.
+static void dequantRange(const NBits *p, int64_t n0, int64_t n1) {
+  ColumnFn column = dequantGeneric;
+#if defined(__x86_64__)
+  if (useAvx2())
+    column = dequantAvx2;
+#endif
+  float *w = malloc(sizeof(float) * (size_t)p->k);
+  if (!w)
+    return;
+  for (int64_t n = n0; n < n1; ++n) {
+    column(p, n, w);
+    packColumn(p, n - p->n0, w);
+  }
+  free(w);
+}
+
+/// The packed B layout of the GEMM's kernel for a reduction of length k.
+static void packedLayout(int64_t k, int *nr, int64_t *kcBlock) {
+  const char *name = onnxcGemmKernelName();
+  OnnxcGemmIsa isa = !strcmp(name, "avx512") ? ONNXC_GEMM_ISA_AVX512
+                     : !strcmp(name, "avx2") ? ONNXC_GEMM_ISA_AVX2
+                     : !strcmp(name, "neon") ? ONNXC_GEMM_ISA_NEON
+                                             : ONNXC_GEMM_ISA_GENERIC;
+  OnnxcGemmTile tile = onnxcGemmDefaultTile(isa);
+  *nr = tile.nr;
+  *kcBlock = onnxcGemmBlockK(tile.kc, k);
+}
+
+/// The prefill: panels of columns dequantized straight into the GEMM's
+/// packed B layout (no packing in the GEMM), each multiplied by A.
 static void gemm(NBits *p, const float *a, int64_t aStride0, int64_t aStride1,
                  int64_t m) {
-  int64_t cols = ONNXC_NBITS_PANEL_FLOATS / p->k / ColumnGrain * ColumnGrain;
-  if (cols < ColumnGrain)
-    cols = ColumnGrain;
+  packedLayout(p->k, &p->nr, &p->kcBlock);
+  int64_t grain = p->nr > ColumnGrain ? p->nr : ColumnGrain;
+  int64_t cols = ONNXC_NBITS_PANEL_FLOATS / p->k / grain * grain;
+  if (cols < grain)
+    cols = grain;
   if (cols > p->n)
-    cols = p->n;
+    cols = (p->n + p->nr - 1) / p->nr * p->nr;
   float *panel = panelBuffer(cols * p->k);
-  int64_t *t = malloc(sizeof(int64_t) * (size_t)(2 * m + 2 * p->k + 2 * cols));
-  float *zeros = calloc((size_t)cols, sizeof(float));
+  // (B's tables, all zero, are read only as those of a strided B.)
+  int64_t *t = calloc((size_t)(2 * m + 2 * p->k + 2 * cols), sizeof(int64_t));
+  int64_t most = cols > p->k ? cols : p->k;
+  float *zeros = calloc((size_t)most, sizeof(float));
   if (!panel || !t || !zeros) {
     free(t);
     free(zeros);
     return;
   }
-  int64_t *aRow = t, *cRow = t + m, *aCol = t + 2 * m, *bRow = aCol + p->k,
-          *bCol = bRow + p->k, *cCol = bCol + cols;
+  int64_t *aRow = t, *cRow = t + m, *aCol = t + 2 * m, *cCol = aCol + p->k,
+          *bRow = cCol + cols, *bCol = bRow + p->k;
   for (int64_t i = 0; i < m; ++i) {
     aRow[i] = i * aStride0;
     cRow[i] = i * p->yStride0;
   }
-  for (int64_t i = 0; i < p->k; ++i) {
+  for (int64_t i = 0; i < p->k; ++i)
     aCol[i] = i * aStride1;
-    bRow[i] = i;
-  }
-  for (int64_t j = 0; j < cols; ++j) {
-    bCol[j] = j * p->k;
+  for (int64_t j = 0; j < cols; ++j)
     cCol[j] = j * p->yStride1;
-  }
-  RangeFn dequant = dequantGeneric;
-#if defined(__x86_64__)
-  if (useAvx2())
-    dequant = dequantAvx2;
-#endif
   p->panel = panel;
   for (int64_t n0 = 0; n0 < p->n; n0 += cols) {
     int64_t count = p->n - n0 < cols ? p->n - n0 : cols;
     p->n0 = n0;
-    forColumns(p, dequant, n0, n0 + count);
+    p->nPad = (count + p->nr - 1) / p->nr * p->nr;
+    forColumns(p, dequantRange, n0, n0 + count);
+    for (int64_t j = count; j < p->nPad; ++j)
+      packColumn(p, j, zeros);
     // Y's columns are set to the bias (or zero) plus the product.
     OnnxcGemm g = {.m = m,
                    .n = count,
@@ -368,7 +407,6 @@ static void gemm(NBits *p, const float *a, int64_t aStride0, int64_t aStride1,
                    .a = a,
                    .aRow = aRow,
                    .aCol = aCol,
-                   .b = panel,
                    .bRow = bRow,
                    .bCol = bCol,
                    .c = p->y + n0 * p->yStride1,
@@ -377,7 +415,7 @@ static void gemm(NBits *p, const float *a, int64_t aStride0, int64_t aStride1,
                    .bias = p->bias ? p->bias + n0 : zeros,
                    .biasColumns = 1,
                    .strided = 1};
-    onnxcGemm(&g);
+    onnxcGemmPacked(&g, panel, p->nr, p->kcBlock);
   }
   free(t);
   free(zeros);
