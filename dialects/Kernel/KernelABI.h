@@ -328,6 +328,30 @@ void onnxc_kernel_tree_ensemble_f32(ONNXC_MEMREF2(x), ONNXC_QMEMREF1(nodes),
                                     ONNXC_MEMREF1(special), ONNXC_MEMREF2(y),
                                     int64_t flags);
 
+/*===----------------------------------------------------------------------===*
+ * Entry point of products with packed 4-bit weights
+ *===----------------------------------------------------------------------===*/
+
+/* fused.matmul_nbits (com.microsoft MatMulNBits, 4 bits): Y [M, N] =
+ * A [M, K] W^T + bias, W [N, K] quantized in blocks of `blockSize` (a power
+ * of 2 from 16 to 256) along K, blocks = ceil(K / blockSize) per column.
+ * `b`: the bytes of [N, blocks, blockSize / 2], contiguous, each byte two
+ * unsigned 4-bit values of consecutive K, the lower nibble first (a last
+ * block past K padded); `s` [N * blocks]: the scales; `z`: the zero points,
+ * N rows of ceil(blocks / 2) bytes packed as `b` (block j of a row in
+ * byte j / 2, upper nibble for odd j); `bias` [N]. W[n, k] = (q - zero
+ * point) * scale of its block, the zero point 8 without `z`. `flags` bit 0
+ * (ONNXC_NBITS_FLAG_ZERO_POINTS): `z` holds zero points; bit 1
+ * (ONNXC_NBITS_FLAG_BIAS): `bias` holds a bias (else each is a placeholder
+ * that is not read). A and Y may be strided; b, s, z and bias are
+ * contiguous. */
+#define ONNXC_NBITS_FLAG_ZERO_POINTS 1
+#define ONNXC_NBITS_FLAG_BIAS 2
+void onnxc_kernel_matmul_nbits_f32(ONNXC_MEMREF2(a), ONNXC_QMEMREF1(b),
+                                   ONNXC_MEMREF1(s), ONNXC_QMEMREF1(z),
+                                   ONNXC_MEMREF1(bias), ONNXC_MEMREF2(y),
+                                   int64_t k, int64_t blockSize, int64_t flags);
+
 #ifdef __cplusplus
 }
 #endif

@@ -14,6 +14,7 @@
 
 #include "lib/Frontend/Expansion.h"
 
+#include "dialects/Fused/IR/FusedOps.h"
 #include "dialects/ONNX/IR/ONNXOps.h"
 #include "dialects/ONNX/IR/ShapeHelpers.h"
 
@@ -998,13 +999,51 @@ Value unpackNibbles(Expansion &e, NodeContext &node, Value packed) {
 }
 } // namespace
 
+/// The element count of `value`'s static shape, or -1.
+static int64_t staticCount(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  return type && type.hasStaticShape() ? type.getNumElements() : -1;
+}
+
+/// MatMulNBits as fused.matmul_nbits, whose CPU kernel reads the 4-bit
+/// weights packed, or a null value where that op does not model the node:
+/// other than 4 bits, A other than f32, B not a constant of the expected
+/// shape, zero points not packed, or a block_size over 256.
+static Value packedMatMulNBits(NodeContext &node, Value a, Value b,
+                               Value scales, Value zeroPoints, Value bias,
+                               int64_t k, int64_t n, int64_t bits,
+                               int64_t blockSize) {
+  int64_t blocks = (k + blockSize - 1) / blockSize;
+  auto bType = cast<RankedTensorType>(b.getType());
+  auto isF32 = [](Value v) {
+    return getElementTypeOrSelf(v.getType()).isF32();
+  };
+  if (bits != 4 || blockSize > 256 || !isF32(a) || !isF32(scales) ||
+      !b.getDefiningOp<onnx::ConstantOp>() ||
+      bType.getShape() != ArrayRef<int64_t>{n, blocks, blockSize / 2} ||
+      staticCount(scales) != n * blocks ||
+      (zeroPoints &&
+       (!getElementTypeOrSelf(zeroPoints.getType()).isUnsignedInteger(8) ||
+        staticCount(zeroPoints) != n * ((blocks + 1) / 2))) ||
+      (bias && (!isF32(bias) || staticCount(bias) != n)))
+    return Value();
+  OpBuilder &builder = node.builder;
+  return builder.create<fused::MatMulNBitsOp>(
+      node.loc, a, b, scales, zeroPoints, bias, builder.getI64IntegerAttr(k),
+      builder.getI64IntegerAttr(n), builder.getI64IntegerAttr(bits),
+      builder.getI64IntegerAttr(blockSize));
+}
+
 /// com.microsoft MatMulNBits: Y = A B^T (+ bias), B [N, K] stored as
 /// `bits`-bit (4 or 8) unsigned values in blocks of `block_size` along K
 /// (uint8 [N, K blocks, block bytes], 4-bit values low nibble first), each
 /// block dequantized as (q - zero point) x scale; scales [N x K blocks];
 /// zero points packed like B (uint8) or of the scales' type, 2^(bits - 1)
-/// when absent. Expanded into onnx ops that dequantize B to A's type (folded
-/// to constant weights when B is an initializer); g_idx is refused.
+/// when absent. Compiling for the CPU, a constant 4-bit B with f32 A and
+/// packed zero points imports as fused.matmul_nbits (B stays packed);
+/// otherwise the node is expanded into onnx ops that dequantize B to A's
+/// type (at run time: the folder does not grow a model's constants). g_idx
+/// is refused.
 FailureOr<SmallVector<Value>> importMatMulNBits(NodeContext &node,
                                                 std::string &error) {
   std::optional<int64_t> k = intAttr(node, "K", 0, error);
@@ -1041,6 +1080,10 @@ FailureOr<SmallVector<Value>> importMatMulNBits(NodeContext &node,
     error = "has a g_idx input (not supported)";
     return failure();
   }
+  if (node.cpuKernelOps)
+    if (Value y = packedMatMulNBits(node, a, b, scales, zeroPoints, bias, *k,
+                                    *n, *bits, *blockSize))
+      return SmallVector<Value>{y};
   int64_t blocks = (*k + *blockSize - 1) / *blockSize;
   Type element = getElementTypeOrSelf(a.getType());
   Expansion e(node, error);

@@ -62,12 +62,14 @@ def value_info(name, array, dynamic):
     return helper.make_tensor_value_info(name, tensor_type(array.dtype), dims)
 
 
-def run_case(name, node, inputs_at, reference, outputs, compiler, work, dynamic=(0, 1), tol=1e-4):
+def run_case(name, node, inputs_at, reference, outputs, compiler, work, dynamic=(0, 1), tol=1e-4,
+             constants=()):
     """Compiles the one-node model once and checks it at each of the sizes
     `inputs_at` gives (a list of {input name: array}); `dynamic` lists the
     input dims declared dynamic (by position, in every input of rank above 1
     but the rotary caches, which models hold as initializers; or a dict of
-    them by input name); returns a failure message or None."""
+    them by input name); the inputs named in `constants` are initializers
+    (the same at every size); returns a failure message or None."""
     d = os.path.join(work, name)
     os.makedirs(d, exist_ok=True)
     first = inputs_at[0]
@@ -75,9 +77,10 @@ def run_case(name, node, inputs_at, reference, outputs, compiler, work, dynamic=
         [node], name,
         [value_info(k, v, dynamic.get(k, ()) if isinstance(dynamic, dict) else
                     [] if k.endswith("_cache") else [i for i in dynamic if i < v.ndim - (v.ndim == 1)])
-         for k, v in first.items()],
+         for k, v in first.items() if k not in constants],
         [helper.make_tensor_value_info(o, tensor_type(np.asarray(ref).dtype), None)
-         for o, ref in zip(outputs, reference(**first))])
+         for o, ref in zip(outputs, reference(**first))],
+        [numpy_helper.from_array(first[k], k) for k in constants])
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid(MS, 1)])
     path = os.path.join(d, "model.onnx")
     onnx.save(model, path)
@@ -99,6 +102,8 @@ def run_case(name, node, inputs_at, reference, outputs, compiler, work, dynamic=
     for size, inputs in enumerate(inputs_at):
         files = []
         for k, v in inputs.items():
+            if k in constants:
+                continue
             files.append(os.path.join(d, f"{size}_{k}.pb"))
             with open(files[-1], "wb") as f:
                 f.write(numpy_helper.from_array(v, k).SerializeToString())
@@ -369,13 +374,31 @@ def quantize_blocks(w, bits, block, with_zero_points=True):
 def check_matmul_nbits(rng, randn, compiler, work, failures):
     """MatMulNBits as ORT's quantizer and ORT GenAI's model builder write it:
     4-bit blocks of 32 with packed zero points, 4-bit blocks of 16 without
-    (K = 40, not a multiple) plus a bias, and 8-bit blocks of 32."""
-    for name, bits, block, k, with_zero, with_bias in (("matmul_nbits_4bit", 4, 32, 64, True, False),
-                                                     ("matmul_nbits_4bit_symmetric_bias", 4, 16, 40, False, True),
-                                                     ("matmul_nbits_8bit", 8, 32, 64, True, False)):
-        n = 24
+    (K = 40, not a multiple) plus a bias, and 8-bit blocks of 32, with the
+    weights as inputs (the expansion into onnx ops), then 4-bit weights as
+    initializers (the packed kernel) in blocks of 16, 32 and 128."""
+    # With constant weights, fused.matmul_nbits and its kernel run on 1, 3
+    # and 70 rows (the decoding GEMV, the prompt's GEMM on dequantized
+    # panels); K not a multiple of the block (a padded last block, an odd
+    # number of blocks whose zero points leave a nibble unused), N not a
+    # multiple of the kernel's column groups; the largest spread over the
+    # pool. The "_generic" case runs the portable C kernel
+    # (ONNXC_NBITS_KERNEL).
+    weights_as_inputs = [(1, 5), (3, 2)]
+    packed = [(1, 1), (1, 3), (2, 35)]
+    for name, bits, block, k, n, with_zero, with_bias, sizes in (
+            ("matmul_nbits_4bit", 4, 32, 64, 24, True, False, weights_as_inputs),
+            ("matmul_nbits_4bit_symmetric_bias", 4, 16, 40, 24, False, True, weights_as_inputs),
+            ("matmul_nbits_8bit", 8, 32, 64, 24, True, False, weights_as_inputs),
+            ("matmul_nbits_packed_b32", 4, 32, 96, 37, True, False, packed),
+            ("matmul_nbits_packed_b16_bias", 4, 16, 40, 37, False, True, packed),
+            ("matmul_nbits_packed_b128_bias", 4, 128, 300, 37, True, True, packed),
+            ("matmul_nbits_packed_b32_pool", 4, 32, 512, 640, True, True, packed),
+            ("matmul_nbits_packed_b128_generic", 4, 128, 300, 37, True, True, packed)):
         b, scales, zero_points, dequant = quantize_blocks(randn(k, n), bits, block, with_zero)
         bias = randn(n)
+        constants = [] if sizes is weights_as_inputs else \
+            ["b", "scales"] + (["zero_points"] if with_zero else []) + (["bias"] if with_bias else [])
 
         def inputs(batch, s):
             d = {"a": randn(batch, s, k), "b": b, "scales": scales}
@@ -391,9 +414,11 @@ def check_matmul_nbits(rng, randn, compiler, work, failures):
 
         def reference(a, b, scales, zero_points=None, bias=None, dequant=dequant):
             return [(a.astype(np.float64) @ dequant + (bias if bias is not None else 0)).astype(np.float32)]
-        failures.append(run_case(name, node, [inputs(1, 5), inputs(3, 2)], reference, ["y"], compiler, work,
-                                 dynamic={"a": (0, 1)}))
-
+        if name.endswith("_generic"):
+            os.environ["ONNXC_NBITS_KERNEL"] = "generic"
+        failures.append(run_case(name, node, [inputs(*size) for size in sizes], reference, ["y"], compiler, work,
+                                 dynamic={"a": (0, 1)}, constants=constants))
+        os.environ.pop("ONNXC_NBITS_KERNEL", None)
 
 def main():
     compiler, work = sys.argv[1], sys.argv[2]

@@ -2,8 +2,9 @@
 //
 // The `fused` dialect: an onnx Conv or Gemm and the activation that follows
 // it, as one op, multi-head attention (FusedAttention.td), the integer
-// kernels (FusedQuantOps.td) and tree ensembles (FusedTrees.td). The graph
-// optimizer creates the fusions for MLIR output, or, in the
+// kernels (FusedQuantOps.td), tree ensembles (FusedTrees.td) and 4-bit
+// weight products (FusedNBits.td). The graph optimizer creates the fusions
+// for MLIR output, or, in the
 // subset that ONNX Runtime implements, for ONNX output as its com.microsoft
 // FusedConv and FusedGemm (onnx-opt --fuse-activations). See
 // docs/dialects/fused.md for the rationale.
@@ -19,7 +20,7 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def Fused_Dialect : Dialect {
   let name = "fused";
-  let summary = "onnx ops fused with their activation, attention, int8 kernels, tree ensembles";
+  let summary = "onnx ops fused with their activation, attention, int8 kernels, tree ensembles, 4-bit weights";
   let description = [{
     Each op is an onnx op (same operands and attributes, same result type)
     whose result goes through an activation: `activation` names it (Relu,
@@ -29,7 +30,8 @@ def Fused_Dialect : Dialect {
     ONNX Runtime's com.microsoft FusedConv does. `fused.attention` is
     multi-head attention recognized from its onnx ops;
     `fused.tree_ensemble` is the ai.onnx.ml tree ensembles in the form the
-    CPU kernel reads.
+    CPU kernel reads; `fused.matmul_nbits` a product with packed 4-bit
+    weights.
   }];
   let cppNamespace = "::onnxc::fused";
   let usePropertiesForAttributes = 0;
@@ -96,5 +98,6 @@ def Fused_GemmOp : Fused_Op<"gemm"> {
 include "dialects/Fused/IR/FusedAttention.td"
 include "dialects/Fused/IR/FusedQuantOps.td"
 include "dialects/Fused/IR/FusedTrees.td"
+include "dialects/Fused/IR/FusedNBits.td"
 
 #endif // ONNXC_DIALECTS_FUSED_IR_FUSEDOPS_TD

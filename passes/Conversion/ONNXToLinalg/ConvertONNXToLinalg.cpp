@@ -56,8 +56,8 @@ struct ConvertONNXToLinalgPass
         arith::ArithDialect, linalg::LinalgDialect, math::MathDialect,
         tensor::TensorDialect, scf::SCFDialect, func::FuncDialect,
         bufferization::BufferizationDialect, memref::MemRefDialect>();
-    target.addIllegalOp<onnxc::fused::AttentionOp,
-                        onnxc::fused::TreeEnsembleOp>();
+    target.addIllegalOp<onnxc::fused::AttentionOp, onnxc::fused::TreeEnsembleOp,
+                        onnxc::fused::MatMulNBitsOp>();
     // The casts between unsigned integers and their signless twins.
     target.addLegalOp<UnrealizedConversionCastOp>();
     target.addLegalOp<onnxc::fused::QMatMulOp, onnxc::fused::QConvOp>();
@@ -66,6 +66,7 @@ struct ConvertONNXToLinalgPass
                                                   poolKernels);
     onnxc::populateFusedAttentionToKernelCallPatterns(patterns);
     onnxc::populateFusedTreeEnsembleToKernelCallPatterns(patterns);
+    onnxc::populateFusedMatMulNBitsToKernelCallPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       return signalPassFailure();

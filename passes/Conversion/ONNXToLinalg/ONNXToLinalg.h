@@ -50,6 +50,10 @@ void populateFusedAttentionToKernelCallPatterns(
 /// packed at compile time.
 void populateFusedTreeEnsembleToKernelCallPatterns(
     mlir::RewritePatternSet &patterns);
+/// fused.matmul_nbits to a call of the runtime's kernel on the packed 4-bit
+/// weights.
+void populateFusedMatMulNBitsToKernelCallPatterns(
+    mlir::RewritePatternSet &patterns);
 
 /// All of the above, but fused.attention.
 void populateONNXToLinalgConversionPatterns(mlir::RewritePatternSet &patterns,

@@ -202,3 +202,67 @@ func.func @tree_c4_rank(%x: tensor<2x2x2xf32>) -> tensor<2x1xf32> {
   %y = fused.tree_ensemble %x {aggregate_function = 1 : i64, leaf_weights = array<f32: 1.0>, membership_values = array<f32>, n_targets = 1 : i64, nodes_falsenodeids = array<i64>, nodes_featureids = array<i64>, nodes_missing_value_tracks_true = array<i1>, nodes_modes = array<i64>, nodes_splits = array<f32>, nodes_truenodeids = array<i64>, tree_roots = array<i64: 0>} : (tensor<2x2x2xf32>) -> tensor<2x1xf32>
   return %y : tensor<2x1xf32>
 }
+
+// -----
+
+func.func @nbits_c1(%a: tensor<?x64xf32>, %b: tensor<8x2x16xui8>, %s: tensor<16xf32>) -> tensor<?x8xf32> {
+  // expected-error @+1 {{supports bits 4 only (got 8)}}
+  %y = fused.matmul_nbits %a, %b, %s {K = 64 : i64, N = 8 : i64, bits = 8 : i64, block_size = 32 : i64} : (tensor<?x64xf32>, tensor<8x2x16xui8>, tensor<16xf32>) -> tensor<?x8xf32>
+  return %y : tensor<?x8xf32>
+}
+
+// -----
+
+func.func @nbits_c2(%a: tensor<?x64xf32>, %b: tensor<8x2x16xui8>, %s: tensor<16xf32>) -> tensor<?x8xf32> {
+  // expected-error @+1 {{expects positive K and N (got 64 and 0)}}
+  %y = fused.matmul_nbits %a, %b, %s {K = 64 : i64, N = 0 : i64, bits = 4 : i64, block_size = 32 : i64} : (tensor<?x64xf32>, tensor<8x2x16xui8>, tensor<16xf32>) -> tensor<?x8xf32>
+  return %y : tensor<?x8xf32>
+}
+
+// -----
+
+func.func @nbits_c2_block(%a: tensor<?x64xf32>, %b: tensor<8x2x16xui8>, %s: tensor<16xf32>) -> tensor<?x8xf32> {
+  // expected-error @+1 {{expects a block_size that is a power of 2 from 16 to 256 (got 48)}}
+  %y = fused.matmul_nbits %a, %b, %s {K = 64 : i64, N = 8 : i64, bits = 4 : i64, block_size = 48 : i64} : (tensor<?x64xf32>, tensor<8x2x16xui8>, tensor<16xf32>) -> tensor<?x8xf32>
+  return %y : tensor<?x8xf32>
+}
+
+// -----
+
+func.func @nbits_c3(%a: tensor<?x64xf32>, %b: tensor<8x4x8xui8>, %s: tensor<16xf32>) -> tensor<?x8xf32> {
+  // expected-error @+1 {{expects B of shape [8, 2, 16] (got 'tensor<8x4x8xui8>')}}
+  %y = fused.matmul_nbits %a, %b, %s {K = 64 : i64, N = 8 : i64, bits = 4 : i64, block_size = 32 : i64} : (tensor<?x64xf32>, tensor<8x4x8xui8>, tensor<16xf32>) -> tensor<?x8xf32>
+  return %y : tensor<?x8xf32>
+}
+
+// -----
+
+func.func @nbits_c4(%a: tensor<?x64xf32>, %b: tensor<8x2x16xui8>, %s: tensor<8xf32>) -> tensor<?x8xf32> {
+  // expected-error @+1 {{expects 16 scales, one per block (got 8)}}
+  %y = fused.matmul_nbits %a, %b, %s {K = 64 : i64, N = 8 : i64, bits = 4 : i64, block_size = 32 : i64} : (tensor<?x64xf32>, tensor<8x2x16xui8>, tensor<8xf32>) -> tensor<?x8xf32>
+  return %y : tensor<?x8xf32>
+}
+
+// -----
+
+func.func @nbits_c5(%a: tensor<?x64xf32>, %b: tensor<8x2x16xui8>, %s: tensor<16xf32>, %z: tensor<16xui8>) -> tensor<?x8xf32> {
+  // expected-error @+1 {{expects 8 bytes of packed zero points (got 16)}}
+  %y = fused.matmul_nbits %a, %b, %s zero_points(%z) {K = 64 : i64, N = 8 : i64, bits = 4 : i64, block_size = 32 : i64} : (tensor<?x64xf32>, tensor<8x2x16xui8>, tensor<16xf32>, tensor<16xui8>) -> tensor<?x8xf32>
+  return %y : tensor<?x8xf32>
+}
+
+// -----
+
+func.func @nbits_c6(%a: tensor<?x64xf32>, %b: tensor<8x2x16xui8>, %s: tensor<16xf32>, %c: tensor<4xf32>) -> tensor<?x8xf32> {
+  // expected-error @+1 {{expects a bias of 8 values (got 4)}}
+  %y = fused.matmul_nbits %a, %b, %s bias(%c) {K = 64 : i64, N = 8 : i64, bits = 4 : i64, block_size = 32 : i64} : (tensor<?x64xf32>, tensor<8x2x16xui8>, tensor<16xf32>, tensor<4xf32>) -> tensor<?x8xf32>
+  return %y : tensor<?x8xf32>
+}
+
+// -----
+
+func.func @nbits_c7(%a: tensor<?x32xf32>, %b: tensor<8x2x16xui8>, %s: tensor<16xf32>) -> tensor<?x8xf32> {
+  // expected-error @+1 {{expects A of last dim K = 64 (got 'tensor<?x32xf32>')}}
+  %y = fused.matmul_nbits %a, %b, %s {K = 64 : i64, N = 8 : i64, bits = 4 : i64, block_size = 32 : i64} : (tensor<?x32xf32>, tensor<8x2x16xui8>, tensor<16xf32>) -> tensor<?x8xf32>
+  return %y : tensor<?x8xf32>
+}

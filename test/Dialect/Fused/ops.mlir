@@ -50,3 +50,16 @@ func.func @tree_ensemble(%x: tensor<?x2xf32>) -> tensor<?x1xf32> {
   %y = fused.tree_ensemble %x {aggregate_function = 1 : i64, leaf_weights = array<f32: 1.0, 2.0, 3.0>, membership_values = array<f32>, n_targets = 1 : i64, nodes_falsenodeids = array<i64: 4, 3>, nodes_featureids = array<i64: 1, 0>, nodes_missing_value_tracks_true = array<i1: false, true>, nodes_modes = array<i64: 0, 3>, nodes_splits = array<f32: 0.5, -1.0>, nodes_truenodeids = array<i64: 1, 2>, tree_roots = array<i64: 0>} : (tensor<?x2xf32>) -> tensor<?x1xf32>
   return %y : tensor<?x1xf32>
 }
+
+// -----
+
+// 4-bit weights [8, 64] in two blocks of 32 per row; with packed zero
+// points and a bias, and without either (zero point 8).
+// CHECK-LABEL: func.func @matmul_nbits
+// CHECK: fused.matmul_nbits %arg0, %arg1, %arg2 zero_points(%arg3) bias(%arg4) {K = 64 : i64, N = 8 : i64, bits = 4 : i64, block_size = 32 : i64} : (tensor<?x64xf32>, tensor<8x2x16xui8>, tensor<16xf32>, tensor<8xui8>, tensor<8xf32>) -> tensor<?x8xf32>
+// CHECK: fused.matmul_nbits %arg0, %arg1, %arg2 {K = 64 : i64, N = 8 : i64, bits = 4 : i64, block_size = 32 : i64} : (tensor<?x64xf32>, tensor<8x2x16xui8>, tensor<16xf32>) -> tensor<?x8xf32>
+func.func @matmul_nbits(%a: tensor<?x64xf32>, %b: tensor<8x2x16xui8>, %s: tensor<16xf32>, %z: tensor<8xui8>, %c: tensor<8xf32>) -> (tensor<?x8xf32>, tensor<?x8xf32>) {
+  %y = fused.matmul_nbits %a, %b, %s zero_points(%z) bias(%c) {K = 64 : i64, N = 8 : i64, bits = 4 : i64, block_size = 32 : i64} : (tensor<?x64xf32>, tensor<8x2x16xui8>, tensor<16xf32>, tensor<8xui8>, tensor<8xf32>) -> tensor<?x8xf32>
+  %w = fused.matmul_nbits %a, %b, %s {K = 64 : i64, N = 8 : i64, bits = 4 : i64, block_size = 32 : i64} : (tensor<?x64xf32>, tensor<8x2x16xui8>, tensor<16xf32>) -> tensor<?x8xf32>
+  return %y, %w : tensor<?x8xf32>, tensor<?x8xf32>
+}
