@@ -1014,12 +1014,12 @@ static Value packedMatMulNBits(NodeContext &node, Value a, Value b,
                                int64_t k, int64_t n, int64_t bits,
                                int64_t blockSize) {
   int64_t blocks = (k + blockSize - 1) / blockSize;
-  auto bType = cast<RankedTensorType>(b.getType());
+  auto bType = dyn_cast<RankedTensorType>(b.getType());
   auto isF32 = [](Value v) {
     return getElementTypeOrSelf(v.getType()).isF32();
   };
   if (bits != 4 || blockSize > 256 || !isF32(a) || !isF32(scales) ||
-      !b.getDefiningOp<onnx::ConstantOp>() ||
+      !b.getDefiningOp<onnx::ConstantOp>() || !bType ||
       bType.getShape() != ArrayRef<int64_t>{n, blocks, blockSize / 2} ||
       staticCount(scales) != n * blocks ||
       (zeroPoints &&
