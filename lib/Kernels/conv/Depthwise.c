@@ -13,6 +13,7 @@
 #include "lib/Kernels/conv/ConvInternal.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /// True when every window lies inside the input (no padding is read).
 static int windowsInside(const Depthwise *d) {
@@ -181,16 +182,17 @@ depthwiseAvx2(const Depthwise *d, int64_t begin, int64_t end, float *padded,
     // Input row r at padded row r + top, column q at q + left.
     for (int64_t p = 0; p < rows * width; ++p)
       padded[p] = 0.0f;
-    for (int64_t r = 0; r < d->height; ++r) {
-      int64_t at = r + d->top;
-      if (at < 0 || at >= rows)
-        continue;
-      for (int64_t q = 0; q < d->width; ++q) {
-        int64_t col = q + d->left;
-        if (col >= 0 && col < width)
-          padded[at * width + col] = x[r * d->xStride[2] + q];
-      }
-    }
+    // The input rows and columns that land inside the buffer (the others
+    // are read by no output), each row's run in one copy.
+    int64_t rFirst = d->top < 0 ? -d->top : 0;
+    int64_t rEnd = rows - d->top < d->height ? rows - d->top : d->height;
+    int64_t qFirst = d->left < 0 ? -d->left : 0;
+    int64_t qEnd = width - d->left < d->width ? width - d->left : d->width;
+    if (qFirst < qEnd)
+      for (int64_t r = rFirst; r < rEnd; ++r)
+        memcpy(padded + (r + d->top) * width + qFirst + d->left,
+               x + r * d->xStride[2] + qFirst,
+               sizeof(float) * (size_t)(qEnd - qFirst));
     __m256 bias = _mm256_set1_ps(d->bias ? d->bias[c] : 0.0f);
     for (int64_t i = 0; i < d->oh; ++i) {
       float *out = d->y + yAt + i * d->yStride[2];
