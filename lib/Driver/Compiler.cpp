@@ -503,6 +503,29 @@ LogicalResult compileModel(const CompileOptions &options, MLIRContext &context,
     func.setResultAttrs(i, ArrayRef<NamedAttribute>{});
 
   bool gpu = !options.target.gpu.empty();
+  // Strings are handles of host records that device code cannot follow.
+  if (gpu) {
+    Operation *stringOp = nullptr;
+    module->walk([&](Operation *op) {
+      auto isString = [](Type type) {
+        return isa<onnx::StringType>(getElementTypeOrSelf(type));
+      };
+      if (!llvm::any_of(op->getOperandTypes(), isString) &&
+          !llvm::any_of(op->getResultTypes(), isString))
+        return WalkResult::advance();
+      // Name a node: constants have no node of their own.
+      if (!stringOp || isa<onnx::ConstantOp>(stringOp))
+        stringOp = op;
+      return isa<onnx::ConstantOp>(op) ? WalkResult::advance()
+                                       : WalkResult::interrupt();
+    });
+    if (stringOp) {
+      stringOp->emitOpError(
+          "has string tensors, which the nvptx target does not support "
+          "(compile for the CPU)");
+      return failure();
+    }
+  }
   std::unique_ptr<llvm::TargetMachine> machine =
       createTargetMachine(options.target, error);
   if (!machine)

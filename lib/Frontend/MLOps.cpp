@@ -1228,126 +1228,160 @@ FailureOr<SmallVector<Value>> importOneHotEncoder(NodeContext &node,
 }
 
 namespace {
-/// One of LabelEncoder's key, value or default forms: the typed list
-/// attributes (`ints` / `floats` of the ml opset 2 names, as int64 and f32)
-/// or the tensor attribute (opset 4), read into a 1-D constant; nullopt
-/// when none is given (an error if two are).
-std::optional<ConstantTensor> labelTable(NodeContext &node, StringRef ints,
-                                         StringRef floats, StringRef tensor,
-                                         std::string &error) {
+/// One of LabelEncoder's key, value or default forms as a 1-D constant: the
+/// typed list attributes (`ints` / `floats` / `strings` of the ml opset 2
+/// names, as int64, f32 and strings) or the tensor attribute (opset 4);
+/// null when none is given (an error if two are).
+ElementsAttr labelTable(NodeContext &node, StringRef ints, StringRef floats,
+                        StringRef strings, StringRef tensor,
+                        std::string &error) {
   OpBuilder &b = node.builder;
-  std::optional<ConstantTensor> table;
+  ElementsAttr table;
   int given = 0;
+  auto list = [&](Type element, int64_t size) {
+    return RankedTensorType::get({size}, element);
+  };
   if (std::optional<Attribute> attr = node.takeAttribute(ints)) {
     ++given;
     SmallVector<int64_t> values;
-    if (auto list = dyn_cast<DenseI64ArrayAttr>(*attr))
-      llvm::append_range(values, list.asArrayRef());
+    if (auto many = dyn_cast<DenseI64ArrayAttr>(*attr))
+      llvm::append_range(values, many.asArrayRef());
     else if (auto one = dyn_cast<IntegerAttr>(*attr))
       values.push_back(one.getInt());
     else
       error = "expects attribute '" + ints.str() + "' to be ints";
-    table = ConstantTensor{
-        RankedTensorType::get({(int64_t)values.size()}, b.getI64Type()),
-        {},
-        {values.begin(), values.end()}};
+    table = DenseElementsAttr::get(list(b.getI64Type(), values.size()),
+                                   ArrayRef<int64_t>(values));
   }
   if (std::optional<Attribute> attr = node.takeAttribute(floats)) {
     ++given;
-    SmallVector<double> values;
-    if (auto list = dyn_cast<DenseF32ArrayAttr>(*attr))
-      values.assign(list.asArrayRef().begin(), list.asArrayRef().end());
+    SmallVector<float> values;
+    if (auto many = dyn_cast<DenseF32ArrayAttr>(*attr))
+      llvm::append_range(values, many.asArrayRef());
     else if (auto one = dyn_cast<FloatAttr>(*attr))
       values.push_back(one.getValueAsDouble());
     else
       error = "expects attribute '" + floats.str() + "' to be floats";
-    table = ConstantTensor{
-        RankedTensorType::get({(int64_t)values.size()}, b.getF32Type()),
-        {values.begin(), values.end()},
-        {}};
+    table = DenseElementsAttr::get(list(b.getF32Type(), values.size()),
+                                   ArrayRef<float>(values));
+  }
+  if (std::optional<Attribute> attr = node.takeAttribute(strings)) {
+    ++given;
+    SmallVector<StringRef> values;
+    if (auto many = dyn_cast<ArrayAttr>(*attr)) {
+      for (Attribute a : many)
+        if (auto one = dyn_cast<StringAttr>(a))
+          values.push_back(one.getValue());
+    } else if (auto one = dyn_cast<StringAttr>(*attr)) {
+      values.push_back(one.getValue());
+    } else {
+      error = "expects attribute '" + strings.str() + "' to be strings";
+    }
+    table = DenseStringElementsAttr::get(
+        list(onnx::StringType::get(b.getContext()), values.size()), values);
   }
   if (std::optional<Attribute> attr = node.takeAttribute(tensor)) {
     ++given;
     auto elements = dyn_cast<ElementsAttr>(*attr);
-    table = elements ? readElements(elements, 1 << 24) : std::nullopt;
-    if (!table)
-      error = "expects attribute '" + tensor.str() + "' to be a numeric tensor";
-    else
-      table->type =
-          RankedTensorType::get({table->size()}, table->type.getElementType());
+    auto type = elements ? dyn_cast<RankedTensorType>(elements.getType())
+                         : RankedTensorType();
+    if (!type || !type.hasStaticShape()) {
+      error = "expects attribute '" + tensor.str() + "' to be a tensor";
+    } else if (auto dense = dyn_cast<DenseElementsAttr>(elements)) {
+      table = dense.reshape(list(type.getElementType(), type.getNumElements()));
+    } else if (std::optional<ConstantTensor> values =
+                   readElements(elements, 1 << 24)) {
+      values->type = list(type.getElementType(), values->size());
+      table = toElementsAttr(*values);
+    } else {
+      error = "expects attribute '" + tensor.str() +
+              "' to be a numeric or string tensor";
+    }
   }
   if (given > 1)
     error = "has more than one of '" + ints.str() + "', '" + floats.str() +
-            "' and '" + tensor.str() + "'";
-  return error.empty() ? table : std::nullopt;
+            "', '" + strings.str() + "' and '" + tensor.str() + "'";
+  return error.empty() ? table : ElementsAttr();
 }
 } // namespace
 
-/// LabelEncoder (ai.onnx.ml 2 and 4) with numeric keys and values: Y =
-/// values[k] where X equals keys[k], else the default (default_int64 -1,
-/// default_float -0.0, or default_tensor), in the values' type; the keys'
-/// type must be X's. Built as Equal against the keys, the first match's
-/// index (ArgMax) gathered from the values, Where none matched the
-/// default. String keys or values (and opset 1's classes_strings) wait for
-/// string tensors; a NaN key is refused (ONNX leaves its match open).
+/// LabelEncoder (ai.onnx.ml 2 and 4): Y = values[k] where X equals keys[k],
+/// else the default (default_int64 -1, default_float -0.0, default_string
+/// "_Unused", or default_tensor), in the values' type; the keys' type must
+/// be X's. Keys and values are int64, float or string (or, in the tensor
+/// forms, any numeric type). Built as Equal against the keys, the first
+/// match's index (ArgMax) gathered from the values, Where none matched the
+/// default. Opset 1's classes_strings form is refused; a NaN key too (ONNX
+/// leaves its match open).
 FailureOr<SmallVector<Value>> importLabelEncoder(NodeContext &node,
                                                  std::string &error) {
-  for (StringRef name :
-       {"classes_strings", "keys_strings", "values_strings", "default_string"})
-    if (node.takeAttribute(name)) {
-      error = "has string keys or values ('" + name.str() +
-              "': string tensors are not supported)";
-      return failure();
-    }
-  std::optional<ConstantTensor> keys =
-      labelTable(node, "keys_int64s", "keys_floats", "keys_tensor", error);
-  std::optional<ConstantTensor> values =
+  if (node.takeAttribute("classes_strings")) {
+    error = "has opset 1's 'classes_strings' form (not supported)";
+    return failure();
+  }
+  ElementsAttr keys = labelTable(node, "keys_int64s", "keys_floats",
+                                 "keys_strings", "keys_tensor", error);
+  ElementsAttr values =
       error.empty() ? labelTable(node, "values_int64s", "values_floats",
-                                 "values_tensor", error)
-                    : std::nullopt;
-  std::optional<ConstantTensor> fallback =
+                                 "values_strings", "values_tensor", error)
+                    : ElementsAttr();
+  ElementsAttr fallback =
       error.empty() ? labelTable(node, "default_int64", "default_float",
-                                 "default_tensor", error)
-                    : std::nullopt;
+                                 "default_string", "default_tensor", error)
+                    : ElementsAttr();
   if (!error.empty() || failed(checkNoOtherAttributes(node, error)))
     return failure();
-  if (!keys || !values || keys->size() != values->size() || keys->size() == 0) {
+  if (!keys || !values || keys.getNumElements() != values.getNumElements() ||
+      keys.getNumElements() == 0) {
     error = "needs as many keys as values, one or more";
     return failure();
   }
   Value x = node.inputs[0];
   Type element = getElementTypeOrSelf(x.getType());
-  Type keyType = keys->type.getElementType();
-  Type valueType = values->type.getElementType();
+  Type keyType = keys.getElementType();
+  Type valueType = values.getElementType();
   if (element != keyType) {
     error = "has keys of another type than its input";
     return failure();
   }
-  for (int64_t i = 0; i < keys->size(); ++i)
-    if (keys->isFloat() && std::isnan(keys->floats[i])) {
-      error = "has a NaN key";
+  if (isa<FloatType>(keyType)) {
+    std::optional<ConstantTensor> read = readElements(keys, 1 << 24);
+    if (!read ||
+        llvm::any_of(read->floats, [](double v) { return std::isnan(v); })) {
+      error = "has a NaN key, or float keys that cannot be read";
       return failure();
     }
-  // The default: the one given (of the values' type), else -1 or -0.0.
-  if (fallback &&
-      (fallback->size() != 1 || fallback->type.getElementType() != valueType)) {
-    error = "needs one default of the values' type";
+  }
+  // The default: the one given (of the values' type), else -1, -0.0 or
+  // "_Unused".
+  OpBuilder &b = node.builder;
+  auto scalar = RankedTensorType::get({}, valueType);
+  if (fallback) {
+    if (fallback.getNumElements() != 1 ||
+        fallback.getElementType() != valueType ||
+        !isa<DenseElementsAttr>(fallback)) {
+      error = "needs one default of the values' type";
+      return failure();
+    }
+    fallback = cast<DenseElementsAttr>(fallback).reshape(scalar);
+  } else if (isa<onnx::StringType>(valueType)) {
+    fallback = DenseStringElementsAttr::get(scalar, {StringRef("_Unused")});
+  } else if (auto floatType = dyn_cast<FloatType>(valueType)) {
+    fallback = DenseElementsAttr::get(
+        scalar, FloatAttr::get(floatType, -0.0).getValue());
+  } else if (isa<IntegerType>(valueType)) {
+    fallback = DenseElementsAttr::get(
+        scalar, APInt(valueType.getIntOrFloatBitWidth(), uint64_t(-1), true));
+  } else {
+    error = "has values of an unsupported type";
     return failure();
   }
-  ConstantTensor standard{RankedTensorType::get({}, valueType), {}, {}};
-  if (standard.isFloat())
-    standard.floats.push_back(-0.0);
-  else
-    standard.ints.push_back(-1);
-  if (fallback)
-    fallback->type = standard.type;
 
   Expansion e(node, error);
-  OpBuilder &b = node.builder;
-  Value keyTable = createConstant(b, node.constantLoc(), *keys);
-  Value valueTable = createConstant(b, node.constantLoc(), *values);
-  Value fallbackValue =
-      createConstant(b, node.constantLoc(), fallback ? *fallback : standard);
+  Location loc = node.constantLoc();
+  Value keyTable = b.create<onnx::ConstantOp>(loc, keys);
+  Value valueTable = b.create<onnx::ConstantOp>(loc, values);
+  Value fallbackValue = b.create<onnx::ConstantOp>(loc, fallback);
   Value hits = e.castTo(
       e.op("Equal", {e.op("Unsqueeze", {x, node.i64Constant({-1})}), keyTable}),
       ::onnx::TensorProto::FLOAT);

@@ -179,7 +179,7 @@ GraphImporter::convertType(const ::onnx::TypeProto &type, StringRef name,
                 "' is not a tensor (sequences, maps and "
                 "optionals are not supported)");
   const auto &tensor = type.tensor_type();
-  Type element = onnxc::onnx::getElementType(ctx, tensor.elem_type());
+  Type element = onnxc::onnx::getValueElementType(ctx, tensor.elem_type());
   if (!element)
     return fail("value '" + name + "' has unsupported data type " +
                 dataTypeName(tensor.elem_type()));

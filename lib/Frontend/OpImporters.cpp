@@ -1684,6 +1684,10 @@ struct Registry {
     add("Det", 11);
     add("ReverseSequence", 10);
     add("TfIdfVectorizer", 9);
+    // Strings (ops/String.td).
+    add("StringNormalizer", 10);
+    add("StringConcat", 20);
+    add("StringSplit", 20);
     // Tensors and shapes.
     add("Constant", 1, 0, importConstant);
     add("Identity", 1);

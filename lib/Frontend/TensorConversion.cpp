@@ -257,14 +257,46 @@ static FailureOr<ElementsAttr> convertPackedTensor(::onnx::TensorProto &t,
   return denseFromRaw(type, bytes);
 }
 
+/// A tensor of STRING: its string_data, one entry an element, held as a
+/// dense string attribute (never external: ONNX stores strings inline).
+static FailureOr<ElementsAttr> convertStringTensor(::onnx::TensorProto &t,
+                                                   MLIRContext *ctx,
+                                                   std::string &error) {
+  int64_t count = 1;
+  SmallVector<int64_t> dims;
+  for (int64_t d : t.dims()) {
+    if (d < 0 || llvm::MulOverflow(count, d, count) ||
+        count > kMaxTensorElements) {
+      error = "has a negative or oversized dim";
+      return failure();
+    }
+    dims.push_back(d);
+  }
+  if (t.data_location() == ::onnx::TensorProto::EXTERNAL || t.has_raw_data()) {
+    error = "is a STRING tensor with raw or external data (ONNX stores "
+            "strings in string_data)";
+    return failure();
+  }
+  if (t.string_data_size() != count) {
+    error = "holds " + std::to_string(t.string_data_size()) +
+            " strings but its dims say " + std::to_string(count);
+    return failure();
+  }
+  SmallVector<StringRef> values(t.string_data().begin(), t.string_data().end());
+  auto type = RankedTensorType::get(dims, onnx::StringType::get(ctx));
+  return ElementsAttr(DenseStringElementsAttr::get(type, values));
+}
+
 FailureOr<ElementsAttr> convertTensor(::onnx::TensorProto &t,
                                       StringRef modelDir, MLIRContext *ctx,
                                       std::string &error) {
-  Type element = onnx::getElementType(ctx, t.data_type());
+  Type element = onnx::getValueElementType(ctx, t.data_type());
   if (!element) {
     error = "has unsupported data type " + dataTypeName(t.data_type());
     return failure();
   }
+  if (isa<onnx::StringType>(element))
+    return convertStringTensor(t, ctx, error);
   // MLIR's elements attributes hold builtin integers and floats only.
   if (!element.isIntOrFloat()) {
     error = "has data type " + dataTypeName(t.data_type()) +
@@ -400,6 +432,11 @@ LogicalResult fillTensorProto(ElementsAttr attr, ::onnx::TensorProto &out,
   out.set_data_type(*dtype);
   for (int64_t d : type.getShape())
     out.add_dims(d);
+  if (auto strings = dyn_cast<DenseStringElementsAttr>(attr)) {
+    for (StringRef v : strings.getValues<StringRef>())
+      out.add_string_data(v.str());
+    return success();
+  }
   size_t width = byteWidth(type.getElementType());
   std::string *raw = out.mutable_raw_data();
   if (unsigned bits = packedBits(type.getElementType())) {

@@ -59,8 +59,30 @@ void onnxcClearError(void);
 /// Prints `dims` as "[2,3,4]" into `buf`, truncating if needed.
 void onnxcFormatDims(char *buf, size_t size, int32_t rank, const int64_t *dims);
 
-/// True if `dtype` is a dtype tensors can hold (known and not string).
+/// True if `dtype` is a numeric dtype (known and not string).
 bool onnxcDtypeIsNumeric(int32_t dtype);
+
+/// True if `dtype` is a dtype tensors can hold: numeric or string.
+bool onnxcDtypeIsKnown(int32_t dtype);
+
+/// String tensors (Strings.c): each element a 64-bit handle of a string
+/// record, 0 for "". The bytes and byte count of the string of `handle`.
+const char *onnxcStringData(int64_t handle, size_t *size);
+
+/// A new string tensor holding copies of the strings of `handles`.
+onnxc_tensor *onnxcStringTensorFromHandles(int32_t rank, const int64_t *dims,
+                                           const int64_t *handles,
+                                           int64_t numel);
+
+/// The strings a model makes during one run live in the run's arena, which
+/// onnxc_session_run sets on its thread (and the thread pool on its workers
+/// for the loops it runs) and frees after copying the outputs.
+typedef struct onnxcStringArena onnxcStringArena;
+onnxcStringArena *onnxcStringArenaCreate(void);
+void onnxcStringArenaFree(onnxcStringArena *arena);
+onnxcStringArena *onnxcCurrentStringArena(void);
+/// Sets the arena of this thread and returns the previous one.
+onnxcStringArena *onnxcSetCurrentStringArena(onnxcStringArena *arena);
 
 /// The bits an element of `dtype` takes in a .pb file when ONNX packs it
 /// (4: INT4, UINT4, FLOAT4E2M1; 2: INT2, UINT2), else 0.

@@ -56,7 +56,7 @@ static void formatSigShape(char *buf, size_t size,
 
 static onnxc_status checkSig(const onnxc_tensor_sig *sig, const char *kind,
                              int32_t index) {
-  if (!onnxcDtypeIsNumeric(sig->dtype))
+  if (!onnxcDtypeIsKnown(sig->dtype))
     return onnxcSetError(
         ONNXC_ERROR_UNSUPPORTED, "model %s %d '%s' has unsupported dtype %s",
         kind, (int)index, sigName(sig), onnxc_dtype_name(sig->dtype));
@@ -301,7 +301,18 @@ static onnxc_status adoptOutput(const onnxc_model_desc *model, int32_t k,
   }
   unsigned char *data = numel ? aligned + offset * (int64_t)elemSize : NULL;
   onnxc_tensor *tensor;
-  if (owned && (dense || numel == 0)) {
+  if (sig->dtype == ONNXC_DTYPE_STRING) {
+    // The handles point into the run's arena, the model's constants or the
+    // inputs: the tensor gets copies of the strings.
+    int64_t *handles = malloc(nbytes ? nbytes : 1);
+    if (!handles)
+      return onnxcSetError(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
+    if (numel > 0)
+      copyStrided((unsigned char *)handles, data, rank, sizes, strides,
+                  elemSize, numel);
+    tensor = onnxcStringTensorFromHandles(rank, sizes, handles, numel);
+    free(handles);
+  } else if (owned && (dense || numel == 0)) {
     tensor = onnxcTensorAdopt(sig->dtype, rank, sizes, numel ? data : allocated,
                               allocated);
   } else {
@@ -377,14 +388,25 @@ onnxc_status onnxc_session_run(onnxc_session *session,
   }
   int64_t *outDesc = w;
 
+  onnxcStringArena *arena = onnxcStringArenaCreate();
+  if (!arena) {
+    free(words);
+    free(inPtrs);
+    free(buffers);
+    free(results);
+    return onnxcSetError(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
+  }
+  onnxcStringArena *previousArena = onnxcSetCurrentStringArena(arena);
   onnxc_threadpool *previous = onnxcSetCurrentThreadpool(session->pool);
   onnxcClearError();
   model->entry((void *const *)inPtrs, outDesc);
   onnxcSetCurrentThreadpool(previous);
+  onnxcSetCurrentStringArena(previousArena);
   // An entry that reports an error (a GPU build without a usable GPU) has
   // left no outputs.
   if (onnxc_last_status() != ONNXC_OK) {
     status = onnxc_last_status();
+    onnxcStringArenaFree(arena);
     free(words);
     free(inPtrs);
     free(buffers);
@@ -441,6 +463,7 @@ onnxc_status onnxc_session_run(onnxc_session *session,
   if (status == ONNXC_OK)
     for (int32_t k = 0; k < model->num_outputs; ++k)
       outputs[k] = results[k];
+  onnxcStringArenaFree(arena);
   free(words);
   free(inPtrs);
   free(buffers);

@@ -112,13 +112,18 @@ size_t onnxc_dtype_size(int32_t dtype) {
   case ONNXC_DTYPE_INT64:
   case ONNXC_DTYPE_DOUBLE:
   case ONNXC_DTYPE_UINT64:
+  case ONNXC_DTYPE_STRING: /* a handle (Strings.c) */
     return 8;
   default:
     return 0;
   }
 }
 
-bool onnxcDtypeIsNumeric(int32_t dtype) { return onnxc_dtype_size(dtype) != 0; }
+bool onnxcDtypeIsNumeric(int32_t dtype) {
+  return dtype != ONNXC_DTYPE_STRING && onnxc_dtype_size(dtype) != 0;
+}
+
+bool onnxcDtypeIsKnown(int32_t dtype) { return onnxc_dtype_size(dtype) != 0; }
 
 unsigned onnxcDtypePackedBits(int32_t dtype) {
   switch (dtype) {

@@ -7,9 +7,6 @@
 
 onnxc_status onnxcCheckShape(int32_t dtype, int32_t rank, const int64_t *dims,
                              int64_t *numel, size_t *nbytes) {
-  if (dtype == ONNXC_DTYPE_STRING)
-    return onnxcSetError(ONNXC_ERROR_UNSUPPORTED,
-                         "string tensors are not supported");
   size_t elemSize = onnxc_dtype_size(dtype);
   if (elemSize == 0)
     return onnxcSetError(ONNXC_ERROR_INVALID_ARGUMENT, "unknown dtype %d",
@@ -93,6 +90,12 @@ onnxc_tensor *onnxc_tensor_create(int32_t dtype, int32_t rank,
 
 onnxc_tensor *onnxc_tensor_wrap(int32_t dtype, int32_t rank,
                                 const int64_t *dims, void *data) {
+  if (dtype == ONNXC_DTYPE_STRING) {
+    onnxcSetError(ONNXC_ERROR_UNSUPPORTED,
+                  "string tensors cannot wrap caller data: use "
+                  "onnxc_tensor_create_strings");
+    return NULL;
+  }
   onnxc_tensor *tensor = newTensor(dtype, rank, dims);
   if (!tensor)
     return NULL;

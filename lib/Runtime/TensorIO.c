@@ -243,10 +243,13 @@ typedef struct {
   bool hasRaw;
   const unsigned char *name;
   size_t nameSize;
+  /// string_data: the begin and end offset of each string in the file.
+  U64Vec strings;
 } PbTensor;
 
 static void pbTensorClear(PbTensor *pb) {
   free(pb->dims.items);
+  free(pb->strings.items);
   for (int i = 0; i < NumDataFields; ++i)
     free(pb->values[i].items);
 }
@@ -380,8 +383,13 @@ static onnxc_status pbParse(const char *path, const unsigned char *data,
                         wireType, 0, scalar, data, begin, end, keyPos);
       break;
     case 6:
-      return onnxcSetError(ONNXC_ERROR_UNSUPPORTED,
-                           "'%s': string tensors are not supported", path);
+      if (wireType != 2)
+        return pbError(path,
+                       "field 6 (string_data) has wire type %u at byte %zu",
+                       wireType, keyPos);
+      if (!vecPush(&pb->strings, begin) || !vecPush(&pb->strings, end))
+        return onnxcSetError(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
+      break;
     case 7:
       status = pbAppend(path, &pb->values[FieldInt64], 7, "int64_data",
                         wireType, 0, scalar, data, begin, end, keyPos);
@@ -503,12 +511,7 @@ static onnxc_tensor *readPb(const char *path, unsigned char *buf, size_t size) {
     goto done;
   }
   int32_t dtype = pb.dataType > INT32_MAX ? -1 : (int32_t)pb.dataType;
-  if (dtype == ONNXC_DTYPE_STRING) {
-    onnxcSetError(ONNXC_ERROR_UNSUPPORTED,
-                  "'%s': string tensors are not supported", path);
-    goto done;
-  }
-  if (!onnxcDtypeIsNumeric(dtype)) {
+  if (!onnxcDtypeIsKnown(dtype)) {
     onnxcSetError(ONNXC_ERROR_UNSUPPORTED,
                   "'%s': data_type %llu is not supported", path,
                   (unsigned long long)pb.dataType);
@@ -549,6 +552,35 @@ static onnxc_tensor *readPb(const char *path, unsigned char *buf, size_t size) {
     }
     memcpy(name, pb.name, pb.nameSize);
     name[pb.nameSize] = '\0';
+  }
+
+  if (dtype == ONNXC_DTYPE_STRING) {
+    size_t count = pb.strings.count / 2;
+    if (pb.hasRaw || count != (uint64_t)numel) {
+      pbError(path,
+              "a string tensor %s needs %lld strings in string_data "
+              "(got %zu%s)",
+              shape, (long long)numel, count, pb.hasRaw ? " and raw_data" : "");
+      goto done;
+    }
+    const char **values = malloc((count + 1) * sizeof(char *));
+    size_t *sizes = malloc((count + 1) * sizeof(size_t));
+    if (values && sizes) {
+      for (size_t i = 0; i < count; ++i) {
+        values[i] = (const char *)buf + pb.strings.items[2 * i];
+        sizes[i] = pb.strings.items[2 * i + 1] - pb.strings.items[2 * i];
+      }
+      tensor = onnxc_tensor_create_strings(rank, dims, values, sizes);
+    } else {
+      onnxcSetError(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    free(values);
+    free(sizes);
+    if (tensor) {
+      tensor->name = name;
+      name = NULL;
+    }
+    goto done;
   }
 
   // Exactly one place holds the data, unless there is none to hold.
@@ -944,6 +976,34 @@ static size_t putVarint(unsigned char *out, uint64_t value) {
   return n;
 }
 
+/// The string_data fields of a string tensor (one key, length and the bytes
+/// a string), malloc'd.
+static onnxc_status encodeStrings(const onnxc_tensor *tensor,
+                                  unsigned char **out, size_t *outSize) {
+  const int64_t *handles = tensor->data;
+  size_t total = 0;
+  for (int64_t i = 0; i < tensor->numel; ++i) {
+    size_t size;
+    onnxcStringData(handles[i], &size);
+    total += 11 + size;
+  }
+  unsigned char *bytes = malloc(total ? total : 1);
+  if (!bytes)
+    return onnxcSetError(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
+  size_t n = 0;
+  for (int64_t i = 0; i < tensor->numel; ++i) {
+    size_t size;
+    const char *data = onnxcStringData(handles[i], &size);
+    bytes[n++] = 0x32;
+    n += putVarint(bytes + n, size);
+    memcpy(bytes + n, data, size);
+    n += size;
+  }
+  *out = bytes;
+  *outSize = n;
+  return ONNXC_OK;
+}
+
 onnxc_status onnxcEncodePbHeader(const onnxc_tensor *tensor, const char *name,
                                  unsigned char **header, size_t *headerSize) {
   size_t nameLen = name ? strlen(name) : 0;
@@ -966,8 +1026,11 @@ onnxc_status onnxcEncodePbHeader(const onnxc_tensor *tensor, const char *name,
     memcpy(out + n, name, nameLen);
     n += nameLen;
   }
-  out[n++] = 0x4a;
-  n += putVarint(out + n, pbDataSize(tensor->dtype, tensor->numel));
+  // A string tensor's string_data fields follow instead of raw_data.
+  if (tensor->dtype != ONNXC_DTYPE_STRING) {
+    out[n++] = 0x4a;
+    n += putVarint(out + n, pbDataSize(tensor->dtype, tensor->numel));
+  }
   *header = out;
   *headerSize = n;
   return ONNXC_OK;
@@ -988,7 +1051,14 @@ onnxc_status onnxcWritePbTemp(const onnxc_tensor *tensor, const char *path,
   const void *parts[2] = {header, tensor->data};
   size_t sizes[2] = {headerSize, tensor->nbytes};
   unsigned char *packed = NULL;
-  if (onnxcDtypePackedBits(tensor->dtype)) {
+  if (tensor->dtype == ONNXC_DTYPE_STRING) {
+    status = encodeStrings(tensor, &packed, &sizes[1]);
+    if (status != ONNXC_OK) {
+      free(header);
+      return status;
+    }
+    parts[1] = packed;
+  } else if (onnxcDtypePackedBits(tensor->dtype)) {
     int64_t numel = tensor->numel;
     sizes[1] = pbDataSize(tensor->dtype, numel);
     packed = malloc(sizes[1] ? sizes[1] : 1);

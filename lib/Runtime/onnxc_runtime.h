@@ -31,6 +31,10 @@ extern "C" {
  *   FLOAT4E2M1: the 4-bit code in the low bits, the high bits zero.
  *   INT4, INT2: the value as an int8 (-8..7, -2..1); UINT4, UINT2: the value
  *     as a uint8 (0..15, 0..3).
+ *   STRING: a 64-bit handle of a string the runtime owns (8 bytes); read
+ *     the strings with onnxc_tensor_string and make string tensors with
+ *     onnxc_tensor_create_strings (.pb files hold them as string_data; .npy
+ *     files cannot).
  * Only .pb files pack INT4, UINT4, FLOAT4E2M1 (two a byte) and INT2, UINT2
  * (four a byte), the first value in the low bits, as ONNX specifies; the
  * runtime packs and unpacks them when it writes and reads .pb files. numpy
@@ -126,8 +130,8 @@ onnxc_status onnxc_last_status(void);
 /* Name of a dtype as numpy spells it ("float32", "int64", "bool", ...; the
  * types numpy lacks as ml_dtypes does: "float8_e4m3fn", "int4", ...). */
 const char *onnxc_dtype_name(int32_t dtype);
-/* Size of one element in memory in bytes (1 for the 2- and 4-bit types);
- * 0 for unknown or string. */
+/* Size of one element in memory in bytes (1 for the 2- and 4-bit types, 8
+ * for a string's handle); 0 for unknown dtypes. */
 size_t onnxc_dtype_size(int32_t dtype);
 
 /*===------------------------------------------------------------------------===
@@ -140,8 +144,8 @@ typedef struct onnxc_tensor onnxc_tensor;
 /* A zero-filled tensor. NULL on error. */
 onnxc_tensor *onnxc_tensor_create(int32_t dtype, int32_t rank,
                                   const int64_t *dims);
-/* A tensor over caller-owned `data` (not copied, never freed by the runtime).
- */
+/* A tensor over caller-owned `data` (not copied, never freed by the runtime);
+ * not for strings. */
 onnxc_tensor *onnxc_tensor_wrap(int32_t dtype, int32_t rank,
                                 const int64_t *dims, void *data);
 void onnxc_tensor_free(onnxc_tensor *tensor);
@@ -155,6 +159,17 @@ void *onnxc_tensor_data(const onnxc_tensor *tensor);
 /* The tensor's name (from a .pb file or set by the caller); "" if none. */
 const char *onnxc_tensor_name(const onnxc_tensor *tensor);
 onnxc_status onnxc_tensor_set_name(onnxc_tensor *tensor, const char *name);
+
+/* A STRING tensor holding copies of `values`: numel strings of sizes[i]
+ * bytes each (any bytes; NULL sizes: NUL-terminated strings). A tensor of
+ * `onnxc_tensor_create(ONNXC_DTYPE_STRING, ...)` holds empty strings. */
+onnxc_tensor *onnxc_tensor_create_strings(int32_t rank, const int64_t *dims,
+                                          const char *const *values,
+                                          const size_t *sizes);
+/* String `index` (row-major) of a STRING tensor, NUL-terminated, its byte
+ * count in *size (may be NULL); owned by the tensor. NULL on error. */
+const char *onnxc_tensor_string(const onnxc_tensor *tensor, int64_t index,
+                                size_t *size);
 
 /* Reads a .pb (ONNX TensorProto) or .npy file, chosen by content. */
 onnxc_tensor *onnxc_tensor_read(const char *path);
@@ -225,6 +240,29 @@ onnxc_status onnxc_profile_stop(void);
 /* Called by profiled models around each node's work, `site` naming it. */
 void onnxc_profile_enter(const char *site);
 void onnxc_profile_exit(const char *site);
+
+/*===------------------------------------------------------------------------===
+ * String operations that compiled models call on string handles, one
+ * element at a time (handle 0 is ""). The strings they make live until the
+ * run that made them ends; onnxc_session_run copies the output strings.
+ *===------------------------------------------------------------------------===*/
+#ifndef __cplusplus
+#include <stdbool.h>
+#endif
+bool onnxc_string_equal(int64_t a, int64_t b);
+int64_t onnxc_string_concat(int64_t a, int64_t b);
+/* StringSplit: the parts of `s` split at `delim` ("" or 0: at whitespace
+ * runs), at most `maxsplit` splits (negative: no limit); part `index`, or
+ * "" past the last. */
+int64_t onnxc_string_split_count(int64_t s, int64_t delim, int64_t maxsplit);
+int64_t onnxc_string_split_part(int64_t s, int64_t delim, int64_t maxsplit,
+                                int64_t index);
+/* Whether `s` is one of the `count` records at `table` (a constant string
+ * table: records back to back), ignoring ASCII case unless case_sensitive. */
+bool onnxc_string_in_table(int64_t s, int64_t table, int64_t count,
+                           bool case_sensitive);
+/* `s` with its ASCII letters in upper case (upper != 0) or lower case. */
+int64_t onnxc_string_change_case(int64_t s, int64_t upper);
 
 /* The standalone executable's main, given the model it was linked with:
  *   OUT [--output-dir DIR] [--threads T] [--bench N] [--profile PATH]

@@ -349,15 +349,68 @@ TEST_CASE("unsupported .pb features", "[io][pb]") {
   CHECK(onnxc_last_status() == ONNXC_ERROR_UNSUPPORTED);
   CHECK(readFrom(dir, header + key(14, 0) + varint(1), "u.pb") == nullptr);
   CHECK(errorText() == "'" + path + "': external data is not supported");
-  CHECK(readFrom(dir,
-                 key(1, 0) + varint(1) + key(2, 0) + varint(8) +
-                     lengthDelimited(6, "hello"),
-                 "u.pb") == nullptr);
-  CHECK(errorText() == "'" + path + "': string tensors are not supported");
-  CHECK(readFrom(dir, key(2, 0) + varint(8), "u.pb") == nullptr);
-  CHECK(errorText() == "'" + path + "': string tensors are not supported");
   CHECK(readFrom(dir, key(2, 0) + varint(14), "u.pb") == nullptr);
   CHECK(errorText() == "'" + path + "': data_type 14 is not supported");
+}
+
+TEST_CASE(".pb string tensors: string_data in, string_data out", "[io][pb]") {
+  TempDir dir;
+  // dims [3], STRING, three strings: one empty, one with a NUL, one UTF-8.
+  std::string nul("a\0b", 3);
+  std::string file = key(1, 0) + varint(3) + key(2, 0) + varint(8) +
+                     lengthDelimited(6, "") + lengthDelimited(6, nul) +
+                     lengthDelimited(6, "\xe7\x9a\x84");
+  onnxc_tensor *t = readFrom(dir, file);
+  REQUIRE(t);
+  CHECK(onnxc_tensor_dtype(t) == ONNXC_DTYPE_STRING);
+  CHECK(dimsOf(t) == std::vector<int64_t>{3});
+  size_t size = 99;
+  CHECK(std::string(onnxc_tensor_string(t, 0, &size)) == "");
+  CHECK(size == 0);
+  const char *s = onnxc_tensor_string(t, 1, &size);
+  CHECK(std::string(s, size) == nul);
+  CHECK(std::string(onnxc_tensor_string(t, 2, nullptr)) == "\xe7\x9a\x84");
+  CHECK(onnxc_tensor_string(t, 3, nullptr) == nullptr);
+  // Written back, the same bytes (no name, so none written).
+  REQUIRE(onnxc_tensor_write_pb(t, dir.file("o.pb").c_str(), nullptr) ==
+          ONNXC_OK);
+  CHECK(readBytes(dir.file("o.pb")) == file);
+  CHECK(onnxc_tensor_write_npy(t, dir.file("o.npy").c_str()) ==
+        ONNXC_ERROR_UNSUPPORTED);
+  onnxc_tensor_free(t);
+
+  // Too few strings, or raw_data, are format errors.
+  std::string path = dir.file("t.pb");
+  CHECK(readFrom(dir, key(1, 0) + varint(2) + key(2, 0) + varint(8) +
+                          lengthDelimited(6, "x")) == nullptr);
+  CHECK(errorText() == "'" + path +
+                           "' is not a valid TensorProto: a string tensor [2] "
+                           "needs 2 strings in string_data (got 1)");
+  CHECK(readFrom(dir, key(2, 0) + varint(8) + lengthDelimited(9, "xxxxxxxx")) ==
+        nullptr);
+  CHECK(onnxc_last_status() == ONNXC_ERROR_FORMAT);
+}
+
+TEST_CASE("string tensors made by the caller", "[tensor][string]") {
+  const char *values[] = {"monday", "", "x"};
+  int64_t dims[] = {1, 3};
+  onnxc_tensor *t = onnxc_tensor_create_strings(2, dims, values, nullptr);
+  REQUIRE(t);
+  CHECK(onnxc_tensor_numel(t) == 3);
+  CHECK(onnxc_tensor_nbytes(t) == 3 * sizeof(int64_t));
+  CHECK(std::string(onnxc_tensor_string(t, 0, nullptr)) == "monday");
+  CHECK(std::string(onnxc_tensor_string(t, 2, nullptr)) == "x");
+  onnxc_tensor_free(t);
+  // A created string tensor holds empty strings; wrapping is refused.
+  onnxc_tensor *empty = onnxc_tensor_create(ONNXC_DTYPE_STRING, 2, dims);
+  REQUIRE(empty);
+  size_t size = 1;
+  CHECK(std::string(onnxc_tensor_string(empty, 1, &size)) == "");
+  CHECK(size == 0);
+  onnxc_tensor_free(empty);
+  int64_t handles[3] = {0, 0, 0};
+  CHECK(onnxc_tensor_wrap(ONNXC_DTYPE_STRING, 2, dims, handles) == nullptr);
+  CHECK(onnxc_last_status() == ONNXC_ERROR_UNSUPPORTED);
 }
 
 TEST_CASE("missing and unwritable files give I/O errors", "[io]") {

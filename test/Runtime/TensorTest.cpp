@@ -28,7 +28,7 @@ TEST_CASE("dtype names follow numpy", "[dtype]") {
                {ONNXC_DTYPE_INT16, "int16", 2},
                {ONNXC_DTYPE_INT32, "int32", 4},
                {ONNXC_DTYPE_INT64, "int64", 8},
-               {ONNXC_DTYPE_STRING, "string", 0},
+               {ONNXC_DTYPE_STRING, "string", 8},
                {ONNXC_DTYPE_BOOL, "bool", 1},
                {ONNXC_DTYPE_FLOAT16, "float16", 2},
                {ONNXC_DTYPE_DOUBLE, "float64", 8},
@@ -92,9 +92,6 @@ TEST_CASE("tensor_create rejects bad shapes and dtypes", "[tensor]") {
   CHECK(onnxc_tensor_create(ONNXC_DTYPE_FLOAT, 2, negative) == nullptr);
   CHECK(std::string(onnxc_last_error()) == "dim 1 is negative (-1)");
 
-  CHECK(onnxc_tensor_create(ONNXC_DTYPE_STRING, 1, dims) == nullptr);
-  CHECK(std::string(onnxc_last_error()) == "string tensors are not supported");
-
   CHECK(onnxc_tensor_create(99, 1, dims) == nullptr);
   CHECK(std::string(onnxc_last_error()) == "unknown dtype 99");
 
@@ -143,4 +140,58 @@ TEST_CASE("the last error is per thread", "[tensor]") {
   other.join();
   CHECK(theirs.empty());
   CHECK(std::string(onnxc_last_error()) == mine);
+}
+
+namespace {
+/// The handles of a string tensor of `values` (kept alive by `holder`).
+std::vector<int64_t> handlesOf(const std::vector<const char *> &values,
+                               onnxc_tensor *&holder) {
+  int64_t dims[] = {static_cast<int64_t>(values.size())};
+  holder = onnxc_tensor_create_strings(1, dims, values.data(), nullptr);
+  REQUIRE(holder);
+  const auto *h = static_cast<const int64_t *>(onnxc_tensor_data(holder));
+  return std::vector<int64_t>(h, h + values.size());
+}
+
+std::string stringOf(int64_t handle) {
+  // A handle is the address of an int64 size followed by the bytes.
+  const auto *size = reinterpret_cast<const int64_t *>(handle);
+  return handle ? std::string(reinterpret_cast<const char *>(size + 1),
+                              static_cast<size_t>(*size))
+                : std::string();
+}
+
+/// The parts of `s` split as StringSplit does.
+std::vector<std::string> split(int64_t s, int64_t delim, int64_t maxsplit) {
+  std::vector<std::string> parts;
+  int64_t n = onnxc_string_split_count(s, delim, maxsplit);
+  for (int64_t i = 0; i < n; ++i)
+    parts.push_back(stringOf(onnxc_string_split_part(s, delim, maxsplit, i)));
+  CHECK(onnxc_string_split_part(s, delim, maxsplit, n) == 0);
+  return parts;
+}
+} // namespace
+
+TEST_CASE("the string operations of compiled models", "[tensor][string]") {
+  onnxc_tensor *holder;
+  std::vector<int64_t> h = handlesOf(
+      {"a-b--c", "-", "  x  y z ", "", "Monday", "monday", "MONDAY"}, holder);
+  using Parts = std::vector<std::string>;
+  // Python's str.split: at each delimiter, or at whitespace runs.
+  CHECK(split(h[0], h[1], -1) == Parts{"a", "b", "", "c"});
+  CHECK(split(h[0], h[1], 1) == Parts{"a", "b--c"});
+  CHECK(split(h[2], 0, -1) == Parts{"x", "y", "z"});
+  CHECK(split(h[2], h[3], 1) == Parts{"x", "y z "});
+  CHECK(split(h[3], 0, -1).empty());
+  CHECK(split(h[3], h[1], -1) == Parts{""});
+  CHECK(stringOf(onnxc_string_concat(h[0], h[1])) == "a-b--c-");
+  CHECK(onnxc_string_equal(h[3], 0));
+  CHECK(!onnxc_string_equal(h[4], h[5]));
+  CHECK(stringOf(onnxc_string_change_case(h[4], 1)) == "MONDAY");
+  CHECK(stringOf(onnxc_string_change_case(h[6], 0)) == "monday");
+  // A table is records back to back: those of a tensor's strings are.
+  CHECK(onnxc_string_in_table(h[6], h[4], 3, false));
+  CHECK(!onnxc_string_in_table(h[6], h[4], 2, true));
+  CHECK(onnxc_string_in_table(h[5], h[4], 2, true));
+  onnxc_tensor_free(holder);
 }

@@ -100,6 +100,12 @@ Type onnxc::onnx::getElementType(MLIRContext *ctx, int64_t onnxDType) {
   }
 }
 
+Type onnxc::onnx::getValueElementType(MLIRContext *ctx, int64_t onnxDType) {
+  if (onnxDType == 8)
+    return StringType::get(ctx);
+  return getElementType(ctx, onnxDType);
+}
+
 std::optional<int64_t> onnxc::onnx::getONNXDType(Type type) {
   if (type.isF32())
     return 1;
@@ -121,6 +127,8 @@ std::optional<int64_t> onnxc::onnx::getONNXDType(Type type) {
     return 23;
   if (isa<Float8E8M0Type>(type))
     return 24;
+  if (isa<StringType>(type))
+    return 8;
   auto intType = dyn_cast<IntegerType>(type);
   if (!intType)
     return std::nullopt;
@@ -153,6 +161,9 @@ bool onnxc::onnx::isLowPrecisionFloat(Type type) {
 DenseElementsAttr onnxc::onnx::getDenseConstant(Value value) {
   auto constant = value.getDefiningOp<ConstantOp>();
   if (!constant)
+    return nullptr;
+  // Strings are not numbers: the folds that read constants skip them.
+  if (isa<DenseStringElementsAttr>(constant.getValue()))
     return nullptr;
   return dyn_cast<DenseElementsAttr>(constant.getValue());
 }

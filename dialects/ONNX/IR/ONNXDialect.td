@@ -97,6 +97,24 @@ def ONNX_Float8E8M0Type : ONNX_CodeType<"Float8E8M0", "f8E8M0",
   }];
 }
 
+def ONNX_StringType : TypeDef<ONNX_Dialect, "String"> {
+  let mnemonic = "string";
+  let summary = "ONNX STRING: a byte string (UTF-8 by convention)";
+  let description = [{
+    The element type of ONNX's `STRING` tensors (data type 8). Data movement
+    (Identity, Reshape, Gather, Concat, Where, ...), Equal, the string ops
+    (StringConcat, StringSplit, StringNormalizer, RegexFullMatch) and
+    LabelEncoder take it. The lowering holds each element as a 64-bit handle
+    of a string record of the runtime (docs/lowering.md, `onnxc_runtime.h`).
+
+    ```mlir
+    %z = onnx.StringConcat %x, %y : (tensor<3x!onnx.string>, tensor<1x!onnx.string>) -> tensor<3x!onnx.string>
+    ```
+  }];
+}
+
+def ONNX_String : Type<CPred<"::llvm::isa<::onnxc::onnx::StringType>($_self)">,
+                       "string type">;
 def ONNX_F4E2M1 : Type<CPred<"::llvm::isa<::onnxc::onnx::Float4E2M1Type>($_self)">,
                        "f4E2M1 type">;
 def ONNX_F8E8M0 : Type<CPred<"::llvm::isa<::onnxc::onnx::Float8E8M0Type>($_self)">,
@@ -120,9 +138,16 @@ def ONNX_BoolTensor : TensorOf<[I1]>;
 def ONNX_LowPrecisionFloat : AnyTypeOf<[F8E4M3FN, F8E4M3FNUZ, F8E5M2,
                                         F8E5M2FNUZ, ONNX_F8E8M0,
                                         ONNX_F4E2M1]>;
-// Every element type of the dialect: what Cast converts from and to.
+// Every element type of the dialect (what Identity and Constant hold; Cast
+// converts between all but strings).
 def ONNX_AnyTensor : TensorOf<[F16, BF16, F32, F64, AnySignlessInteger,
-                               AnyUnsignedInteger, ONNX_LowPrecisionFloat]>;
+                               AnyUnsignedInteger, ONNX_LowPrecisionFloat,
+                               ONNX_String]>;
+// What the data-movement ops (Reshape, Gather, Concat, Where...) take: the
+// tensors arithmetic computes on, and strings.
+def ONNX_DataTensor : TensorOf<[F16, BF16, F32, F64, AnySignlessInteger,
+                                AnyUnsignedInteger, ONNX_String]>;
+def ONNX_StringTensor : TensorOf<[ONNX_String]>;
 // An optional input: a tensor, or the `none` of onnx.NoValue.
 def ONNX_OptTensor : AnyTypeOf<[ONNX_Tensor, NoneType]>;
 def ONNX_OptI64Tensor : AnyTypeOf<[ONNX_I64Tensor, NoneType]>;

@@ -27,10 +27,15 @@ namespace onnxc::onnx {
 bool areCompatibleTypes(mlir::TypeRange lhs, mlir::TypeRange rhs);
 
 /// The MLIR element type of an ONNX `TensorProto.DataType` code, or null for
-/// codes the dialect does not model (strings, complex). The float8 types are
-/// MLIR's, INT4/UINT4/INT2/UINT2 are i4/ui4/i2/ui2, FLOAT4E2M1 and
-/// FLOAT8E8M0 the dialect's !onnx.f4E2M1 and !onnx.f8E8M0.
+/// codes the dialect does not model (complex) and for STRING: the types that
+/// Cast, EyeLike, the random ops... produce. The float8 types are MLIR's,
+/// INT4/UINT4/INT2/UINT2 are i4/ui4/i2/ui2, FLOAT4E2M1 and FLOAT8E8M0 the
+/// dialect's !onnx.f4E2M1 and !onnx.f8E8M0.
 mlir::Type getElementType(mlir::MLIRContext *ctx, int64_t onnxDType);
+
+/// As getElementType, and !onnx.string for STRING: the element types of
+/// graph values and constants.
+mlir::Type getValueElementType(mlir::MLIRContext *ctx, int64_t onnxDType);
 
 /// The ONNX `TensorProto.DataType` code of an element type, if it has one.
 std::optional<int64_t> getONNXDType(mlir::Type elementType);
@@ -45,7 +50,7 @@ std::optional<llvm::SmallVector<double>>
 getConstantFloatValues(mlir::Value value);
 
 /// The value of `value` when it is an onnx.Constant with dense (not resource)
-/// contents.
+/// numeric contents (not strings).
 mlir::DenseElementsAttr getDenseConstant(mlir::Value value);
 
 /// True for the float types narrower than 16 bits (float8, float4, e8m0):

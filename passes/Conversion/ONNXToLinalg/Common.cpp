@@ -45,6 +45,8 @@ bool isStorageOnlyType(Type type) {
   return intType && (intType.getWidth() == 2 || intType.getWidth() == 4);
 }
 
+bool isStringType(Type type) { return isa<onnx::StringType>(type); }
+
 bool isArithType(Type type) {
   if (isStorageOnlyType(type))
     return false;
@@ -65,6 +67,8 @@ Type getSignlessType(Type type) {
   }
   if (isStorageOnlyType(type))
     return IntegerType::get(type.getContext(), 8);
+  if (isStringType(type))
+    return IntegerType::get(type.getContext(), 64);
   auto intType = dyn_cast<IntegerType>(type);
   if (!intType || !intType.isUnsigned())
     return type;

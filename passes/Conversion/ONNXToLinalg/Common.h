@@ -38,6 +38,15 @@ bool isArithType(mlir::Type type);
 /// ui2, the value sign- or zero-extended).
 bool isStorageOnlyType(mlir::Type type);
 
+/// True for `!onnx.string`, whose signless twin is the i64 handle of a
+/// runtime string record (String.cpp).
+bool isStringType(mlir::Type type);
+
+/// A tensor of the handles of the strings of `value`, held in a constant
+/// global (String.cpp).
+mlir::Value createStringConstant(mlir::OpBuilder &b, mlir::Location loc,
+                                 mlir::DenseStringElementsAttr value);
+
 /// Reports an element type that arith cannot compute on.
 mlir::LogicalResult unsupportedElementType(mlir::Operation *op,
                                            mlir::Type type);
@@ -53,8 +62,8 @@ mlir::LogicalResult unsupportedElementType(mlir::Operation *op,
 /// (LowPrecision.h converts it), and the compiled model stores one element a
 /// byte (the runtime's layout, lib/Runtime/onnxc_runtime.h).
 
-/// `type` (a scalar or a shaped type) with unsigned integers made signless
-/// and the storage-only types as i8.
+/// `type` (a scalar or a shaped type) with unsigned integers made signless,
+/// the storage-only types as i8 and strings as i64.
 mlir::Type getSignlessType(mlir::Type type);
 
 /// The scalar `value` as its signless twin when it is an unsigned integer

@@ -41,6 +41,7 @@ void onnxc::populateONNXToLinalgConversionPatterns(RewritePatternSet &patterns,
   populateONNXTrainingToLinalgPatterns(patterns);
   populateONNXUnpoolToLinalgPatterns(patterns);
   populateONNXControlFlowToSCFPatterns(patterns);
+  populateONNXStringToLinalgPatterns(patterns);
 }
 
 namespace {

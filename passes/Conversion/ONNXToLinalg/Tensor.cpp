@@ -62,6 +62,11 @@ struct ConstantLowering : public OpConversionPattern<onnx::ConstantOp> {
   LogicalResult
   matchAndRewrite(onnx::ConstantOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (auto strings = dyn_cast<DenseStringElementsAttr>(op.getValue())) {
+      rewriter.replaceOp(op,
+                         createStringConstant(rewriter, op.getLoc(), strings));
+      return success();
+    }
     auto value = dyn_cast<TypedAttr>(Attribute(op.getValue()));
     if (!value)
       return op.emitOpError("has a 'value' that arith.constant cannot hold");

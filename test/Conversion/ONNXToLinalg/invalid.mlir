@@ -119,3 +119,13 @@ func.func @tree_cycle(%x: tensor<?x2xf32>) -> tensor<?x1xf32> {
   %y = fused.tree_ensemble %x {aggregate_function = 1 : i64, leaf_weights = array<f32: 1.0>, membership_values = array<f32>, n_targets = 1 : i64, nodes_falsenodeids = array<i64: 1, 0>, nodes_featureids = array<i64: 0, 1>, nodes_missing_value_tracks_true = array<i1>, nodes_modes = array<i64: 0, 0>, nodes_splits = array<f32: 0.5, 0.5>, nodes_truenodeids = array<i64: 2, 2>, tree_roots = array<i64: 0>} : (tensor<?x2xf32>) -> tensor<?x1xf32>
   return %y : tensor<?x1xf32>
 }
+
+// -----
+
+// Cast takes strings in the dialect but does not convert them yet.
+func.func @cast_string(%x: tensor<2x!onnx.string>) -> tensor<2xf32> {
+  // expected-error @+2 {{'onnx.Cast' op has unsupported element type '!onnx.string'}}
+  // expected-error @+1 {{failed to legalize operation 'onnx.Cast'}}
+  %0 = onnx.Cast %x {to = 1 : i64} : (tensor<2x!onnx.string>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}

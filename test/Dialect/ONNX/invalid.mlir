@@ -2800,3 +2800,39 @@ func.func @roialign_c6(%x: tensor<1x1x4x4xf32>, %r: tensor<2x4xf32>, %b: tensor<
   %0 = onnx.RoiAlign %x, %r, %b : (tensor<1x1x4x4xf32>, tensor<2x4xf32>, tensor<3xi64>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+func.func @stringsplit_c1(%x: tensor<2x!onnx.string>) -> (tensor<*x!onnx.string>, tensor<*xi64>) {
+  // expected-error @+2 {{'onnx.StringSplit' op expects a 'maxsplit' of 0 or more (got -1)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:2 = onnx.StringSplit %x {maxsplit = -1 : i64} : (tensor<2x!onnx.string>) -> (tensor<*x!onnx.string>, tensor<*xi64>)
+  return %0#0, %0#1 : tensor<*x!onnx.string>, tensor<*xi64>
+}
+
+// -----
+
+func.func @stringnormalizer_c1(%x: tensor<2x!onnx.string>) -> tensor<*x!onnx.string> {
+  // expected-error @+2 {{'onnx.StringNormalizer' op expects a 'case_change_action' of UPPER, LOWER or NONE (got 'TITLE')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.StringNormalizer %x {case_change_action = "TITLE"} : (tensor<2x!onnx.string>) -> tensor<*x!onnx.string>
+  return %0 : tensor<*x!onnx.string>
+}
+
+// -----
+
+func.func @stringnormalizer_c2(%x: tensor<2x3x!onnx.string>) -> tensor<*x!onnx.string> {
+  // expected-error @+2 {{'onnx.StringNormalizer' op expects X of shape [C] or [1, C] (got 'tensor<2x3x!onnx.string>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.StringNormalizer %x : (tensor<2x3x!onnx.string>) -> tensor<*x!onnx.string>
+  return %0 : tensor<*x!onnx.string>
+}
+
+// -----
+
+// Arithmetic does not take strings.
+func.func @add_strings(%x: tensor<2x!onnx.string>) -> tensor<2x!onnx.string> {
+  // expected-error @+1 {{'onnx.Add' op operand #0 must be tensor of}}
+  %0 = onnx.Add %x, %x : (tensor<2x!onnx.string>, tensor<2x!onnx.string>) -> tensor<2x!onnx.string>
+  return %0 : tensor<2x!onnx.string>
+}

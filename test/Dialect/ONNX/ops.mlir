@@ -786,6 +786,21 @@ func.func @quantized_blocked(%x: tensor<3x4xf32>, %s: tensor<3x2xf32>, %z: tenso
   return %d : tensor<3x4xf32>
 }
 
+// CHECK-LABEL: func.func @strings
+func.func @strings(%x: tensor<3x!onnx.string>, %y: tensor<1x!onnx.string>) -> (tensor<3xi1>, tensor<3x?x!onnx.string>, tensor<3xi64>, tensor<?x!onnx.string>) {
+  // CHECK: onnx.Constant {value = dense<["a", "b"]> : tensor<2x!onnx.string>}
+  %c = onnx.Constant {value = dense<["a", "b"]> : tensor<2x!onnx.string>} : () -> tensor<2x!onnx.string>
+  // CHECK: onnx.StringConcat %{{.*}}, %{{.*}} : (tensor<3x!onnx.string>, tensor<1x!onnx.string>) -> tensor<3x!onnx.string>
+  %z = onnx.StringConcat %x, %y : (tensor<3x!onnx.string>, tensor<1x!onnx.string>) -> tensor<3x!onnx.string>
+  // CHECK: onnx.Equal %{{.*}}, %{{.*}} : (tensor<3x!onnx.string>, tensor<1x!onnx.string>) -> tensor<3xi1>
+  %e = onnx.Equal %z, %y : (tensor<3x!onnx.string>, tensor<1x!onnx.string>) -> tensor<3xi1>
+  // CHECK: onnx.StringSplit %{{.*}} {delimiter = ".", maxsplit = 1 : i64} : (tensor<3x!onnx.string>) -> (tensor<3x?x!onnx.string>, tensor<3xi64>)
+  %p:2 = onnx.StringSplit %z {delimiter = ".", maxsplit = 1 : i64} : (tensor<3x!onnx.string>) -> (tensor<3x?x!onnx.string>, tensor<3xi64>)
+  // CHECK: onnx.StringNormalizer %{{.*}} {case_change_action = "LOWER", stopwords = ["a"]} : (tensor<3x!onnx.string>) -> tensor<?x!onnx.string>
+  %n = onnx.StringNormalizer %x {case_change_action = "LOWER", stopwords = ["a"]} : (tensor<3x!onnx.string>) -> tensor<?x!onnx.string>
+  return %e, %p#0, %p#1, %n : tensor<3xi1>, tensor<3x?x!onnx.string>, tensor<3xi64>, tensor<?x!onnx.string>
+}
+
 // CHECK: dialect_resources
 // CHECK: weight: "0x040000000000803F0000004000004040000080C0"
 {-#

@@ -44,7 +44,8 @@ def ONNX_PowOp : ONNX_InferredOp<"Pow"> {
 }
 
 /// Elementwise comparison: the result is a bool (i1) tensor.
-class ONNX_CompareOp<string mnemonic, string op, string opsets = "7 to 19">
+class ONNX_CompareOp<string mnemonic, string op, string opsets = "7 to 19",
+                     Type operandType = ONNX_Tensor>
     : ONNX_InferredOp<mnemonic> {
   let summary = "elementwise comparison `" # op # "` with broadcasting";
   let description = [{
@@ -55,11 +56,12 @@ class ONNX_CompareOp<string mnemonic, string op, string opsets = "7 to 19">
     %c = onnx.}] # mnemonic # [{ %a, %b : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xi1>
     ```
   }];
-  let arguments = (ins ONNX_Tensor:$A, ONNX_Tensor:$B);
+  let arguments = (ins operandType:$A, operandType:$B);
   let results = (outs ONNX_BoolTensor:$C);
 }
 
-def ONNX_EqualOp : ONNX_CompareOp<"Equal", "==">;
+// Equal also compares strings (opset 19), byte for byte.
+def ONNX_EqualOp : ONNX_CompareOp<"Equal", "==", "7 to 19", ONNX_DataTensor>;
 def ONNX_LessOp : ONNX_CompareOp<"Less", "<">;
 def ONNX_GreaterOp : ONNX_CompareOp<"Greater", ">">;
 def ONNX_GreaterOrEqualOp : ONNX_CompareOp<"GreaterOrEqual", ">=", "12 to 16">;
@@ -137,9 +139,9 @@ def ONNX_WhereOp : ONNX_InferredOp<"Where"> {
     %r = onnx.Where %c, %x, %y : (tensor<3xi1>, tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
     ```
   }];
-  let arguments = (ins ONNX_BoolTensor:$condition, ONNX_Tensor:$X,
-                       ONNX_Tensor:$Y);
-  let results = (outs ONNX_Tensor:$output);
+  let arguments = (ins ONNX_BoolTensor:$condition, ONNX_DataTensor:$X,
+                       ONNX_DataTensor:$Y);
+  let results = (outs ONNX_DataTensor:$output);
 }
 
 //===----------------------------------------------------------------------===//

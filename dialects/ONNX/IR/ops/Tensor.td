@@ -107,7 +107,7 @@ def ONNX_ShapeOp : ONNX_InferredOp<"Shape"> {
     %s = onnx.Shape %x : (tensor<?x3xf32>) -> tensor<2xi64>
     ```
   }];
-  let arguments = (ins ONNX_Tensor:$data, OptionalAttr<I64Attr>:$end,
+  let arguments = (ins ONNX_DataTensor:$data, OptionalAttr<I64Attr>:$end,
                        DefaultValuedAttr<I64Attr, "0">:$start);
   let results = (outs ONNX_I64Tensor:$shape);
   let hasFolder = 1;
@@ -124,9 +124,9 @@ def ONNX_ReshapeOp : ONNX_InferredOp<"Reshape"> {
     %y = onnx.Reshape %x, %s : (tensor<2x6xf32>, tensor<3xi64>) -> tensor<2x3x2xf32>
     ```
   }];
-  let arguments = (ins ONNX_Tensor:$data, ONNX_I64Tensor:$shape,
+  let arguments = (ins ONNX_DataTensor:$data, ONNX_I64Tensor:$shape,
                        DefaultValuedAttr<I64Attr, "0">:$allowzero);
-  let results = (outs ONNX_Tensor:$reshaped);
+  let results = (outs ONNX_DataTensor:$reshaped);
   let hasFolder = 1;
 }
 
@@ -140,9 +140,9 @@ def ONNX_FlattenOp : ONNX_InferredOp<"Flatten"> {
     %y = onnx.Flatten %x {axis = 1 : i64} : (tensor<?x16x2x2xf32>) -> tensor<?x64xf32>
     ```
   }];
-  let arguments = (ins ONNX_Tensor:$input,
+  let arguments = (ins ONNX_DataTensor:$input,
                        DefaultValuedAttr<I64Attr, "1">:$axis);
-  let results = (outs ONNX_Tensor:$output);
+  let results = (outs ONNX_DataTensor:$output);
   let hasFolder = 1;
 }
 
@@ -156,9 +156,9 @@ def ONNX_TransposeOp : ONNX_InferredOp<"Transpose"> {
     %y = onnx.Transpose %x {perm = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
     ```
   }];
-  let arguments = (ins ONNX_Tensor:$data,
+  let arguments = (ins ONNX_DataTensor:$data,
                        OptionalAttr<DenseI64ArrayAttr>:$perm);
-  let results = (outs ONNX_Tensor:$transposed);
+  let results = (outs ONNX_DataTensor:$transposed);
   let hasFolder = 1;
 }
 
@@ -172,8 +172,8 @@ def ONNX_ConcatOp : ONNX_InferredOp<"Concat"> {
     %y = onnx.Concat %a, %b {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2x?xf32>) -> tensor<2x?xf32>
     ```
   }];
-  let arguments = (ins Variadic<ONNX_Tensor>:$inputs, I64Attr:$axis);
-  let results = (outs ONNX_Tensor:$concat_result);
+  let arguments = (ins Variadic<ONNX_DataTensor>:$inputs, I64Attr:$axis);
+  let results = (outs ONNX_DataTensor:$concat_result);
   let hasFolder = 1;
 }
 
@@ -188,10 +188,10 @@ def ONNX_SliceOp : ONNX_InferredOp<"Slice"> {
     %y = onnx.Slice %x, %s, %e, %a, %st : (tensor<10xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<5xf32>
     ```
   }];
-  let arguments = (ins ONNX_Tensor:$data, ONNX_IndexTensor:$starts,
+  let arguments = (ins ONNX_DataTensor:$data, ONNX_IndexTensor:$starts,
                        ONNX_IndexTensor:$ends, ONNX_OptTensor:$axes,
                        ONNX_OptTensor:$steps);
-  let results = (outs ONNX_Tensor:$output);
+  let results = (outs ONNX_DataTensor:$output);
 }
 
 def ONNX_GatherOp : ONNX_InferredOp<"Gather"> {
@@ -205,9 +205,9 @@ def ONNX_GatherOp : ONNX_InferredOp<"Gather"> {
     %y = onnx.Gather %x, %i {axis = 0 : i64} : (tensor<5x4xf32>, tensor<3xi64>) -> tensor<3x4xf32>
     ```
   }];
-  let arguments = (ins ONNX_Tensor:$data, ONNX_IndexTensor:$indices,
+  let arguments = (ins ONNX_DataTensor:$data, ONNX_IndexTensor:$indices,
                        DefaultValuedAttr<I64Attr, "0">:$axis);
-  let results = (outs ONNX_Tensor:$output);
+  let results = (outs ONNX_DataTensor:$output);
   let hasFolder = 1;
 }
 
@@ -223,8 +223,8 @@ def ONNX_SqueezeOp : ONNX_InferredOp<"Squeeze"> {
     %y = onnx.Squeeze %x, %axes : (tensor<1x3x1xf32>, tensor<1xi64>) -> tensor<3x1xf32>
     ```
   }];
-  let arguments = (ins ONNX_Tensor:$data, ONNX_OptI64Tensor:$axes);
-  let results = (outs ONNX_Tensor:$squeezed);
+  let arguments = (ins ONNX_DataTensor:$data, ONNX_OptI64Tensor:$axes);
+  let results = (outs ONNX_DataTensor:$squeezed);
   let hasFolder = 1;
 }
 
@@ -238,8 +238,8 @@ def ONNX_UnsqueezeOp : ONNX_InferredOp<"Unsqueeze"> {
     %y = onnx.Unsqueeze %x, %axes : (tensor<3xf32>, tensor<1xi64>) -> tensor<1x3xf32>
     ```
   }];
-  let arguments = (ins ONNX_Tensor:$data, ONNX_I64Tensor:$axes);
-  let results = (outs ONNX_Tensor:$expanded);
+  let arguments = (ins ONNX_DataTensor:$data, ONNX_I64Tensor:$axes);
+  let results = (outs ONNX_DataTensor:$expanded);
   let hasFolder = 1;
 }
 
@@ -253,8 +253,8 @@ def ONNX_ExpandOp : ONNX_InferredOp<"Expand"> {
     %y = onnx.Expand %x, %s : (tensor<3x1xf32>, tensor<2xi64>) -> tensor<3x4xf32>
     ```
   }];
-  let arguments = (ins ONNX_Tensor:$input, ONNX_I64Tensor:$shape);
-  let results = (outs ONNX_Tensor:$output);
+  let arguments = (ins ONNX_DataTensor:$input, ONNX_I64Tensor:$shape);
+  let results = (outs ONNX_DataTensor:$output);
 }
 
 def ONNX_ConstantOfShapeOp : ONNX_InferredOp<"ConstantOfShape"> {
@@ -282,7 +282,7 @@ def ONNX_SizeOp : ONNX_InferredOp<"Size"> {
     %n = onnx.Size %x : (tensor<?x3xf32>) -> tensor<i64>
     ```
   }];
-  let arguments = (ins ONNX_Tensor:$data);
+  let arguments = (ins ONNX_DataTensor:$data);
   let results = (outs ONNX_I64Tensor:$size);
   let hasFolder = 1;
 }
@@ -431,10 +431,10 @@ def ONNX_SplitOp : ONNX_InferredOp<"Split"> {
     %a, %b = onnx.Split %x, %none {axis = 1 : i64, num_outputs = 2 : i64} : (tensor<2x6xf32>, none) -> (tensor<2x3xf32>, tensor<2x3xf32>)
     ```
   }];
-  let arguments = (ins ONNX_Tensor:$input, ONNX_OptI64Tensor:$split,
+  let arguments = (ins ONNX_DataTensor:$input, ONNX_OptI64Tensor:$split,
                        DefaultValuedAttr<I64Attr, "0">:$axis,
                        OptionalAttr<I64Attr>:$num_outputs);
-  let results = (outs Variadic<ONNX_Tensor>:$outputs);
+  let results = (outs Variadic<ONNX_DataTensor>:$outputs);
 }
 
 def ONNX_TileOp : ONNX_InferredOp<"Tile"> {
@@ -448,8 +448,8 @@ def ONNX_TileOp : ONNX_InferredOp<"Tile"> {
     %y = onnx.Tile %x, %r : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<?x?xf32>
     ```
   }];
-  let arguments = (ins ONNX_Tensor:$input, ONNX_I64Tensor:$repeats);
-  let results = (outs ONNX_Tensor:$output);
+  let arguments = (ins ONNX_DataTensor:$input, ONNX_I64Tensor:$repeats);
+  let results = (outs ONNX_DataTensor:$output);
 }
 
 def ONNX_PadOp : ONNX_InferredOp<"Pad"> {

@@ -1,0 +1,328 @@
+/*===- Strings.c - String tensors and the string ops of compiled models ----===*
+ *
+ * A string tensor holds one 64-bit handle an element: the address of a
+ * string record, an int64 byte count followed by the bytes and a NUL, the
+ * record 8-byte aligned. Handle 0 is the empty string (what a zero-filled
+ * tensor holds). Records live
+ *   - in the model's constants (one byte global per constant, records back
+ *     to back: passes/Conversion/ONNXToLinalg/String.cpp),
+ *   - in the caller's input tensors (one block: the handles, then the
+ *     records),
+ *   - or in the string arena of the running session, for the strings that a
+ *     model makes (StringConcat, StringSplit...): the arena is freed once
+ *     onnxc_session_run has copied the outputs into tensors of their own.
+ * The onnxc_string_* functions are what compiled models call, one element at
+ * a time.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "RuntimeInternal.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  int64_t size;
+  char bytes[];
+} StringRecord;
+
+/// The size of a record of `size` bytes, padded to keep the next aligned.
+static size_t recordSize(size_t size) {
+  return (sizeof(StringRecord) + size + 1 + 7) & ~(size_t)7;
+}
+
+/// The record of "": a zero size and the NUL after it.
+static const int64_t emptyRecord[2] = {0, 0};
+
+static const StringRecord *record(int64_t handle) {
+  return (const StringRecord *)(handle ? (intptr_t)handle
+                                       : (intptr_t)emptyRecord);
+}
+
+const char *onnxcStringData(int64_t handle, size_t *size) {
+  const StringRecord *r = record(handle);
+  *size = (size_t)r->size;
+  return r->bytes;
+}
+
+/*===----------------------------------------------------------------------===
+ * The string arena of a run.
+ *===----------------------------------------------------------------------===*/
+
+typedef struct ArenaBlock {
+  struct ArenaBlock *next;
+  _Alignas(8) unsigned char data[];
+} ArenaBlock;
+
+struct onnxcStringArena {
+  pthread_mutex_t mutex;
+  ArenaBlock *blocks;
+};
+
+static _Thread_local onnxcStringArena *currentArena;
+
+/// Strings made outside onnxc_session_run (an entry function called
+/// directly) go here and live as long as the process.
+static onnxcStringArena processArena = {PTHREAD_MUTEX_INITIALIZER, NULL};
+
+onnxcStringArena *onnxcStringArenaCreate(void) {
+  onnxcStringArena *arena = calloc(1, sizeof(*arena));
+  if (arena)
+    pthread_mutex_init(&arena->mutex, NULL);
+  return arena;
+}
+
+void onnxcStringArenaFree(onnxcStringArena *arena) {
+  if (!arena)
+    return;
+  for (ArenaBlock *b = arena->blocks; b;) {
+    ArenaBlock *next = b->next;
+    free(b);
+    b = next;
+  }
+  pthread_mutex_destroy(&arena->mutex);
+  free(arena);
+}
+
+onnxcStringArena *onnxcCurrentStringArena(void) { return currentArena; }
+
+onnxcStringArena *onnxcSetCurrentStringArena(onnxcStringArena *arena) {
+  onnxcStringArena *previous = currentArena;
+  currentArena = arena;
+  return previous;
+}
+
+/// A new record of `size` bytes (uninitialized, NUL-terminated) in the
+/// current arena; aborts when memory runs out, as the compiled model's own
+/// allocations do.
+static StringRecord *newRecord(size_t size) {
+  onnxcStringArena *arena = currentArena ? currentArena : &processArena;
+  ArenaBlock *block = malloc(sizeof(ArenaBlock) + recordSize(size));
+  if (!block)
+    abort();
+  pthread_mutex_lock(&arena->mutex);
+  block->next = arena->blocks;
+  arena->blocks = block;
+  pthread_mutex_unlock(&arena->mutex);
+  StringRecord *r = (StringRecord *)block->data;
+  r->size = (int64_t)size;
+  r->bytes[size] = '\0';
+  return r;
+}
+
+static int64_t handleOf(const StringRecord *r) { return (int64_t)(intptr_t)r; }
+
+static int64_t newString(const char *bytes, size_t size) {
+  StringRecord *r = newRecord(size);
+  if (size)
+    memcpy(r->bytes, bytes, size);
+  return handleOf(r);
+}
+
+/*===----------------------------------------------------------------------===
+ * String tensors.
+ *===----------------------------------------------------------------------===*/
+
+onnxc_tensor *onnxc_tensor_create_strings(int32_t rank, const int64_t *dims,
+                                          const char *const *values,
+                                          const size_t *sizes) {
+  int64_t numel;
+  if (onnxcCheckShape(ONNXC_DTYPE_STRING, rank, dims, &numel, NULL) != ONNXC_OK)
+    return NULL;
+  if (numel > 0 && !values) {
+    onnxcSetError(ONNXC_ERROR_INVALID_ARGUMENT, "values is null");
+    return NULL;
+  }
+  size_t total = (size_t)numel * sizeof(int64_t);
+  for (int64_t i = 0; i < numel; ++i) {
+    size_t size = sizes ? sizes[i] : (values[i] ? strlen(values[i]) : 0);
+    if (size && !values[i]) {
+      onnxcSetError(ONNXC_ERROR_INVALID_ARGUMENT, "string %lld is null",
+                    (long long)i);
+      return NULL;
+    }
+    size_t bytes = recordSize(size);
+    if (bytes < size || total > SIZE_MAX - bytes) {
+      onnxcSetError(ONNXC_ERROR_INVALID_ARGUMENT, "strings are too large");
+      return NULL;
+    }
+    total += bytes;
+  }
+  unsigned char *block = aligned_alloc(8, (total + 7) & ~(size_t)7);
+  if (!block) {
+    onnxcSetError(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
+    return NULL;
+  }
+  int64_t *handles = (int64_t *)block;
+  size_t at = (size_t)numel * sizeof(int64_t);
+  for (int64_t i = 0; i < numel; ++i) {
+    size_t size = sizes ? sizes[i] : (values[i] ? strlen(values[i]) : 0);
+    StringRecord *r = (StringRecord *)(block + at);
+    r->size = (int64_t)size;
+    if (size)
+      memcpy(r->bytes, values[i], size);
+    r->bytes[size] = '\0';
+    handles[i] = handleOf(r);
+    at += recordSize(size);
+  }
+  onnxc_tensor *tensor =
+      onnxcTensorAdopt(ONNXC_DTYPE_STRING, rank, dims, block, block);
+  if (!tensor)
+    free(block);
+  return tensor;
+}
+
+const char *onnxc_tensor_string(const onnxc_tensor *tensor, int64_t index,
+                                size_t *size) {
+  if (!tensor || tensor->dtype != ONNXC_DTYPE_STRING || index < 0 ||
+      index >= tensor->numel) {
+    onnxcSetError(ONNXC_ERROR_INVALID_ARGUMENT,
+                  "not a string tensor, or index out of range");
+    return NULL;
+  }
+  size_t ignored;
+  return onnxcStringData(((const int64_t *)tensor->data)[index],
+                         size ? size : &ignored);
+}
+
+onnxc_tensor *onnxcStringTensorFromHandles(int32_t rank, const int64_t *dims,
+                                           const int64_t *handles,
+                                           int64_t numel) {
+  const char **values = malloc(((size_t)numel + 1) * sizeof(char *));
+  size_t *sizes = malloc(((size_t)numel + 1) * sizeof(size_t));
+  onnxc_tensor *tensor = NULL;
+  if (!values || !sizes) {
+    onnxcSetError(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
+  } else {
+    for (int64_t i = 0; i < numel; ++i)
+      values[i] = onnxcStringData(handles[i], &sizes[i]);
+    tensor = onnxc_tensor_create_strings(rank, dims, values, sizes);
+  }
+  free(values);
+  free(sizes);
+  return tensor;
+}
+
+/*===----------------------------------------------------------------------===
+ * What compiled models call.
+ *===----------------------------------------------------------------------===*/
+
+bool onnxc_string_equal(int64_t a, int64_t b) {
+  const StringRecord *x = record(a), *y = record(b);
+  return x->size == y->size && memcmp(x->bytes, y->bytes, (size_t)x->size) == 0;
+}
+
+int64_t onnxc_string_concat(int64_t a, int64_t b) {
+  const StringRecord *x = record(a), *y = record(b);
+  StringRecord *r = newRecord((size_t)(x->size + y->size));
+  memcpy(r->bytes, x->bytes, (size_t)x->size);
+  memcpy(r->bytes + x->size, y->bytes, (size_t)y->size);
+  return handleOf(r);
+}
+
+static bool isSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' ||
+         c == '\r';
+}
+
+/// Finds part `index` of `s` split as StringSplit does (Python's str.split:
+/// at each `delim`, or at whitespace runs when `delim` is empty; at most
+/// `maxsplit` splits when it is not negative). Returns the number of parts,
+/// and the bounds of part `index` when there is one.
+static int64_t splitString(const StringRecord *s, const StringRecord *delim,
+                           int64_t maxsplit, int64_t index, size_t *begin,
+                           size_t *end) {
+  const char *p = s->bytes;
+  size_t n = (size_t)s->size, d = (size_t)delim->size;
+  int64_t parts = 0;
+  size_t at = 0;
+  if (d == 0) {
+    for (;;) {
+      while (at < n && isSpace(p[at]))
+        ++at;
+      if (at == n)
+        return parts;
+      size_t start = at;
+      if (maxsplit >= 0 && parts == maxsplit) {
+        at = n; // the rest, trailing whitespace kept (as Python)
+      } else {
+        while (at < n && !isSpace(p[at]))
+          ++at;
+      }
+      if (parts == index) {
+        *begin = start;
+        *end = at;
+      }
+      ++parts;
+    }
+  }
+  for (;;) {
+    size_t start = at, stop = n;
+    if (maxsplit < 0 || parts < maxsplit)
+      for (size_t i = at; i + d <= n; ++i)
+        if (memcmp(p + i, delim->bytes, d) == 0) {
+          stop = i;
+          break;
+        }
+    if (parts == index) {
+      *begin = start;
+      *end = stop;
+    }
+    ++parts;
+    if (stop == n)
+      return parts;
+    at = stop + d;
+  }
+}
+
+int64_t onnxc_string_split_count(int64_t s, int64_t delim, int64_t maxsplit) {
+  size_t begin, end;
+  return splitString(record(s), record(delim), maxsplit, -1, &begin, &end);
+}
+
+int64_t onnxc_string_split_part(int64_t s, int64_t delim, int64_t maxsplit,
+                                int64_t index) {
+  size_t begin = 0, end = 0;
+  const StringRecord *r = record(s);
+  if (index >= splitString(r, record(delim), maxsplit, index, &begin, &end))
+    return 0;
+  return newString(r->bytes + begin, end - begin);
+}
+
+static char lowerAscii(char c) {
+  return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+static char upperAscii(char c) {
+  return c >= 'a' && c <= 'z' ? (char)(c - 'a' + 'A') : c;
+}
+
+bool onnxc_string_in_table(int64_t s, int64_t table, int64_t count,
+                           bool caseSensitive) {
+  const StringRecord *x = record(s);
+  const unsigned char *at = (const unsigned char *)(intptr_t)table;
+  for (int64_t k = 0; k < count; ++k) {
+    const StringRecord *w = (const StringRecord *)at;
+    if (w->size == x->size) {
+      int64_t i = 0;
+      if (caseSensitive)
+        i = memcmp(w->bytes, x->bytes, (size_t)x->size) ? -1 : x->size;
+      else
+        while (i < x->size &&
+               lowerAscii(w->bytes[i]) == lowerAscii(x->bytes[i]))
+          ++i;
+      if (i == x->size)
+        return true;
+    }
+    at += recordSize((size_t)w->size);
+  }
+  return false;
+}
+
+int64_t onnxc_string_change_case(int64_t s, int64_t upper) {
+  const StringRecord *x = record(s);
+  StringRecord *r = newRecord((size_t)x->size);
+  for (int64_t i = 0; i < x->size; ++i)
+    r->bytes[i] = upper ? upperAscii(x->bytes[i]) : lowerAscii(x->bytes[i]);
+  return handleOf(r);
+}

@@ -1,0 +1,366 @@
+//===- String.cpp - onnx string ops to runtime calls ----------------------===//
+//
+// A tensor of `!onnx.string` holds one 64-bit handle an element: the address
+// of a string record of the runtime (an int64 byte count, the bytes, a NUL,
+// 8-byte aligned; handle 0 is ""; lib/Runtime/Strings.c). Its signless twin
+// is i64, so the data-movement lowerings (Reshape, Gather, Concat, Where...)
+// move handles like any int64. A constant is a byte global of its records
+// back to back; its handles are the global's address plus each record's
+// offset. The string ops call the runtime's onnxc_string_* functions one
+// element at a time; the strings they make live in the running session's
+// arena until the session copies the outputs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Conversion/ONNXToLinalg/Common.h"
+#include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "passes/Conversion/ONNXToLinalg/Pattern.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/SymbolTable.h"
+
+using namespace mlir;
+using namespace onnxc;
+using namespace onnxc::tolinalg;
+
+/// The bytes of `values` as the runtime's string records back to back, and
+/// the offset of each record.
+static std::vector<char> packRecords(ArrayRef<StringRef> values,
+                                     SmallVectorImpl<int64_t> &offsets) {
+  std::vector<char> bytes;
+  for (StringRef v : values) {
+    offsets.push_back(static_cast<int64_t>(bytes.size()));
+    uint64_t size = v.size();
+    for (int i = 0; i < 8; ++i)
+      bytes.push_back(static_cast<char>((size >> (8 * i)) & 0xff));
+    bytes.insert(bytes.end(), v.begin(), v.end());
+    bytes.push_back('\0');
+    bytes.resize((bytes.size() + 7) / 8 * 8, '\0');
+  }
+  if (bytes.empty())
+    bytes.assign(8, '\0'); // a global is never empty
+  return bytes;
+}
+
+/// The address (as i64) of a new constant byte global holding the records
+/// of `values`; their offsets in `offsets`.
+static Value createRecordGlobal(OpBuilder &b, Location loc,
+                                ArrayRef<StringRef> values,
+                                SmallVectorImpl<int64_t> &offsets) {
+  std::vector<char> bytes = packRecords(values, offsets);
+  auto module =
+      b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
+  auto type =
+      MemRefType::get({static_cast<int64_t>(bytes.size())}, b.getI8Type());
+  auto init = DenseElementsAttr::getFromRawBuffer(
+      RankedTensorType::get(type.getShape(), b.getI8Type()), bytes);
+  // Built detached, then inserted under a unique name.
+  OpBuilder detached(b.getContext());
+  auto global = detached.create<memref::GlobalOp>(
+      loc, "__onnxc_strings", b.getStringAttr("private"), type, init,
+      /*constant=*/true, b.getI64IntegerAttr(8));
+  SymbolTable(module).insert(global, module.getBody()->begin());
+  Value buffer = b.create<memref::GetGlobalOp>(loc, type, global.getName());
+  Value address = b.create<memref::ExtractAlignedPointerAsIndexOp>(loc, buffer);
+  return b.create<arith::IndexCastOp>(loc, b.getI64Type(), address);
+}
+
+Value onnxc::tolinalg::createStringConstant(OpBuilder &b, Location loc,
+                                            DenseStringElementsAttr value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<StringRef> values(value.getValues<StringRef>());
+  SmallVector<int64_t> offsets;
+  Value base = createRecordGlobal(b, loc, values, offsets);
+  auto offsetType = RankedTensorType::get(type.getShape(), b.getI64Type());
+  Value offsetTensor = b.create<arith::ConstantOp>(
+      loc, DenseElementsAttr::get(offsetType, ArrayRef<int64_t>(offsets)));
+  return createElementwiseMap(
+      b, loc, ValueRange{offsetTensor}, type, {},
+      [&](OpBuilder &nb, Location nl, ValueRange args) {
+        Value handle = nb.create<arith::AddIOp>(nl, base, args[0]);
+        return fromSignless(nb, nl, handle, type.getElementType());
+      });
+}
+
+/// The handle of the constant string `value`.
+static Value createStringScalar(OpBuilder &b, Location loc, StringRef value) {
+  SmallVector<int64_t> offsets;
+  return createRecordGlobal(b, loc, {value}, offsets);
+}
+
+/// The runtime's string functions (onnxc_runtime.h): name, number of i64
+/// arguments (the last one an i1 for onnxc_string_in_table), result.
+namespace {
+struct StringFunction {
+  StringRef name;
+  unsigned numArgs;
+  bool returnsBool;
+};
+} // namespace
+static constexpr StringFunction kStringFunctions[] = {
+    {"onnxc_string_equal", 2, true},
+    {"onnxc_string_concat", 2, false},
+    {"onnxc_string_split_count", 3, false},
+    {"onnxc_string_split_part", 4, false},
+    {"onnxc_string_in_table", 4, true},
+    {"onnxc_string_change_case", 2, false}};
+
+/// Declares the runtime's string functions in the module of `op` (a body
+/// builder of a linalg.generic has no module to find yet).
+static void declareStringFunctions(Operation *op, OpBuilder &b) {
+  auto module = op->getParentOfType<ModuleOp>();
+  Type i64 = b.getI64Type(), i1 = b.getI1Type();
+  for (const StringFunction &f : kStringFunctions) {
+    if (module.lookupSymbol(f.name))
+      continue;
+    SmallVector<Type> args(f.numArgs, i64);
+    if (f.name == "onnxc_string_in_table")
+      args.back() = i1;
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    b.create<func::FuncOp>(module.getLoc(), f.name,
+                           b.getFunctionType(args, f.returnsBool ? i1 : i64))
+        .setPrivate();
+  }
+}
+
+/// Calls the runtime's `name` (declared by declareStringFunctions) on the
+/// signless scalars `args`.
+static Value callString(OpBuilder &b, Location loc, StringRef name,
+                        ValueRange args, Type result) {
+  SmallVector<Value> signless = llvm::map_to_vector(
+      args, [&](Value arg) { return toSignless(b, loc, arg); });
+  return b.create<func::CallOp>(loc, name, result, signless).getResult(0);
+}
+
+static bool isStringTensor(Value value) {
+  return isa<onnx::StringType>(getElementTypeOrSelf(value.getType()));
+}
+
+namespace {
+/// Equal on strings: byte-for-byte equality (the numeric form is the
+/// elementwise lowering's).
+struct StringEqualLowering : public OpConversionPattern<onnx::EqualOp> {
+  StringEqualLowering(MLIRContext *ctx)
+      : OpConversionPattern(ctx, /*benefit=*/2) {}
+
+  LogicalResult
+  matchAndRewrite(onnx::EqualOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isStringTensor(op.getA()))
+      return rewriter.notifyMatchFailure(op, "not strings");
+    if (failed(checkRankedOperands(op)))
+      return failure();
+    RankedTensorType resultType = getRankedResultType(op);
+    if (!resultType)
+      return failure();
+    declareStringFunctions(op, rewriter);
+    Value result = createElementwise(
+        rewriter, op.getLoc(), adaptor.getOperands(), resultType,
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          return callString(b, loc, "onnxc_string_equal", args, b.getI1Type());
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct StringConcatLowering : public ONNXToLinalgPattern<onnx::StringConcatOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
+
+  LogicalResult lower(onnx::StringConcatOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
+    Type string = resultType.getElementType();
+    declareStringFunctions(op, rewriter);
+    Value result = createElementwise(
+        rewriter, loc, adaptor.getOperands(), resultType,
+        [&](OpBuilder &b, Location nl, ValueRange args) {
+          Value handle =
+              callString(b, nl, "onnxc_string_concat", args, b.getI64Type());
+          return fromSignless(b, nl, handle, string);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// StringSplit: the part counts (Z) first, their maximum sizes the new dim
+/// of Y, then each part of Y asked for by its index.
+struct StringSplitLowering
+    : public ONNXToLinalgMultiResultPattern<onnx::StringSplitOp> {
+  using ONNXToLinalgMultiResultPattern::ONNXToLinalgMultiResultPattern;
+
+  LogicalResult lower(onnx::StringSplitOp op, OpAdaptor adaptor,
+                      ArrayRef<RankedTensorType> resultTypes, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
+    Value x = adaptor.getX();
+    auto xType = cast<RankedTensorType>(x.getType());
+    int64_t rank = xType.getRank();
+    Type i64 = rewriter.getI64Type();
+    declareStringFunctions(op, rewriter);
+    Value delimiter =
+        createStringScalar(rewriter, loc, op.getDelimiter().value_or(""));
+    Value maxsplit = rewriter.create<arith::ConstantIntOp>(
+        loc, op.getMaxsplit().value_or(-1), 64);
+    SmallVector<OpFoldResult> xSizes = getDimSizes(rewriter, loc, x);
+
+    Value counts = createElementwiseMap(
+        rewriter, loc, ValueRange{x}, resultTypes[1], xSizes,
+        [&](OpBuilder &b, Location nl, ValueRange args) {
+          return callString(b, nl, "onnxc_string_split_count",
+                            {args[0], delimiter, maxsplit}, i64);
+        });
+
+    // The most parts of any string (0 for no string).
+    auto scalarType = RankedTensorType::get({}, i64);
+    Value zero = createFilled(rewriter, loc, scalarType, {},
+                              createScalar(rewriter, loc, i64, 0));
+    SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank),
+                                   AffineMap::get(rank, 0, getContext())};
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::reduction);
+    Value most = rewriter
+                     .create<linalg::GenericOp>(
+                         loc, TypeRange{scalarType}, ValueRange{counts},
+                         ValueRange{zero}, maps, iterators,
+                         [&](OpBuilder &b, Location nl, ValueRange args) {
+                           b.create<linalg::YieldOp>(
+                               nl, ValueRange{b.create<arith::MaxSIOp>(
+                                       nl, args[0], args[1])});
+                         })
+                     .getResult(0);
+    Value width = rewriter.create<arith::IndexCastOp>(
+        loc, rewriter.getIndexType(),
+        rewriter.create<tensor::ExtractOp>(loc, most, ValueRange{}));
+
+    RankedTensorType yType = resultTypes[0];
+    SmallVector<OpFoldResult> ySizes = xSizes;
+    ySizes.push_back(width);
+    Value empty = createEmpty(rewriter, loc, yType, ySizes);
+    SmallVector<AffineExpr> xExprs;
+    for (int64_t d = 0; d < rank; ++d)
+      xExprs.push_back(rewriter.getAffineDimExpr(d));
+    SmallVector<AffineMap> partMaps = {
+        AffineMap::get(rank + 1, 0, xExprs, getContext()),
+        rewriter.getMultiDimIdentityMap(rank + 1)};
+    Type string = yType.getElementType();
+    Value parts = rewriter
+                      .create<linalg::GenericOp>(
+                          loc, TypeRange{yType}, ValueRange{x},
+                          ValueRange{empty}, partMaps, getParallel(rank + 1),
+                          [&](OpBuilder &b, Location nl, ValueRange args) {
+                            Value index = b.create<arith::IndexCastOp>(
+                                nl, i64, b.create<linalg::IndexOp>(nl, rank));
+                            Value handle = callString(
+                                b, nl, "onnxc_string_split_part",
+                                {args[0], delimiter, maxsplit, index}, i64);
+                            b.create<linalg::YieldOp>(
+                                nl, fromSignless(b, nl, handle, string));
+                          })
+                      .getResult(0);
+    rewriter.replaceOp(op, {parts, counts});
+    return success();
+  }
+};
+
+/// StringNormalizer: one loop over the strings that keeps those not in the
+/// stop-word table (changing their case) at the next free position of a
+/// result as long as the input (at least one string, all ""), then the
+/// kept ones sliced out (at least one).
+struct StringNormalizerLowering
+    : public ONNXToLinalgPattern<onnx::StringNormalizerOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
+
+  LogicalResult lower(onnx::StringNormalizerOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
+    Value x = adaptor.getX();
+    auto xType = cast<RankedTensorType>(x.getType());
+    int64_t rank = xType.getRank();
+    Type i64 = rewriter.getI64Type(), string = resultType.getElementType();
+    declareStringFunctions(op, rewriter);
+    SmallVector<StringRef> stopwords;
+    if (ArrayAttr words = op.getStopwordsAttr())
+      for (Attribute word : words)
+        stopwords.push_back(cast<StringAttr>(word).getValue());
+    Value table;
+    if (!stopwords.empty()) {
+      SmallVector<int64_t> offsets;
+      table = createRecordGlobal(rewriter, loc, stopwords, offsets);
+    }
+    Value numStopwords = rewriter.create<arith::ConstantIntOp>(
+        loc, static_cast<int64_t>(stopwords.size()), 64);
+    Value caseSensitive = rewriter.create<arith::ConstantIntOp>(
+        loc, op.getIsCaseSensitive() != 0, 1);
+    StringRef action = op.getCaseChangeAction();
+    Value upper = rewriter.create<arith::ConstantIntOp>(
+        loc, action == "UPPER" ? 1 : 0, 64);
+
+    Value zero = createIndex(rewriter, loc, 0);
+    Value one = createIndex(rewriter, loc, 1);
+    Value count =
+        toValue(rewriter, loc, getDimSize(rewriter, loc, x, rank - 1));
+    Value capacity = rewriter.create<arith::MaxSIOp>(loc, count, one);
+    SmallVector<OpFoldResult> sizes(rank, rewriter.getIndexAttr(1));
+    sizes.back() = capacity;
+    auto fullType = resultType.clone(
+        rank == 1 ? SmallVector<int64_t>{ShapedType::kDynamic}
+                  : SmallVector<int64_t>{1, ShapedType::kDynamic});
+    Value empty =
+        fromSignless(rewriter, loc,
+                     rewriter.create<arith::ConstantIntOp>(loc, 0, 64), string);
+    Value init = createFilled(rewriter, loc, fullType, sizes, empty);
+
+    auto loop = rewriter.create<scf::ForOp>(
+        loc, zero, count, one, ValueRange{init, zero},
+        [&](OpBuilder &b, Location nl, Value i, ValueRange state) {
+          SmallVector<Value> at(rank, zero);
+          at.back() = i;
+          Value s = b.create<tensor::ExtractOp>(nl, x, at);
+          Value stop = b.create<arith::ConstantIntOp>(nl, 0, 1);
+          if (table)
+            stop = callString(b, nl, "onnxc_string_in_table",
+                              {s, table, numStopwords, caseSensitive},
+                              b.getI1Type());
+          auto keep = b.create<scf::IfOp>(
+              nl, stop,
+              [&](OpBuilder &tb, Location tl) {
+                tb.create<scf::YieldOp>(tl, state);
+              },
+              [&](OpBuilder &eb, Location el) {
+                Value kept = s;
+                if (action != "NONE")
+                  kept = fromSignless(eb, el,
+                                      callString(eb, el,
+                                                 "onnxc_string_change_case",
+                                                 {s, upper}, i64),
+                                      string);
+                SmallVector<Value> to(rank, zero);
+                to.back() = state[1];
+                Value next =
+                    eb.create<tensor::InsertOp>(el, kept, state[0], to);
+                Value position = eb.create<arith::AddIOp>(el, state[1], one);
+                eb.create<scf::YieldOp>(el, ValueRange{next, position});
+              });
+          b.create<scf::YieldOp>(nl, keep.getResults());
+        });
+    Value kept = rewriter.create<arith::MaxSIOp>(loc, loop.getResult(1), one);
+    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
+    SmallVector<OpFoldResult> keptSizes(rank, rewriter.getIndexAttr(1));
+    keptSizes.back() = kept;
+    Value result = rewriter.create<tensor::ExtractSliceOp>(
+        loc, loop.getResult(0), offsets, keptSizes, strides);
+    rewriter.replaceOp(op, castTo(rewriter, loc, result, resultType));
+    return success();
+  }
+};
+} // namespace
+
+void onnxc::populateONNXStringToLinalgPatterns(RewritePatternSet &patterns) {
+  patterns.add<StringEqualLowering, StringConcatLowering, StringSplitLowering,
+               StringNormalizerLowering>(patterns.getContext());
+}
