@@ -80,6 +80,12 @@ def ONNXSpecializeIfRanksPass : Pass<"onnx-specialize-if-ranks", "mlir::func::Fu
     `max-ops` ops cloned in all (an If whose dependent ops would pass that
     stays as it is).
 
+    A Squeeze without axes has no rank while its input has `?` dims (each may
+    be 1). One with 1 to 3 of them that an op reads first becomes the Squeeze
+    of the input's static unit dims followed, per `?` dim, by
+    `If(dim == 1) {Squeeze(dim)} else {as is}`, and those Ifs are specialized
+    like the others.
+
     ```mlir
     %r = onnx.If %c : (tensor<i1>) -> tensor<*xf32> {
       onnx.Yield %squeezed : tensor<4xf32>
