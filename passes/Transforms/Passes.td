@@ -80,6 +80,12 @@ def ONNXSpecializeIfRanksPass : Pass<"onnx-specialize-if-ranks", "mlir::func::Fu
     `max-ops` ops cloned in all (an If whose dependent ops would pass that
     stays as it is).
 
+    A Squeeze without axes has no rank while its input has `?` dims (each may
+    be 1). One with 1 to 3 of them that an op reads first becomes the Squeeze
+    of the input's static unit dims followed, per `?` dim, by
+    `If(dim == 1) {Squeeze(dim)} else {as is}`, and those Ifs are specialized
+    like the others.
+
     ```mlir
     %r = onnx.If %c : (tensor<i1>) -> tensor<*xf32> {
       onnx.Yield %squeezed : tensor<4xf32>
@@ -111,7 +117,7 @@ def ONNXSpecializeIfRanksPass : Pass<"onnx-specialize-if-ranks", "mlir::func::Fu
 }
 
 def ONNXWidenFloat16Pass : Pass<"onnx-widen-float16", "mlir::func::FuncOp"> {
-  let summary = "compute float16 and bfloat16 MatMul, Gemm, Conv and ConvTranspose in float";
+  let summary = "compute float16 and bfloat16 MatMul, Gemm, Conv, ConvTranspose, Softmax and LogSoftmax in float";
   let description = [{
     These ops sum long runs of products: accumulated in a half-width type,
     every addition rounds and the error grows with the reduction (3 float16
@@ -119,7 +125,9 @@ def ONNXWidenFloat16Pass : Pass<"onnx-widen-float16", "mlir::func::FuncOp"> {
     becomes the same op on float inputs (onnx.Cast up), its result cast back
     once to the model's type, as ONNX's reference (numpy accumulates half
     products in float) and ONNX Runtime's x86 kernels compute; the float op
-    then reaches the float kernels and fusions.
+    then reaches the float kernels and fusions. Softmax and LogSoftmax sum a
+    row of exponentials and widen the same way (in half, 2 float16 ulps off
+    ONNX's Attention reference, which rounds once).
 
     ```mlir
     %y = onnx.MatMul %a, %b : (tensor<4x8xf16>, tensor<8x2xf16>) -> tensor<4x2xf16>

@@ -9,6 +9,15 @@
 // folding then decides the rank tests that follow, and the If yields what
 // the enclosing block returned, whose ranks usually agree again.
 //
+// A Squeeze without axes is such a test in one op: it drops every dim of size
+// 1, so while a dim of its input is `?` its rank is known only at run time
+// (ONNX's AffineGrid function body squeezes [N, 1, 3] so, N a value of the
+// input `size`). It becomes the Squeeze of its static unit dims followed by,
+// for each `?` dim, an If on whether that dim is 1 that squeezes it or not,
+// and the Ifs are specialized like the others. Where a copy cannot run (the
+// rank that N = 1 gives is one that the readers refuse), shape inference
+// turns that branch into a run-time failure, as ONNX Runtime fails there.
+//
 //===----------------------------------------------------------------------===//
 
 #include "dialects/ONNX/IR/ONNXOps.h"
@@ -26,6 +35,85 @@ namespace onnxc {
 using namespace mlir;
 using onnxc::onnx::IfOp;
 using onnxc::onnx::YieldOp;
+
+/// The most `?` dims that a Squeeze without axes is versioned on: each
+/// doubles the copies of the ops that read it.
+static constexpr int64_t kMaxVersionedDims = 3;
+
+/// A 1-D i64 onnx.Constant of `values`.
+static Value i64Constant(OpBuilder &b, Location loc, ArrayRef<int64_t> values) {
+  auto type = RankedTensorType::get({static_cast<int64_t>(values.size())},
+                                    b.getI64Type());
+  return b.create<onnxc::onnx::ConstantOp>(
+      loc, cast<ElementsAttr>(DenseElementsAttr::get(type, values)));
+}
+
+/// Replaces `op`, a Squeeze without axes whose input has from 1 to
+/// kMaxVersionedDims `?` dims, by the Squeeze of the input's static unit
+/// dims and then, for each `?` dim (the last first, so that the earlier
+/// ones keep their positions), `If(dim == 1) {Squeeze(dim)} else {as is}`.
+/// The Ifs' results have no rank until the rounds specialize their readers.
+static void versionSqueeze(onnxc::onnx::SqueezeOp op) {
+  auto x = cast<RankedTensorType>(op.getData().getType());
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  SmallVector<int64_t> unitDims, dynamicDims;
+  for (auto [i, dim] : llvm::enumerate(x.getShape())) {
+    int64_t index = static_cast<int64_t>(i);
+    if (dim == 1)
+      unitDims.push_back(index);
+    else if (ShapedType::isDynamic(dim))
+      // Its position once the unit dims before it are gone.
+      dynamicDims.push_back(index - static_cast<int64_t>(unitDims.size()));
+  }
+  Value value = op.getData();
+  if (!unitDims.empty())
+    value = b.create<onnxc::onnx::SqueezeOp>(loc, value,
+                                             i64Constant(b, loc, unitDims));
+  for (int64_t dim : llvm::reverse(dynamicDims)) {
+    Value size = b.create<onnxc::onnx::ShapeOp>(
+        loc, value, b.getI64IntegerAttr(dim + 1), dim);
+    Value isOne =
+        b.create<onnxc::onnx::EqualOp>(loc, size, i64Constant(b, loc, {1}));
+    auto ifOp = b.create<IfOp>(
+        loc, TypeRange{UnrankedTensorType::get(x.getElementType())}, isOne);
+    for (Region *region : {&ifOp.getThenBranch(), &ifOp.getElseBranch()}) {
+      OpBuilder::InsertionGuard guard(b);
+      b.createBlock(region);
+      Value yielded = value;
+      if (region == &ifOp.getThenBranch())
+        yielded = b.create<onnxc::onnx::SqueezeOp>(loc, value,
+                                                   i64Constant(b, loc, {dim}));
+      b.create<YieldOp>(loc, ValueRange{yielded});
+    }
+    value = ifOp.getResult(0);
+  }
+  op.getResult().replaceAllUsesWith(value);
+  op->erase();
+}
+
+/// The Squeezes without axes of `func` that have no rank only because of
+/// `?` dims of their input (not too many), and that an op other than a
+/// terminator reads (what only a block returns has no reader to specialize:
+/// an If would stay in its place).
+static SmallVector<onnxc::onnx::SqueezeOp>
+squeezesToVersion(func::FuncOp func) {
+  SmallVector<onnxc::onnx::SqueezeOp> squeezes;
+  func.walk([&](onnxc::onnx::SqueezeOp op) {
+    auto x = dyn_cast<RankedTensorType>(op.getData().getType());
+    auto isReader = [](Operation *user) {
+      return !user->hasTrait<OpTrait::IsTerminator>();
+    };
+    if (!onnxc::onnx::isNoValue(op.getAxes()) || !x ||
+        !isa<UnrankedTensorType>(op.getResult().getType()) ||
+        llvm::none_of(op->getUsers(), isReader))
+      return;
+    int64_t dynamic = llvm::count_if(x.getShape(), ShapedType::isDynamic);
+    if (dynamic >= 1 && dynamic <= kMaxVersionedDims)
+      squeezes.push_back(op);
+  });
+  return squeezes;
+}
 
 /// True if a result of `op` has no rank because its branches yield ranked
 /// tensors of different ranks.
@@ -148,6 +236,8 @@ struct ONNXSpecializeIfRanksPass
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
+    for (onnxc::onnx::SqueezeOp op : squeezesToVersion(func))
+      versionSqueeze(op);
     int64_t budget = maxOps;
     for (int64_t round = 0; round < maxRounds; ++round) {
       // Innermost first: a nested If's ranks may settle an outer one's.

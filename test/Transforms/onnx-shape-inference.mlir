@@ -111,3 +111,28 @@ func.func @conv_dynamic_kernel(%x: tensor<2x4x8xf32>, %w: tensor<4x1x?xf32>) -> 
   %1 = onnx.Conv %x, %w, %none {auto_pad = "SAME_UPPER", group = 4 : i64, strides = array<i64: 3>} : (tensor<2x4x8xf32>, tensor<4x1x?xf32>, none) -> tensor<*xf32>
   return %0, %1 : tensor<*xf32>, tensor<*xf32>
 }
+
+// -----
+
+// A shape operand built from constants and a tensor's dims is known in part
+// (ONNX's data propagation): [N, 2, 3] with N from a Split of an input, and
+// [N, 3, 4] with N a dim of the data, give static dims where they are known.
+// CHECK-LABEL: func.func @partial_shape_values
+// CHECK: onnx.Expand %{{.+}}, %{{.+}} : (tensor<2x3xi64>, tensor<3xi64>) -> tensor<?x2x3xi64>
+// CHECK: onnx.Reshape %{{.+}}, %{{.+}} : (tensor<?x12xf32>, tensor<3xi64>) -> tensor<?x3x4xf32>
+// CHECK: onnx.ConstantOfShape %{{.+}} : (tensor<2xi64>) -> tensor<?x5xf32>
+func.func @partial_shape_values(%size: tensor<4xi64>, %idx: tensor<2x3xi64>, %x: tensor<?x12xf32>) -> (tensor<*xi64>, tensor<*xf32>, tensor<*xf32>) {
+  %none = onnx.NoValue : () -> none
+  %parts:4 = onnx.Split %size, %none {num_outputs = 4 : i64} : (tensor<4xi64>, none) -> (tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>)
+  %c23 = onnx.Constant {value = dense<[2, 3]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %s = onnx.Concat %parts#0, %c23 {axis = 0 : i64} : (tensor<1xi64>, tensor<2xi64>) -> tensor<3xi64>
+  %e = onnx.Expand %idx, %s : (tensor<2x3xi64>, tensor<3xi64>) -> tensor<*xi64>
+  %n = onnx.Shape %x {end = 1 : i64} : (tensor<?x12xf32>) -> tensor<1xi64>
+  %c34 = onnx.Constant {value = dense<[3, 4]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %rs = onnx.Concat %n, %c34 {axis = 0 : i64} : (tensor<1xi64>, tensor<2xi64>) -> tensor<3xi64>
+  %r = onnx.Reshape %x, %rs : (tensor<?x12xf32>, tensor<3xi64>) -> tensor<*xf32>
+  %c5 = onnx.Constant {value = dense<5> : tensor<1xi64>} : () -> tensor<1xi64>
+  %cs = onnx.Concat %parts#1, %c5 {axis = 0 : i64} : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %z = onnx.ConstantOfShape %cs : (tensor<2xi64>) -> tensor<*xf32>
+  return %e, %r, %z : tensor<*xi64>, tensor<*xf32>, tensor<*xf32>
+}

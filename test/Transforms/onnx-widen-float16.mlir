@@ -34,3 +34,19 @@ func.func @float(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>) -> tensor<4x2xf32> {
   %y = onnx.MatMul %a, %b : (tensor<4x8xf32>, tensor<8x2xf32>) -> tensor<4x2xf32>
   return %y : tensor<4x2xf32>
 }
+
+// -----
+
+// Softmax and LogSoftmax of float16 compute in float (the row's exponentials,
+// sum and quotient), their result rounded once; the axis stays.
+// CHECK-LABEL: func.func @softmax
+// CHECK: %[[X:.+]] = onnx.Cast %arg0 {to = 1 : i64} : (tensor<2x18xf16>) -> tensor<2x18xf32>
+// CHECK: %[[S:.+]] = onnx.Softmax %[[X]] {axis = 0 : i64} : (tensor<2x18xf32>) -> tensor<2x18xf32>
+// CHECK: onnx.Cast %[[S]] {to = 10 : i64} : (tensor<2x18xf32>) -> tensor<2x18xf16>
+// CHECK: %[[L:.+]] = onnx.LogSoftmax %{{.+}} : (tensor<2x18xf32>) -> tensor<2x18xf32>
+// CHECK: onnx.Cast %[[L]] {to = 10 : i64} : (tensor<2x18xf32>) -> tensor<2x18xf16>
+func.func @softmax(%x: tensor<2x18xf16>) -> (tensor<2x18xf16>, tensor<2x18xf16>) {
+  %s = onnx.Softmax %x {axis = 0 : i64} : (tensor<2x18xf16>) -> tensor<2x18xf16>
+  %l = onnx.LogSoftmax %x : (tensor<2x18xf16>) -> tensor<2x18xf16>
+  return %s, %l : tensor<2x18xf16>, tensor<2x18xf16>
+}

@@ -104,6 +104,64 @@ static std::optional<int64_t> staticLength(Value value) {
   return type.getDimSize(0);
 }
 
+/// The dims `[start, end)` that a Shape of a rank-`rank` tensor reads: its
+/// `start` and `end` (the rank when absent), negative ones counted from the
+/// back, clamped to `[0, rank]`.
+static std::pair<int64_t, int64_t>
+getShapeRange(int64_t start, std::optional<int64_t> end, int64_t rank) {
+  auto clampIndex = [&](int64_t v) {
+    if (v < 0)
+      v += rank;
+    return std::max<int64_t>(0, std::min<int64_t>(v, rank));
+  };
+  return {clampIndex(start), clampIndex(end.value_or(rank))};
+}
+
+/// The values of the 1-D integer operand `value` (a shape that Expand,
+/// Reshape or ConstantOfShape reads) as far as they are known before run
+/// time, `?` for each value that only run time gives; nullopt when not even
+/// the length is known. Beyond a constant's values this reads through what
+/// models build shapes from (ONNX's shape inference calls it data
+/// propagation): a Concat joins its pieces' values, and a Shape of a ranked
+/// tensor gives that tensor's dims, so that `Concat(Split(size)[0], [2, 3])`
+/// is `[?, 2, 3]`. `depth` bounds the walk up a chain of Concats.
+static std::optional<SmallVector<int64_t>> getShapeValues(Value value,
+                                                          unsigned depth = 0) {
+  if (auto constant = getConstantIntValues(value))
+    return constant;
+  std::optional<int64_t> length = staticLength(value);
+  if (!length)
+    return std::nullopt;
+  SmallVector<int64_t> unknown(*length, kDyn);
+  constexpr unsigned kMaxDepth = 8;
+  Operation *def = value.getDefiningOp();
+  if (!def || depth >= kMaxDepth)
+    return unknown;
+  SmallVector<int64_t> values;
+  if (auto concat = dyn_cast<ConcatOp>(def)) {
+    for (Value piece : concat.getInputs()) {
+      std::optional<SmallVector<int64_t>> part =
+          getShapeValues(piece, depth + 1);
+      if (!part)
+        return unknown;
+      llvm::append_range(values, *part);
+    }
+  } else if (auto shape = dyn_cast<ShapeOp>(def)) {
+    auto x = dyn_cast<RankedTensorType>(shape.getData().getType());
+    if (!x)
+      return unknown;
+    auto [start, end] =
+        getShapeRange(shape.getStart(), shape.getEnd(), x.getRank());
+    for (int64_t i = start; i < end; ++i)
+      values.push_back(x.getDimSize(i));
+  } else {
+    return unknown;
+  }
+  if (static_cast<int64_t>(values.size()) != *length)
+    return unknown;
+  return values;
+}
+
 /// The number of axes that the `axes` operand of Squeeze or Unsqueeze
 /// holds: its static length, or 1 for a 0-D tensor (a single axis, as ONNX's
 /// own function bodies pass it, AffineGrid's among them).
@@ -181,13 +239,7 @@ ShapeOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location>,
     result.push_back(RankedTensorType::get({kDyn}, i64));
     return success();
   }
-  auto clampIndex = [&](int64_t v) {
-    if (v < 0)
-      v += x.getRank();
-    return std::max<int64_t>(0, std::min<int64_t>(v, x.getRank()));
-  };
-  int64_t start = clampIndex(op.getStart());
-  int64_t end = clampIndex(op.getEnd().value_or(x.getRank()));
+  auto [start, end] = getShapeRange(op.getStart(), op.getEnd(), x.getRank());
   result.push_back(
       RankedTensorType::get({std::max<int64_t>(0, end - start)}, i64));
   return success();
@@ -201,7 +253,7 @@ ReshapeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
   Adaptor op(operands, attrs, props, regions);
   auto data = cast<TensorType>(op.getData().getType());
   Type element = data.getElementType();
-  auto shape = getConstantIntValues(op.getShape());
+  auto shape = getShapeValues(op.getShape());
   if (!shape) {
     result.push_back(dynamicTensor(staticLength(op.getShape()), element));
     return success();
@@ -209,7 +261,10 @@ ReshapeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
   SmallVector<int64_t> dims;
   int64_t inferred = -1;
   for (auto [i, s] : llvm::enumerate(*shape)) {
-    if (s == -1) {
+    if (ShapedType::isDynamic(s)) {
+      // Known at run time only (a -1 or a 0 among them): the dim too.
+      dims.push_back(kDyn);
+    } else if (s == -1) {
       // reshape_c1
       if (inferred >= 0)
         return opError(loc, "Reshape", "expects at most one -1 in 'shape'");
@@ -521,7 +576,7 @@ ExpandOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
   Adaptor op(operands, attrs, props, regions);
   auto x = dyn_cast<RankedTensorType>(op.getInput().getType());
   Type element = getElementTypeOrSelf(operands[0]);
-  auto shape = getConstantIntValues(op.getShape());
+  auto shape = getShapeValues(op.getShape());
   if (!x || !shape) {
     auto length = staticLength(op.getShape());
     result.push_back(
@@ -530,10 +585,15 @@ ExpandOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
     return success();
   }
   SmallVector<int64_t> out;
-  // expand_c1
-  if (!OpTrait::util::getBroadcastedShape(x.getShape(), *shape, out))
+  // expand_c1 (a `?` of the shape broadcasts as a `?` dim: to the input's
+  // dim where that is not 1)
+  if (!OpTrait::util::getBroadcastedShape(x.getShape(), *shape, out)) {
+    SmallVector<std::string> values;
+    for (int64_t d : *shape)
+      values.push_back(ShapedType::isDynamic(d) ? "?" : std::to_string(d));
     return opError(loc, "Expand", "cannot broadcast ", x, " to shape [",
-                   llvm::make_range(shape->begin(), shape->end()), "]");
+                   llvm::make_range(values.begin(), values.end()), "]");
+  }
   result.push_back(RankedTensorType::get(out, element));
   return success();
 }
@@ -550,13 +610,14 @@ LogicalResult ConstantOfShapeOp::inferReturnTypes(
       return opError(loc, "ConstantOfShape", "expects a one-element 'value'");
     element = value.getElementType();
   }
-  auto shape = getConstantIntValues(op.getInput());
+  auto shape = getShapeValues(op.getInput());
   if (!shape) {
     result.push_back(dynamicTensor(staticLength(op.getInput()), element));
     return success();
   }
   // constantofshape_c2
-  if (llvm::any_of(*shape, [](int64_t d) { return d < 0; }))
+  if (llvm::any_of(
+          *shape, [](int64_t d) { return d < 0 && !ShapedType::isDynamic(d); }))
     return opError(loc, "ConstantOfShape", "expects non-negative dims");
   result.push_back(RankedTensorType::get(*shape, element));
   return success();
