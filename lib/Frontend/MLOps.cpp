@@ -1288,7 +1288,8 @@ ElementsAttr labelTable(NodeContext &node, StringRef ints, StringRef floats,
     if (!type || !type.hasStaticShape()) {
       error = "expects attribute '" + tensor.str() + "' to be a tensor";
     } else if (auto dense = dyn_cast<DenseElementsAttr>(elements)) {
-      table = dense.reshape(list(type.getElementType(), type.getNumElements()));
+      table = onnx::reshapeDense(
+          dense, list(type.getElementType(), type.getNumElements()));
     } else if (std::optional<ConstantTensor> values =
                    readElements(elements, 1 << 24)) {
       values->type = list(type.getElementType(), values->size());
@@ -1311,24 +1312,64 @@ ElementsAttr labelTable(NodeContext &node, StringRef ints, StringRef floats,
 /// be X's. Keys and values are int64, float or string (or, in the tensor
 /// forms, any numeric type). Built as Equal against the keys, the first
 /// match's index (ArgMax) gathered from the values, Where none matched the
-/// default. Opset 1's classes_strings form is refused; a NaN key too (ONNX
-/// leaves its match open).
+/// default. Opset 1's classes_strings form maps strings to their index or
+/// indices to their string. A NaN key is refused (ONNX leaves its match
+/// open).
 FailureOr<SmallVector<Value>> importLabelEncoder(NodeContext &node,
                                                  std::string &error) {
-  if (node.takeAttribute("classes_strings")) {
-    error = "has opset 1's 'classes_strings' form (not supported)";
-    return failure();
+  ElementsAttr keys, values, fallback;
+  if (std::optional<Attribute> classes =
+          node.takeAttribute("classes_strings")) {
+    // ml opset 1: a string becomes its index in classes_strings, an int64
+    // index its class, as X is strings or int64; the default is that of
+    // the output's type (default_int64, default_string).
+    MLIRContext *ctx = node.builder.getContext();
+    SmallVector<StringRef> names;
+    SmallVector<int64_t> indices;
+    if (auto list = dyn_cast<ArrayAttr>(*classes))
+      for (Attribute a : list)
+        if (auto name = dyn_cast<StringAttr>(a)) {
+          indices.push_back(static_cast<int64_t>(names.size()));
+          names.push_back(name.getValue());
+        }
+    auto listOf = [&](Type element) {
+      return RankedTensorType::get({static_cast<int64_t>(names.size())},
+                                   element);
+    };
+    ElementsAttr strings =
+        DenseStringElementsAttr::get(listOf(onnx::StringType::get(ctx)), names);
+    ElementsAttr ints = DenseElementsAttr::get(
+        listOf(IntegerType::get(ctx, 64)), ArrayRef<int64_t>(indices));
+    bool fromStrings =
+        isa<onnx::StringType>(getElementTypeOrSelf(node.inputs[0].getType()));
+    keys = fromStrings ? strings : ints;
+    values = fromStrings ? ints : strings;
+    std::optional<Attribute> defaultInt = node.takeAttribute("default_int64");
+    std::optional<Attribute> defaultString =
+        node.takeAttribute("default_string");
+    auto one = [&](Type element) {
+      return RankedTensorType::get({1}, element);
+    };
+    if (auto v = dyn_cast_or_null<IntegerAttr>(defaultInt.value_or(nullptr));
+        v && fromStrings)
+      fallback = DenseElementsAttr::get(one(IntegerType::get(ctx, 64)),
+                                        ArrayRef<int64_t>{v.getInt()});
+    if (auto v = dyn_cast_or_null<StringAttr>(defaultString.value_or(nullptr));
+        v && !fromStrings)
+      fallback = DenseStringElementsAttr::get(one(onnx::StringType::get(ctx)),
+                                              {v.getValue()});
+  } else {
+    keys = labelTable(node, "keys_int64s", "keys_floats", "keys_strings",
+                      "keys_tensor", error);
+    values = error.empty()
+                 ? labelTable(node, "values_int64s", "values_floats",
+                              "values_strings", "values_tensor", error)
+                 : ElementsAttr();
+    fallback = error.empty()
+                   ? labelTable(node, "default_int64", "default_float",
+                                "default_string", "default_tensor", error)
+                   : ElementsAttr();
   }
-  ElementsAttr keys = labelTable(node, "keys_int64s", "keys_floats",
-                                 "keys_strings", "keys_tensor", error);
-  ElementsAttr values =
-      error.empty() ? labelTable(node, "values_int64s", "values_floats",
-                                 "values_strings", "values_tensor", error)
-                    : ElementsAttr();
-  ElementsAttr fallback =
-      error.empty() ? labelTable(node, "default_int64", "default_float",
-                                 "default_string", "default_tensor", error)
-                    : ElementsAttr();
   if (!error.empty() || failed(checkNoOtherAttributes(node, error)))
     return failure();
   if (!keys || !values || keys.getNumElements() != values.getNumElements() ||
@@ -1363,7 +1404,7 @@ FailureOr<SmallVector<Value>> importLabelEncoder(NodeContext &node,
       error = "needs one default of the values' type";
       return failure();
     }
-    fallback = cast<DenseElementsAttr>(fallback).reshape(scalar);
+    fallback = onnx::reshapeDense(cast<DenseElementsAttr>(fallback), scalar);
   } else if (isa<onnx::StringType>(valueType)) {
     fallback = DenseStringElementsAttr::get(scalar, {StringRef("_Unused")});
   } else if (auto floatType = dyn_cast<FloatType>(valueType)) {

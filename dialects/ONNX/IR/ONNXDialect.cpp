@@ -153,6 +153,15 @@ std::optional<int64_t> onnxc::onnx::getONNXDType(Type type) {
   }
 }
 
+DenseElementsAttr onnxc::onnx::reshapeDense(DenseElementsAttr attr,
+                                            ShapedType type) {
+  auto strings = dyn_cast<DenseStringElementsAttr>(attr);
+  if (!strings)
+    return attr.reshape(type);
+  SmallVector<StringRef> values(strings.getValues<StringRef>());
+  return DenseStringElementsAttr::get(type, values);
+}
+
 bool onnxc::onnx::isLowPrecisionFloat(Type type) {
   return isa<Float4E2M1Type, Float8E8M0Type>(type) ||
          (isa<FloatType>(type) && type.getIntOrFloatBitWidth() == 8);

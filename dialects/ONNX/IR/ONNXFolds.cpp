@@ -26,7 +26,7 @@ static OpFoldResult reshapeConstant(Attribute value, Type type) {
   auto dense = dyn_cast_or_null<DenseElementsAttr>(value);
   if (!dense || !isSmallStatic(type))
     return {};
-  return dense.reshape(cast<ShapedType>(type));
+  return reshapeDense(dense, cast<ShapedType>(type));
 }
 
 /// Folds a shape-only op: identity when types match, else reshape a constant.

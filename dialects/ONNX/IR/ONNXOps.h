@@ -53,6 +53,12 @@ getConstantFloatValues(mlir::Value value);
 /// numeric contents (not strings).
 mlir::DenseElementsAttr getDenseConstant(mlir::Value value);
 
+/// `attr` with the shape of `type` (same element count): what
+/// DenseElementsAttr::reshape does, also for strings, which it does not
+/// handle.
+mlir::DenseElementsAttr reshapeDense(mlir::DenseElementsAttr attr,
+                                     mlir::ShapedType type);
+
 /// True for the float types narrower than 16 bits (float8, float4, e8m0):
 /// types held as their bit pattern, with no arithmetic (docs/lowering.md).
 bool isLowPrecisionFloat(mlir::Type elementType);

@@ -305,3 +305,16 @@ func.func @constant_dedup() -> (tensor<2xi64>, tensor<2xi64>) {
   %b = onnx.Constant {value = dense<[1, 2]> : tensor<2xi64>} : () -> tensor<2xi64>
   return %a, %b : tensor<2xi64>, tensor<2xi64>
 }
+
+// -----
+
+// A string constant reshapes like any other.
+// CHECK-LABEL: func.func @reshape_strings
+// CHECK: %[[C:.+]] = onnx.Constant {value = dense<{{\[}}["a", "b"], ["c", "d"]]> : tensor<2x2x!onnx.string>}
+// CHECK: return %[[C]]
+func.func @reshape_strings() -> tensor<2x2x!onnx.string> {
+  %c = onnx.Constant {value = dense<["a", "b", "c", "d"]> : tensor<4x!onnx.string>} : () -> tensor<4x!onnx.string>
+  %s = onnx.Constant {value = dense<[2, 2]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %0 = onnx.Reshape %c, %s : (tensor<4x!onnx.string>, tensor<2xi64>) -> tensor<2x2x!onnx.string>
+  return %0 : tensor<2x2x!onnx.string>
+}
