@@ -11,6 +11,7 @@
 
 #include "onnxc_runtime.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -75,11 +76,16 @@ onnxc_tensor *onnxcStringTensorFromHandles(int32_t rank, const int64_t *dims,
                                            int64_t numel);
 
 /// The strings a model makes during one run live in the run's arena, which
-/// onnxc_session_run sets on its thread (and the thread pool on its workers
-/// for the loops it runs) and frees after copying the outputs.
-typedef struct onnxcStringArena onnxcStringArena;
-onnxcStringArena *onnxcStringArenaCreate(void);
-void onnxcStringArenaFree(onnxcStringArena *arena);
+/// onnxc_session_run keeps on its stack and sets on its thread (and the
+/// thread pool on its workers for the loops it runs), and releases after
+/// copying the outputs. A run that makes no string allocates nothing.
+typedef struct onnxcStringArena {
+  pthread_mutex_t mutex;
+  struct onnxcStringBlock *blocks;
+} onnxcStringArena;
+#define ONNXC_STRING_ARENA_INIT {PTHREAD_MUTEX_INITIALIZER, NULL}
+/// Frees the strings of `arena`.
+void onnxcStringArenaRelease(onnxcStringArena *arena);
 onnxcStringArena *onnxcCurrentStringArena(void);
 /// Sets the arena of this thread and returns the previous one.
 onnxcStringArena *onnxcSetCurrentStringArena(onnxcStringArena *arena);

@@ -388,15 +388,8 @@ onnxc_status onnxc_session_run(onnxc_session *session,
   }
   int64_t *outDesc = w;
 
-  onnxcStringArena *arena = onnxcStringArenaCreate();
-  if (!arena) {
-    free(words);
-    free(inPtrs);
-    free(buffers);
-    free(results);
-    return onnxcSetError(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
-  }
-  onnxcStringArena *previousArena = onnxcSetCurrentStringArena(arena);
+  onnxcStringArena arena = ONNXC_STRING_ARENA_INIT;
+  onnxcStringArena *previousArena = onnxcSetCurrentStringArena(&arena);
   onnxc_threadpool *previous = onnxcSetCurrentThreadpool(session->pool);
   onnxcClearError();
   model->entry((void *const *)inPtrs, outDesc);
@@ -406,7 +399,7 @@ onnxc_status onnxc_session_run(onnxc_session *session,
   // left no outputs.
   if (onnxc_last_status() != ONNXC_OK) {
     status = onnxc_last_status();
-    onnxcStringArenaFree(arena);
+    onnxcStringArenaRelease(&arena);
     free(words);
     free(inPtrs);
     free(buffers);
@@ -463,7 +456,7 @@ onnxc_status onnxc_session_run(onnxc_session *session,
   if (status == ONNXC_OK)
     for (int32_t k = 0; k < model->num_outputs; ++k)
       outputs[k] = results[k];
-  onnxcStringArenaFree(arena);
+  onnxcStringArenaRelease(&arena);
   free(words);
   free(inPtrs);
   free(buffers);

@@ -49,39 +49,24 @@ const char *onnxcStringData(int64_t handle, size_t *size) {
  * The string arena of a run.
  *===----------------------------------------------------------------------===*/
 
-typedef struct ArenaBlock {
-  struct ArenaBlock *next;
+typedef struct onnxcStringBlock {
+  struct onnxcStringBlock *next;
   _Alignas(8) unsigned char data[];
 } ArenaBlock;
-
-struct onnxcStringArena {
-  pthread_mutex_t mutex;
-  ArenaBlock *blocks;
-};
 
 static _Thread_local onnxcStringArena *currentArena;
 
 /// Strings made outside onnxc_session_run (an entry function called
 /// directly) go here and live as long as the process.
-static onnxcStringArena processArena = {PTHREAD_MUTEX_INITIALIZER, NULL};
+static onnxcStringArena processArena = ONNXC_STRING_ARENA_INIT;
 
-onnxcStringArena *onnxcStringArenaCreate(void) {
-  onnxcStringArena *arena = calloc(1, sizeof(*arena));
-  if (arena)
-    pthread_mutex_init(&arena->mutex, NULL);
-  return arena;
-}
-
-void onnxcStringArenaFree(onnxcStringArena *arena) {
-  if (!arena)
-    return;
+void onnxcStringArenaRelease(onnxcStringArena *arena) {
   for (ArenaBlock *b = arena->blocks; b;) {
     ArenaBlock *next = b->next;
     free(b);
     b = next;
   }
-  pthread_mutex_destroy(&arena->mutex);
-  free(arena);
+  arena->blocks = NULL;
 }
 
 onnxcStringArena *onnxcCurrentStringArena(void) { return currentArena; }
