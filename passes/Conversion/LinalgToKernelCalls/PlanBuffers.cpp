@@ -97,6 +97,27 @@ lastUse(memref::AllocOp alloc, memref::DeallocOp dealloc, Block &block,
   return last;
 }
 
+/// True when the address of `alloc`'s memory is taken (through any of its
+/// views) as an integer: what the runtime calls of sequence and string
+/// lowerings receive. Such a buffer stays out of the arena: its lifetime
+/// follows that of the integer, which the liveness above cannot see, and
+/// MLIR 19 folds the aligned pointer of a memref.view to its source's,
+/// dropping the view's offset.
+static bool addressIsTaken(memref::AllocOp alloc) {
+  SmallVector<Value> aliases = {alloc.getResult()};
+  while (!aliases.empty()) {
+    Value alias = aliases.pop_back_val();
+    for (Operation *user : alias.getUsers()) {
+      if (isa<memref::ExtractAlignedPointerAsIndexOp>(user))
+        return true;
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+          view && view.getViewSource() == alias)
+        aliases.push_back(user->getResult(0));
+    }
+  }
+  return false;
+}
+
 /// The temporaries of `block`: its allocs that one dealloc of the same
 /// block frees (the others, such as returned buffers, are left alone), in
 /// block order; each lives from its alloc to its last use.
@@ -108,7 +129,7 @@ static SmallVector<Temporary> findTemporaries(Block &block) {
   SmallVector<Temporary> temporaries;
   for (auto alloc : block.getOps<memref::AllocOp>()) {
     std::optional<int64_t> bytes = arenaBytes(alloc);
-    if (!bytes)
+    if (!bytes || addressIsTaken(alloc))
       continue;
     memref::DeallocOp dealloc;
     int deallocs = 0;
