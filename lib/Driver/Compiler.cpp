@@ -503,12 +503,15 @@ LogicalResult compileModel(const CompileOptions &options, MLIRContext &context,
     func.setResultAttrs(i, ArrayRef<NamedAttribute>{});
 
   bool gpu = !options.target.gpu.empty();
-  // Strings are handles of host records that device code cannot follow.
+  // Strings, sequences and optionals are handles of host records that
+  // device code cannot follow.
   if (gpu) {
     Operation *stringOp = nullptr;
     module->walk([&](Operation *op) {
+      // Sequences and optionals are handles of host objects too.
       auto isString = [](Type type) {
-        return isa<onnx::StringType>(getElementTypeOrSelf(type));
+        return isa<onnx::StringType>(getElementTypeOrSelf(type)) ||
+               isa<onnx::SeqType, onnx::OptType>(type);
       };
       if (!llvm::any_of(op->getOperandTypes(), isString) &&
           !llvm::any_of(op->getResultTypes(), isString))
@@ -521,8 +524,8 @@ LogicalResult compileModel(const CompileOptions &options, MLIRContext &context,
     });
     if (stringOp) {
       stringOp->emitOpError(
-          "has string tensors, which the nvptx target does not support "
-          "(compile for the CPU)");
+          "has string tensors, sequences or optionals, which the nvptx "
+          "target does not support (compile for the CPU)");
       return failure();
     }
   }

@@ -19,6 +19,35 @@ FailureOr<onnxc::ModelSignature> onnxc::getModelSignature(func::FuncOp func) {
     TensorSignature tensor;
     auto name = attrs ? attrs.getAs<StringAttr>("onnx.name") : nullptr;
     tensor.name = name ? name.str() : (kind + "_" + Twine(index)).str();
+    // Sequences and optionals: their kinds, then the innermost tensor.
+    enum { kTensor = 0, kSequence = 1, kMap = 2, kOptional = 3 };
+    auto kindOf = [](Type t) {
+      return isa<onnx::SeqType>(t)   ? kSequence
+             : isa<onnx::OptType>(t) ? kOptional
+             : isa<onnx::MapType>(t) ? kMap
+                                     : kTensor;
+    };
+    tensor.kind = kindOf(type);
+    if (auto opt = dyn_cast<onnx::OptType>(type))
+      type = opt.getElementType();
+    if (tensor.kind == kOptional)
+      tensor.elemKind = kindOf(type);
+    if (auto seq = dyn_cast<onnx::SeqType>(type)) {
+      type = seq.getElementType();
+      if (tensor.kind == kSequence)
+        tensor.elemKind = kindOf(type);
+    }
+    if (auto map = dyn_cast<onnx::MapType>(type)) {
+      tensor.keyDtype = onnx::getONNXDType(map.getKeyType()).value_or(0);
+      type = UnrankedTensorType::get(map.getValueType());
+    }
+    if (tensor.kind != kTensor && isa<UnrankedTensorType>(type)) {
+      tensor.ranked = false;
+      tensor.dtype =
+          onnx::getONNXDType(cast<UnrankedTensorType>(type).getElementType())
+              .value_or(0);
+      return tensor;
+    }
     auto ranked = dyn_cast<RankedTensorType>(type);
     std::optional<int64_t> dtype =
         ranked ? onnx::getONNXDType(ranked.getElementType()) : std::nullopt;
@@ -93,9 +122,13 @@ static llvm::Constant *emitSignatures(
                             llvm::ArrayType::get(ptrType, names.size()), names),
                         prefix + ".params");
     }
+    int32_t rank = t.ranked ? static_cast<int32_t>(t.dims.size()) : -1;
+    if (!t.ranked)
+      dims = llvm::ConstantPointerNull::get(ptrType);
     sigs.push_back(llvm::ConstantStruct::get(
         sigType,
-        {name, b.getInt32(t.dtype), b.getInt32(t.dims.size()), dims, params}));
+        {name, b.getInt32(t.dtype), b.getInt32(rank), dims, params,
+         b.getInt32(t.kind), b.getInt32(t.elemKind), b.getInt32(t.keyDtype)}));
   }
   if (sigs.empty())
     return llvm::ConstantPointerNull::get(ptrType);
@@ -141,7 +174,9 @@ void onnxc::emitModelABI(llvm::Module &module, const ModelSignature &signature,
 
   // The descriptor, laid out as onnxc_tensor_sig / onnxc_model_desc.
   auto *sigType = llvm::StructType::create(
-      ctx, {ptrType, b.getInt32Ty(), b.getInt32Ty(), ptrType, ptrType},
+      ctx,
+      {ptrType, b.getInt32Ty(), b.getInt32Ty(), ptrType, ptrType,
+       b.getInt32Ty(), b.getInt32Ty(), b.getInt32Ty()},
       "onnxc_tensor_sig");
   auto *descType =
       llvm::StructType::create(ctx,
@@ -155,7 +190,7 @@ void onnxc::emitModelABI(llvm::Module &module, const ModelSignature &signature,
   llvm::Constant *name =
       b.CreateGlobalStringPtr(signature.name, "onnxc.model.name", 0, &module);
   llvm::Constant *desc = llvm::ConstantStruct::get(
-      descType, {b.getInt32(1), name, b.getInt32(signature.inputs.size()),
+      descType, {b.getInt32(2), name, b.getInt32(signature.inputs.size()),
                  b.getInt32(signature.outputs.size()), inputs, outputs, entry});
   auto *descGlobal = new llvm::GlobalVariable(
       module, descType, /*isConstant=*/true, llvm::GlobalValue::ExternalLinkage,

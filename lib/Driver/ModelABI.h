@@ -17,11 +17,18 @@
 namespace onnxc {
 
 /// One graph input or output as the runtime sees it.
+/// An input or output as onnxc_tensor_sig describes it. For a sequence,
+/// optional or sequence of maps, dtype and dims are those of the innermost
+/// tensor (a map's values), and `ranked` is false where its rank is unknown.
 struct TensorSignature {
   std::string name;
   int64_t dtype = 0;
   std::vector<int64_t> dims; // -1 for a dynamic dim
   std::vector<std::string> dimParams;
+  bool ranked = true;
+  int32_t kind = 0;     // onnxc_kind: 0 tensor, 1 sequence, 3 optional
+  int32_t elemKind = 0; // the kind of a sequence's or optional's element
+  int64_t keyDtype = 0; // a map's key dtype
 };
 
 struct ModelSignature {

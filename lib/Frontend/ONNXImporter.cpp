@@ -171,13 +171,85 @@ LogicalResult GraphImporter::checkOperators(const ::onnx::ModelProto &model) {
   return fail(message);
 }
 
+/// The type of a sequence, optional or map element (or of a TYPE_PROTO
+/// attribute): tensors with their declared dims (`?` for a dim_param),
+/// unranked without a shape. Null, with `error` set, for what onnxc does not
+/// model (sparse tensors, maps outside sequences, nested optionals...).
+static Type convertElementTypeProto(MLIRContext *ctx,
+                                    const ::onnx::TypeProto &type,
+                                    std::string &error) {
+  using onnxc::onnx::MapType, onnxc::onnx::OptType, onnxc::onnx::SeqType;
+  if (type.has_tensor_type()) {
+    const auto &tensor = type.tensor_type();
+    Type element = onnxc::onnx::getValueElementType(ctx, tensor.elem_type());
+    if (!element) {
+      error = "has unsupported data type " + dataTypeName(tensor.elem_type());
+      return nullptr;
+    }
+    if (!tensor.has_shape())
+      return UnrankedTensorType::get(element);
+    SmallVector<int64_t> dims;
+    for (const auto &dim : tensor.shape().dim())
+      dims.push_back(dim.has_dim_value() && dim.dim_value() >= 0
+                         ? dim.dim_value()
+                         : ShapedType::kDynamic);
+    return RankedTensorType::get(dims, element);
+  }
+  if (type.has_sequence_type()) {
+    const auto &elem = type.sequence_type().elem_type();
+    Type element;
+    if (elem.has_map_type()) {
+      const auto &map = elem.map_type();
+      Type key = onnxc::onnx::getValueElementType(ctx, map.key_type());
+      const auto &value = map.value_type();
+      Type valueType = value.has_tensor_type()
+                           ? onnxc::onnx::getValueElementType(
+                                 ctx, value.tensor_type().elem_type())
+                           : Type();
+      if (!key || !valueType ||
+          !isa<IntegerType, onnxc::onnx::StringType>(key)) {
+        error = "is a sequence of maps of types onnxc does not model";
+        return nullptr;
+      }
+      element = MapType::get(ctx, key, valueType);
+    } else if (elem.has_tensor_type()) {
+      element = convertElementTypeProto(ctx, elem, error);
+    } else {
+      error = "is a sequence of sequences, optionals or sparse tensors, "
+              "which onnxc does not model";
+      return nullptr;
+    }
+    return element ? SeqType::get(ctx, element) : Type();
+  }
+  if (type.has_optional_type()) {
+    const auto &elem = type.optional_type().elem_type();
+    if (!elem.has_tensor_type() && !elem.has_sequence_type()) {
+      error = "is an optional of a map or optional, which onnxc does not "
+              "model";
+      return nullptr;
+    }
+    Type element = convertElementTypeProto(ctx, elem, error);
+    return element ? OptType::get(ctx, element) : Type();
+  }
+  error = type.has_map_type() ? "is a map (onnxc models maps only as the "
+                                "elements of a sequence)"
+                              : "has no type, or a kind onnxc does not model "
+                                "(sparse tensor)";
+  return nullptr;
+}
+
 FailureOr<Type>
 GraphImporter::convertType(const ::onnx::TypeProto &type, StringRef name,
                            SmallVectorImpl<Attribute> &dimParams) {
-  if (!type.has_tensor_type())
-    return fail("value '" + name +
-                "' is not a tensor (sequences, maps and "
-                "optionals are not supported)");
+  if (!type.has_tensor_type()) {
+    std::string error;
+    Type converted = convertElementTypeProto(ctx, type, error);
+    if (!converted)
+      return fail("value '" + name + "' " + error);
+    if (options.inputShapes.count(name))
+      return fail("--input-shape names '" + name + "', which is not a tensor");
+    return converted;
+  }
   const auto &tensor = type.tensor_type();
   Type element = onnxc::onnx::getValueElementType(ctx, tensor.elem_type());
   if (!element)
@@ -243,6 +315,15 @@ GraphImporter::convertAttribute(::onnx::AttributeProto &attr,
       return failure();
     }
     return Attribute(*value);
+  }
+  case ::onnx::AttributeProto::TYPE_PROTO: {
+    std::string typeError;
+    Type type = convertElementTypeProto(ctx, attr.tp(), typeError);
+    if (!type) {
+      error = "attribute '" + attr.name() + "' " + typeError;
+      return failure();
+    }
+    return Attribute(TypeAttr::get(type));
   }
   default:
     error = "has attribute '" + attr.name() + "' of unsupported kind " +
@@ -650,7 +731,15 @@ OwningOpRef<ModuleOp> GraphImporter::import(::onnx::ModelProto &model) {
                  "' is not computed by any node");
       return nullptr;
     }
-    results.push_back(it->second);
+    Value result = it->second;
+    // An optional where the graph declares what it holds (a Loop carrying an
+    // optional sequence that its body always sets): the value it holds.
+    if (isa<onnxc::onnx::OptType>(result.getType()) &&
+        !output.type().has_optional_type() &&
+        (output.type().has_sequence_type() || output.type().has_tensor_type()))
+      result =
+          builder.create<onnxc::onnx::OptionalGetElementOp>(fileLoc, result);
+    results.push_back(result);
     SmallVector<NamedAttribute> attrs{builder.getNamedAttr(
         "onnx.name", builder.getStringAttr(output.name()))};
     if (output.type().has_tensor_type() &&

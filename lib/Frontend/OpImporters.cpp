@@ -686,6 +686,25 @@ static SmallVector<Type> yieldedTypes(Region &region) {
   return llvm::to_vector(region.front().getTerminator()->getOperandTypes());
 }
 
+/// Makes the region's output `index` an optional (onnx.Optional of it) when
+/// `expected` is an optional and the output is not: ONNX lets a tensor or
+/// sequence stand for the optional that holds it (a Loop that carries an
+/// optional sequence and yields a sequence).
+static void yieldAsOptional(OpBuilder &b, Region &region, unsigned index,
+                            Type expected) {
+  Operation *yield = region.front().getTerminator();
+  Value value = yield->getOperand(index);
+  if (!isa<onnx::OptType>(expected) || isa<onnx::OptType>(value.getType()) ||
+      !isa<TensorType, onnx::SeqType>(value.getType()))
+    return;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(yield);
+  Value optional = b.create<onnx::OptionalOp>(
+      yield->getLoc(), onnx::OptType::get(b.getContext(), value.getType()),
+      value);
+  yield->setOperand(index, optional);
+}
+
 namespace {
 /// The regions that a node's subgraphs are imported into, held by a
 /// placeholder op (of the op's name, without operands or results) at the
@@ -739,6 +758,12 @@ static FailureOr<SmallVector<Value>> importIf(NodeContext &node,
             std::to_string(elseTypes.size()) + " outputs";
     return failure();
   }
+  for (unsigned i = 0; i < thenTypes.size(); ++i) {
+    yieldAsOptional(node.builder, branches[0], i, elseTypes[i]);
+    yieldAsOptional(node.builder, branches[1], i, thenTypes[i]);
+  }
+  thenTypes = yieldedTypes(branches[0]);
+  elseTypes = yieldedTypes(branches[1]);
   OperationState state(node.loc, onnx::IfOp::getOperationName());
   state.addOperands(node.inputs);
   for (auto [index, types] : llvm::enumerate(llvm::zip(thenTypes, elseTypes))) {
@@ -781,6 +806,9 @@ static FailureOr<SmallVector<Value>> importLoop(NodeContext &node,
             " values and a condition";
     return failure();
   }
+  for (auto [index, value] : llvm::enumerate(carried))
+    yieldAsOptional(b, body, 1 + index, value.getType());
+  yielded = yieldedTypes(body);
   OperationState state(node.loc, onnx::LoopOp::getOperationName());
   state.addOperands(node.inputs);
   for (auto [index, value] : llvm::enumerate(carried)) {
@@ -798,6 +826,150 @@ static FailureOr<SmallVector<Value>> importLoop(NodeContext &node,
     state.addTypes(insertDim(type, 0, ShapedType::kDynamic));
   state.addAttributes(node.attributes);
   Operation *op = regions.create(state);
+  if (failed(verifyBuilt(op, error)))
+    return failure();
+  return SmallVector<Value>(op->getResults());
+}
+
+/// SequenceEmpty: a sequence of `dtype` (float by default) tensors of
+/// unknown rank, until an insertion says more.
+static FailureOr<SmallVector<Value>> importSequenceEmpty(NodeContext &node,
+                                                         std::string &error) {
+  MLIRContext *ctx = node.builder.getContext();
+  int64_t dtype = 1;
+  for (NamedAttribute attr : node.attributes) {
+    auto value = dyn_cast<IntegerAttr>(attr.getValue());
+    if (attr.getName() != "dtype" || !value) {
+      error = "has unsupported attribute '" + attr.getName().str() + "'";
+      return failure();
+    }
+    dtype = value.getInt();
+  }
+  Type element = onnx::getValueElementType(ctx, dtype);
+  if (!element) {
+    error = "has unsupported 'dtype' " + dataTypeName(dtype);
+    return failure();
+  }
+  auto op = node.builder.create<onnx::SequenceEmptyOp>(
+      node.loc, onnx::SeqType::get(ctx, UnrankedTensorType::get(element)),
+      node.builder.getI64IntegerAttr(dtype));
+  if (failed(verifyBuilt(op, error)))
+    return failure();
+  return SmallVector<Value>{op};
+}
+
+/// Optional: its type is the input's, or, without an input, the `type`
+/// attribute's.
+static FailureOr<SmallVector<Value>> importOptional(NodeContext &node,
+                                                    std::string &error) {
+  MLIRContext *ctx = node.builder.getContext();
+  Type element;
+  for (NamedAttribute attr : node.attributes) {
+    auto type = dyn_cast<TypeAttr>(attr.getValue());
+    if (attr.getName() != "type" || !type) {
+      error = "has unsupported attribute '" + attr.getName().str() + "'";
+      return failure();
+    }
+    element = type.getValue();
+  }
+  Value input = node.inputs.empty() ? node.noValue() : node.inputs[0];
+  if (!onnx::isNoValue(input))
+    element = input.getType();
+  if (!element || !isa<TensorType, onnx::SeqType>(element)) {
+    error = "needs an input or a 'type' attribute of a tensor or sequence";
+    return failure();
+  }
+  auto op = node.builder.create<onnx::OptionalOp>(
+      node.loc, onnx::OptType::get(ctx, element), input);
+  if (failed(verifyBuilt(op, error)))
+    return failure();
+  return SmallVector<Value>{op};
+}
+
+/// SequenceMap: a Loop over the elements, as ONNX's function body of the op
+/// has it: the body graph runs on element i of each sequence input (and on
+/// each tensor input as it is), and each of its outputs is appended to an
+/// output sequence.
+static FailureOr<SmallVector<Value>> importSequenceMap(NodeContext &node,
+                                                       std::string &error) {
+  OpBuilder &b = node.builder;
+  MLIRContext *ctx = b.getContext();
+  if (node.inputs.empty() || !isa<onnx::SeqType>(node.inputs[0].getType())) {
+    error = "expects a sequence as its first input";
+    return failure();
+  }
+  SmallVector<Type> argTypes;
+  for (Value input : node.inputs) {
+    if (auto seq = dyn_cast<onnx::SeqType>(input.getType()))
+      argTypes.push_back(seq.getElementType());
+    else if (isa<TensorType>(input.getType()))
+      argTypes.push_back(input.getType());
+    else {
+      error = "expects sequences and tensors as inputs";
+      return failure();
+    }
+  }
+  auto i64 = RankedTensorType::get({}, b.getI64Type());
+  auto i1 = RankedTensorType::get({}, b.getI1Type());
+  SubgraphRegions regions(node, onnx::LoopOp::getOperationName(), 2);
+  if (failed(node.importSubgraph("body", regions[1], argTypes, error)))
+    return failure();
+  Block &mapped = regions[1].front();
+  SmallVector<Type> outputTypes;
+  for (Type type : yieldedTypes(regions[1])) {
+    if (!isa<TensorType>(type)) {
+      error = "has a body whose outputs are not all tensors";
+      return failure();
+    }
+    outputTypes.push_back(onnx::SeqType::get(ctx, type));
+  }
+  Value count = b.create<onnx::SequenceLengthOp>(node.loc, node.inputs[0]);
+  SmallVector<Value> initial;
+  for (Type type : outputTypes) {
+    Type element = cast<TensorType>(cast<onnx::SeqType>(type).getElementType())
+                       .getElementType();
+    std::optional<int64_t> dtype = onnx::getONNXDType(element);
+    if (!dtype && isa<onnx::StringType>(element))
+      dtype = 8;
+    initial.push_back(b.create<onnx::SequenceEmptyOp>(
+        node.loc, type, b.getI64IntegerAttr(dtype.value_or(1))));
+  }
+  // The Loop's body: (i, cond, outputs so far) -> (cond, outputs with the
+  // body's outputs for element i appended).
+  SmallVector<Type> loopArgs{i64, i1};
+  llvm::append_range(loopArgs, outputTypes);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *body =
+        b.createBlock(&regions[0], {}, loopArgs,
+                      SmallVector<Location>(loopArgs.size(), node.loc));
+    for (auto [input, arg] : llvm::zip(node.inputs, mapped.getArguments())) {
+      Value element = input;
+      if (isa<onnx::SeqType>(input.getType()))
+        element = b.create<onnx::SequenceAtOp>(node.loc, arg.getType(), input,
+                                               body->getArgument(0));
+      arg.replaceAllUsesWith(element);
+    }
+    Operation *mappedYield = mapped.getTerminator();
+    body->getOperations().splice(body->end(), mapped.getOperations(),
+                                 mapped.begin(), Block::iterator(mappedYield));
+    b.setInsertionPointToEnd(body);
+    SmallVector<Value> next{body->getArgument(1)};
+    for (auto [k, y] : llvm::enumerate(mappedYield->getOperands()))
+      next.push_back(b.create<onnx::SequenceInsertOp>(node.loc, outputTypes[k],
+                                                      body->getArgument(2 + k),
+                                                      y, node.noValue()));
+    b.create<onnx::YieldOp>(node.loc, next);
+    mappedYield->erase();
+  }
+  // The mapped region is spent; only the Loop's body moves into the op.
+  regions[1].getBlocks().clear();
+  OperationState state(node.loc, onnx::LoopOp::getOperationName());
+  state.addOperands({count, node.noValue()});
+  state.addOperands(initial);
+  state.addTypes(outputTypes);
+  state.addRegion()->takeBody(regions[0]);
+  Operation *op = b.create(state);
   if (failed(verifyBuilt(op, error)))
     return failure();
   return SmallVector<Value>(op->getResults());
@@ -1850,6 +2022,20 @@ struct Registry {
     add("Loop", 1, 0, importLoop);
     add("Scan", 8, 0, importScanV8);
     add("Scan", 9, 0, importScan);
+    // Sequences and optionals (ops/Sequence.td).
+    add("SequenceEmpty", 11, 0, importSequenceEmpty);
+    add("SequenceConstruct", 11);
+    add("SequenceInsert", 11, 3);
+    add("SequenceAt", 11);
+    add("SequenceErase", 11, 2);
+    add("SequenceLength", 11);
+    add("SplitToSequence", 11, 2);
+    add("ConcatFromSequence", 11);
+    add("SequenceMap", 17, 0, importSequenceMap);
+    add("Optional", 15, 1, importOptional);
+    add("OptionalHasElement", 15, 1);
+    add("OptionalGetElement", 15);
+    addIn(kMLDomain, "ZipMap", 1);
   }
 };
 } // namespace

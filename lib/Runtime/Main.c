@@ -3,10 +3,11 @@
  *   OUT [--output-dir DIR] [--threads T] [--bench N] [--profile PATH] [--info]
  *       [INPUT ...]
  *
- * Reads the inputs (.pb or .npy, in the model's input order), runs the model
- * and writes DIR/output_K.pb. Exit status: 0 on success, 1 on an error (one
- * "error: ..." line on stderr, no output file left behind), 2 on a usage
- * error.
+ * Reads the inputs (.pb or .npy, in the model's input order; a sequence, map
+ * or optional input from a .pb SequenceProto, MapProto or OptionalProto),
+ * runs the model and writes DIR/output_K.pb (for those kinds, their proto).
+ *Exit status: 0 on success, 1 on an error (one "error: ..." line on stderr, no
+ *output file left behind), 2 on a usage error.
  *
  *===----------------------------------------------------------------------===*/
 #define _POSIX_C_SOURCE 200809L
@@ -45,8 +46,9 @@ static void printUsage(FILE *out, const char *prog) {
 static void printHelp(const char *prog) {
   printUsage(stdout, prog);
   fputs("\nRuns the compiled model on INPUT files (.pb TensorProto or .npy, in "
-        "the model's\ninput order) and writes DIR/output_K.pb for each "
-        "output K.\n\n"
+        "the model's\ninput order; .pb SequenceProto, MapProto or "
+        "OptionalProto for sequence, map\nand optional inputs) and writes "
+        "DIR/output_K.pb for each output K.\n\n"
         "options:\n"
         "  --output-dir DIR  where to write the outputs (default: .)\n"
         "  --threads T       threads to run with, 0 for all cores "
@@ -184,8 +186,24 @@ static void printJsonSigs(FILE *out, const onnxc_tensor_sig *sigs,
     const onnxc_tensor_sig *sig = &sigs[i];
     fputs(i ? ", {\"name\": " : "{\"name\": ", out);
     printJsonString(out, sig->name);
+    // Other kinds say so; dtype and shape are then their innermost
+    // tensors' (a shape of null: any rank).
+    if (sig->kind != ONNXC_KIND_TENSOR) {
+      fputs(", \"kind\": ", out);
+      printJsonString(out, onnxcKindName(sig->kind));
+      fputs(", \"elem_kind\": ", out);
+      printJsonString(out, onnxcKindName(sig->elem_kind));
+      if (sig->key_dtype) {
+        fputs(", \"key_dtype\": ", out);
+        printJsonString(out, onnxc_dtype_name(sig->key_dtype));
+      }
+    }
     fputs(", \"dtype\": ", out);
     printJsonString(out, onnxc_dtype_name(sig->dtype));
+    if (sig->rank < 0) {
+      fputs(", \"shape\": null, \"dim_params\": null}", out);
+      continue;
+    }
     fputs(", \"shape\": [", out);
     for (int32_t d = 0; d < sig->rank; ++d)
       fprintf(out, "%s%lld", d ? ", " : "", (long long)sig->dims[d]);
@@ -264,6 +282,17 @@ static bool sameFile(const char *a, const char *b) {
   return same;
 }
 
+/// True if `path` starts with the .npy magic.
+static bool isNpy(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return false;
+  char magic[6];
+  bool npy = fread(magic, 1, 6, f) == 6 && memcmp(magic, "\x93NUMPY", 6) == 0;
+  fclose(f);
+  return npy;
+}
+
 static double nowMs(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -332,9 +361,23 @@ static onnxc_status runModel(const onnxc_model_desc *model,
   }
 
   for (int32_t i = 0; i < numIn; ++i) {
-    inputs[i] = onnxc_tensor_read(opts->inputs[i]);
+    const onnxc_tensor_sig *sig = &model->inputs[i];
+    if (sig->kind == ONNXC_KIND_TENSOR) {
+      inputs[i] = onnxc_tensor_read(opts->inputs[i]);
+    } else if (isNpy(opts->inputs[i])) {
+      status = onnxcSetError(ONNXC_ERROR_UNSUPPORTED,
+                             "input %d '%s' is a %s: '%s' is a .npy file, "
+                             "which cannot hold one (use a .pb file)",
+                             (int)i, sig->name ? sig->name : "",
+                             onnxcKindName(sig->kind), opts->inputs[i]);
+      goto done;
+    } else {
+      // An OPTIONAL input's OptionalProto may hold nothing: a NONE value.
+      inputs[i] = onnxc_value_read_pb(opts->inputs[i], sig->kind);
+    }
     if (!inputs[i]) {
-      status = ONNXC_ERROR_IO;
+      status = onnxc_last_status() != ONNXC_OK ? onnxc_last_status()
+                                               : ONNXC_ERROR_IO;
       goto done;
     }
   }
@@ -365,8 +408,9 @@ static onnxc_status runModel(const onnxc_model_desc *model,
   // Write every output under a temporary name first, so that a failure
   // leaves none of them behind.
   for (int32_t k = 0; k < numOut; ++k) {
-    status = onnxcWritePbTemp(outputs[k], outPaths[k], model->outputs[k].name,
-                              &tmpPaths[k]);
+    status =
+        onnxcWriteValuePbTemp(outputs[k], outPaths[k], model->outputs[k].kind,
+                              model->outputs[k].name, &tmpPaths[k]);
     if (status != ONNXC_OK)
       goto done;
   }

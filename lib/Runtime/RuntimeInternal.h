@@ -29,6 +29,8 @@ _Static_assert(sizeof(void *) == 8, "the model ABI assumes 64-bit pointers");
 #define ONNXC_PRINTF(fmtIdx, argIdx)
 #endif
 
+/// Every value: a tensor, or (kind) a sequence, map or NONE, whose dtype is
+/// its element dtype and whose rank, numel, nbytes and data are 0.
 struct onnxc_tensor {
   int32_t dtype;
   int32_t rank;
@@ -41,6 +43,21 @@ struct onnxc_tensor {
   void *allocation;
   /// Owned; NULL means "".
   char *name;
+  /// onnxc_kind: TENSOR, SEQUENCE, MAP or NONE.
+  int32_t kind;
+  /// A sequence's item kind (TENSOR or MAP) and, for maps, key dtype; a
+  /// map's key dtype.
+  int32_t elemKind;
+  int32_t keyDtype;
+  /// Made in a run arena (Values.c): freed with the arena, not one by one.
+  bool inArena;
+  /// A sequence's `count` items (room for `capacity`).
+  int64_t count;
+  int64_t capacity;
+  onnxc_tensor **items;
+  /// A map's keys and values.
+  onnxc_tensor *keys;
+  onnxc_tensor *values;
 };
 
 /// Formats the thread's last error message and returns `status`.
@@ -75,20 +92,43 @@ onnxc_tensor *onnxcStringTensorFromHandles(int32_t rank, const int64_t *dims,
                                            const int64_t *handles,
                                            int64_t numel);
 
-/// The strings a model makes during one run live in the run's arena, which
-/// onnxc_session_run keeps on its stack and sets on its thread (and the
-/// thread pool on its workers for the loops it runs), and releases after
-/// copying the outputs. A run that makes no string allocates nothing.
-typedef struct onnxcStringArena {
+/// The strings and values (Values.c) a model makes during one run live in
+/// the run's arena, which onnxc_session_run keeps on its stack and sets on
+/// its thread (and the thread pool on its workers for the loops it runs),
+/// and releases after copying the outputs. A run that makes none allocates
+/// nothing.
+typedef struct onnxcRunArena {
   pthread_mutex_t mutex;
-  struct onnxcStringBlock *blocks;
-} onnxcStringArena;
-#define ONNXC_STRING_ARENA_INIT {PTHREAD_MUTEX_INITIALIZER, NULL}
-/// Frees the strings of `arena`.
-void onnxcStringArenaRelease(onnxcStringArena *arena);
-onnxcStringArena *onnxcCurrentStringArena(void);
+  struct onnxcArenaBlock *blocks;
+} onnxcRunArena;
+#define ONNXC_RUN_ARENA_INIT {PTHREAD_MUTEX_INITIALIZER, NULL}
+/// Frees what `arena` holds.
+void onnxcRunArenaRelease(onnxcRunArena *arena);
+onnxcRunArena *onnxcCurrentRunArena(void);
 /// Sets the arena of this thread and returns the previous one.
-onnxcStringArena *onnxcSetCurrentStringArena(onnxcStringArena *arena);
+onnxcRunArena *onnxcSetCurrentRunArena(onnxcRunArena *arena);
+/// `size` zeroed, 8-aligned bytes in the current run arena (outside a run:
+/// a process arena never freed); aborts when memory runs out, as a compiled
+/// model's own allocations do.
+void *onnxcRunArenaAlloc(size_t size);
+
+/// A deep copy of `value` of any kind, owned by the caller (strings copied
+/// out of any arena); NULL with the last error set on failure.
+onnxc_tensor *onnxcValueCopy(const onnxc_tensor *value);
+
+/// The name of a kind ("tensor", "sequence", ...).
+const char *onnxcKindName(int32_t kind);
+
+/// Copies a strided memref of `rank` dims into dense row-major `dst`.
+void onnxcCopyStrided(unsigned char *dst, const unsigned char *src,
+                      int32_t rank, const int64_t *sizes,
+                      const int64_t *strides, size_t elemSize, int64_t numel);
+
+/// Writes `value` as the proto of `kind` (onnxc_value_write_pb), named
+/// `name` (NULL: the value's name), to a temporary file next to `path`.
+onnxc_status onnxcWriteValuePbTemp(const onnxc_tensor *value, const char *path,
+                                   int32_t kind, const char *name,
+                                   char **tmpPath);
 
 /// The bits an element of `dtype` takes in a .pb file when ONNX packs it
 /// (4: INT4, UINT4, FLOAT4E2M1; 2: INT2, UINT2), else 0.
@@ -123,7 +163,7 @@ onnxc_status onnxcEncodePbHeader(const onnxc_tensor *tensor, const char *name,
 onnxc_status onnxcWritePbTemp(const onnxc_tensor *tensor, const char *path,
                               const char *name, char **tmpPath);
 
-/// Checks that `model` is a usable version 1 model descriptor.
+/// Checks that `model` is a usable version 2 model descriptor.
 onnxc_status onnxcCheckModel(const onnxc_model_desc *model);
 
 /// Sets the pool that onnxc_current_threadpool() returns on this thread and

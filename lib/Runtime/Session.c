@@ -2,7 +2,9 @@
  *
  * A session checks the input tensors against the model's signature, passes
  * them to the entry function as MLIR memref descriptors, and turns the
- * output descriptors that the model fills into tensors.
+ * output descriptors that the model fills into tensors. Sequences, maps and
+ * optionals travel as handles of their objects in rank-0 memrefs; their
+ * outputs are deep copies, made before the run's arena goes.
  *
  *===----------------------------------------------------------------------===*/
 #include "RuntimeInternal.h"
@@ -56,11 +58,28 @@ static void formatSigShape(char *buf, size_t size,
 
 static onnxc_status checkSig(const onnxc_tensor_sig *sig, const char *kind,
                              int32_t index) {
-  if (!onnxcDtypeIsKnown(sig->dtype))
+  bool isTensor = sig->kind == ONNXC_KIND_TENSOR;
+  bool kindOk = isTensor;
+  if (sig->kind == ONNXC_KIND_SEQUENCE)
+    kindOk =
+        sig->elem_kind == ONNXC_KIND_TENSOR || sig->elem_kind == ONNXC_KIND_MAP;
+  else if (sig->kind == ONNXC_KIND_MAP)
+    kindOk = sig->elem_kind == ONNXC_KIND_TENSOR;
+  else if (sig->kind == ONNXC_KIND_OPTIONAL)
+    kindOk = sig->elem_kind == ONNXC_KIND_TENSOR ||
+             sig->elem_kind == ONNXC_KIND_SEQUENCE;
+  if (!kindOk)
+    return onnxcSetError(ONNXC_ERROR_UNSUPPORTED,
+                         "model %s %d '%s' has unsupported kind %d (elem_kind "
+                         "%d)",
+                         kind, (int)index, sigName(sig), (int)sig->kind,
+                         (int)sig->elem_kind);
+  if (!onnxcDtypeIsKnown(sig->dtype) &&
+      (isTensor || sig->dtype != ONNXC_DTYPE_UNDEFINED))
     return onnxcSetError(
         ONNXC_ERROR_UNSUPPORTED, "model %s %d '%s' has unsupported dtype %s",
         kind, (int)index, sigName(sig), onnxc_dtype_name(sig->dtype));
-  if (sig->rank < 0 || sig->rank > ONNXC_MAX_RANK)
+  if (sig->rank < (isTensor ? 0 : -1) || sig->rank > ONNXC_MAX_RANK)
     return onnxcSetError(ONNXC_ERROR_UNSUPPORTED,
                          "model %s %d '%s' has unsupported rank %d", kind,
                          (int)index, sigName(sig), (int)sig->rank);
@@ -71,7 +90,13 @@ static onnxc_status checkSig(const onnxc_tensor_sig *sig, const char *kind,
   return ONNXC_OK;
 }
 
-/// Checks that `model` is a usable version 1 model descriptor.
+/// The words of the memref descriptor of `sig`: a handle's rank-0 memref
+/// for the kinds that are not tensors.
+static size_t descWords(const onnxc_tensor_sig *sig) {
+  return sig->kind == ONNXC_KIND_TENSOR ? 3 + 2 * (size_t)sig->rank : 3;
+}
+
+/// Checks that `model` is a usable version 2 model descriptor.
 onnxc_status onnxcCheckModel(const onnxc_model_desc *model) {
   if (!model)
     return onnxcSetError(ONNXC_ERROR_INVALID_ARGUMENT, "model is null");
@@ -131,7 +156,101 @@ onnxc_threadpool *onnxc_session_threadpool(const onnxc_session *session) {
   return session ? session->pool : NULL;
 }
 
-/// Checks count, dtypes, ranks, static dims and shared dim_params.
+/// Checks the dtype, rank and static dims of tensor `t` against `sig` (a
+/// dtype of 0 and a rank of -1 accept any, for a sequence's items); `what`
+/// says which tensor of input `i` it is.
+static onnxc_status checkTensor(const onnxc_tensor_sig *sig,
+                                const onnxc_tensor *t, int32_t i,
+                                const char *what) {
+  if (t->kind != ONNXC_KIND_TENSOR)
+    return onnxcSetError(ONNXC_ERROR_INVALID_ARGUMENT,
+                         "input %d '%s'%s: expected a tensor but got a %s",
+                         (int)i, sigName(sig), what, onnxcKindName(t->kind));
+  if (t->dtype != sig->dtype &&
+      (sig->kind == ONNXC_KIND_TENSOR || sig->dtype != ONNXC_DTYPE_UNDEFINED))
+    return onnxcSetError(
+        ONNXC_ERROR_INVALID_ARGUMENT,
+        "input %d '%s'%s: expected dtype %s but got %s", (int)i, sigName(sig),
+        what, onnxc_dtype_name(sig->dtype), onnxc_dtype_name(t->dtype));
+  if (sig->rank < 0)
+    return ONNXC_OK;
+  char want[256], got[256];
+  if (t->rank != sig->rank) {
+    formatSigShape(want, sizeof(want), sig);
+    onnxcFormatDims(got, sizeof(got), t->rank, t->dims);
+    return onnxcSetError(
+        ONNXC_ERROR_INVALID_ARGUMENT,
+        "input %d '%s'%s: expected rank %d but got %d (expected shape %s but "
+        "got %s)",
+        (int)i, sigName(sig), what, (int)sig->rank, (int)t->rank, want, got);
+  }
+  for (int32_t d = 0; d < sig->rank; ++d) {
+    if (sig->dims[d] < 0 || sig->dims[d] == t->dims[d])
+      continue;
+    formatSigShape(want, sizeof(want), sig);
+    onnxcFormatDims(got, sizeof(got), t->rank, t->dims);
+    return onnxcSetError(ONNXC_ERROR_INVALID_ARGUMENT,
+                         "input %d '%s'%s: expected shape %s but got %s",
+                         (int)i, sigName(sig), what, want, got);
+  }
+  return ONNXC_OK;
+}
+
+/// Checks a map input (or item) against `sig`'s value dtype and key dtype.
+static onnxc_status checkMapValue(const onnxc_tensor_sig *sig,
+                                  const onnxc_tensor *m, int32_t i,
+                                  const char *what) {
+  if (m->kind != ONNXC_KIND_MAP)
+    return onnxcSetError(ONNXC_ERROR_INVALID_ARGUMENT,
+                         "input %d '%s'%s: expected a map but got a %s", (int)i,
+                         sigName(sig), what, onnxcKindName(m->kind));
+  if ((sig->key_dtype && m->keyDtype != sig->key_dtype) ||
+      (sig->dtype && m->dtype != sig->dtype))
+    return onnxcSetError(
+        ONNXC_ERROR_INVALID_ARGUMENT,
+        "input %d '%s'%s: expected a map of %s to %s but got "
+        "one of %s to %s",
+        (int)i, sigName(sig), what, onnxc_dtype_name(sig->key_dtype),
+        onnxc_dtype_name(sig->dtype), onnxc_dtype_name(m->keyDtype),
+        onnxc_dtype_name(m->dtype));
+  return ONNXC_OK;
+}
+
+/// Checks a value of kind `kind` (SEQUENCE, or TENSOR/SEQUENCE as an
+/// optional's element) against `sig`.
+static onnxc_status checkValue(const onnxc_tensor_sig *sig, int32_t kind,
+                               const onnxc_tensor *v, int32_t i) {
+  if (kind == ONNXC_KIND_TENSOR)
+    return checkTensor(sig, v, i, "");
+  if (kind == ONNXC_KIND_MAP)
+    return checkMapValue(sig, v, i, "");
+  if (v->kind != ONNXC_KIND_SEQUENCE)
+    return onnxcSetError(ONNXC_ERROR_INVALID_ARGUMENT,
+                         "input %d '%s': expected a sequence but got a %s",
+                         (int)i, sigName(sig), onnxcKindName(v->kind));
+  if (sig->dtype && v->dtype && v->dtype != sig->dtype)
+    return onnxcSetError(ONNXC_ERROR_INVALID_ARGUMENT,
+                         "input %d '%s': expected a sequence of %s but got "
+                         "one of %s",
+                         (int)i, sigName(sig), onnxc_dtype_name(sig->dtype),
+                         onnxc_dtype_name(v->dtype));
+  // A sequence's elem_kind is TENSOR or MAP; an optional's sequence holds
+  // tensors.
+  int32_t itemKind =
+      sig->kind == ONNXC_KIND_SEQUENCE ? sig->elem_kind : ONNXC_KIND_TENSOR;
+  for (int64_t k = 0; k < v->count; ++k) {
+    char what[48];
+    snprintf(what, sizeof(what), " item %lld", (long long)k);
+    onnxc_status status = itemKind == ONNXC_KIND_MAP
+                              ? checkMapValue(sig, v->items[k], i, what)
+                              : checkTensor(sig, v->items[k], i, what);
+    if (status != ONNXC_OK)
+      return status;
+  }
+  return ONNXC_OK;
+}
+
+/// Checks count, kinds, dtypes, ranks, static dims and shared dim_params.
 static onnxc_status checkInputs(const onnxc_model_desc *model,
                                 onnxc_tensor *const *inputs,
                                 int32_t numInputs) {
@@ -145,44 +264,31 @@ static onnxc_status checkInputs(const onnxc_model_desc *model,
   for (int32_t i = 0; i < numInputs; ++i) {
     const onnxc_tensor_sig *sig = &model->inputs[i];
     const onnxc_tensor *t = inputs[i];
+    bool optional = sig->kind == ONNXC_KIND_OPTIONAL;
+    if (optional && (!t || t->kind == ONNXC_KIND_NONE))
+      continue;
     if (!t)
       return onnxcSetError(ONNXC_ERROR_INVALID_ARGUMENT,
                            "input %d '%s' is null", (int)i, sigName(sig));
-    if (t->dtype != sig->dtype)
-      return onnxcSetError(ONNXC_ERROR_INVALID_ARGUMENT,
-                           "input %d '%s': expected dtype %s but got %s",
-                           (int)i, sigName(sig), onnxc_dtype_name(sig->dtype),
-                           onnxc_dtype_name(t->dtype));
-    char want[256], got[256];
-    if (t->rank != sig->rank) {
-      formatSigShape(want, sizeof(want), sig);
-      onnxcFormatDims(got, sizeof(got), t->rank, t->dims);
-      return onnxcSetError(
-          ONNXC_ERROR_INVALID_ARGUMENT,
-          "input %d '%s': expected rank %d but got %d (expected shape %s but "
-          "got %s)",
-          (int)i, sigName(sig), (int)sig->rank, (int)t->rank, want, got);
-    }
-    for (int32_t d = 0; d < sig->rank; ++d) {
-      if (sig->dims[d] < 0 || sig->dims[d] == t->dims[d])
-        continue;
-      formatSigShape(want, sizeof(want), sig);
-      onnxcFormatDims(got, sizeof(got), t->rank, t->dims);
-      return onnxcSetError(ONNXC_ERROR_INVALID_ARGUMENT,
-                           "input %d '%s': expected shape %s but got %s",
-                           (int)i, sigName(sig), want, got);
-    }
+    onnxc_status status =
+        checkValue(sig, optional ? sig->elem_kind : sig->kind, t, i);
+    if (status != ONNXC_OK)
+      return status;
   }
   // Dynamic dims named alike must agree; the first occurrence binds the name.
   for (int32_t i = 0; i < numInputs; ++i) {
     const onnxc_tensor_sig *sig = &model->inputs[i];
+    if (sig->kind != ONNXC_KIND_TENSOR)
+      continue;
     for (int32_t d = 0; d < sig->rank; ++d) {
       const char *param = dimParam(sig, d);
       if (sig->dims[d] >= 0 || !param)
         continue;
       for (int32_t j = 0; j <= i; ++j) {
         const onnxc_tensor_sig *other = &model->inputs[j];
-        int32_t limit = j == i ? d : other->rank;
+        int32_t limit = other->kind != ONNXC_KIND_TENSOR ? 0
+                        : j == i                         ? d
+                                                         : other->rank;
         for (int32_t e = 0; e < limit; ++e) {
           const char *otherParam = dimParam(other, e);
           if (other->dims[e] >= 0 || !otherParam ||
@@ -229,28 +335,6 @@ typedef struct {
   /// not already claimed by an earlier output).
   bool owned;
 } OutputBuffer;
-
-/// Copies a strided memref of `rank` dims into dense row-major `dst`.
-static void copyStrided(unsigned char *dst, const unsigned char *src,
-                        int32_t rank, const int64_t *sizes,
-                        const int64_t *strides, size_t elemSize,
-                        int64_t numel) {
-  int64_t index[ONNXC_MAX_RANK] = {0};
-  int64_t srcOffset = 0;
-  for (int64_t k = 0; k < numel; ++k) {
-    memcpy(dst + (size_t)k * elemSize, src + srcOffset * (int64_t)elemSize,
-           elemSize);
-    // Advance the multi-index, innermost dim first.
-    for (int32_t d = rank - 1; d >= 0; --d) {
-      if (++index[d] < sizes[d]) {
-        srcOffset += strides[d];
-        break;
-      }
-      srcOffset -= strides[d] * (index[d] - 1);
-      index[d] = 0;
-    }
-  }
-}
 
 /// Turns output descriptor `k` into a tensor, taking over its buffer when it
 /// is dense and owned, copying it otherwise. A shape that contradicts a
@@ -308,8 +392,8 @@ static onnxc_status adoptOutput(const onnxc_model_desc *model, int32_t k,
     if (!handles)
       return onnxcSetError(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
     if (numel > 0)
-      copyStrided((unsigned char *)handles, data, rank, sizes, strides,
-                  elemSize, numel);
+      onnxcCopyStrided((unsigned char *)handles, data, rank, sizes, strides,
+                       elemSize, numel);
     tensor = onnxcStringTensorFromHandles(rank, sizes, handles, numel);
     free(handles);
   } else if (owned && (dense || numel == 0)) {
@@ -321,7 +405,8 @@ static onnxc_status adoptOutput(const onnxc_model_desc *model, int32_t k,
       if (dense)
         memcpy(tensor->data, data, nbytes);
       else
-        copyStrided(tensor->data, data, rank, sizes, strides, elemSize, numel);
+        onnxcCopyStrided(tensor->data, data, rank, sizes, strides, elemSize,
+                         numel);
     }
   }
   if (!tensor)
@@ -337,11 +422,55 @@ static onnxc_status adoptOutput(const onnxc_model_desc *model, int32_t k,
   return ONNXC_OK;
 }
 
+/// Turns output descriptor `k` of a kind other than TENSOR, a handle's
+/// rank-0 memref, into a deep copy of the value it holds.
+static onnxc_status adoptValueOutput(const onnxc_model_desc *model, int32_t k,
+                                     const int64_t *words,
+                                     onnxc_tensor **result) {
+  const onnxc_tensor_sig *sig = &model->outputs[k];
+  const int64_t *aligned = (const int64_t *)(intptr_t)words[1];
+  if (!aligned || words[2] < 0)
+    return onnxcSetError(ONNXC_ERROR_INTERNAL,
+                         "output %d '%s': model returned a null or "
+                         "negative-offset buffer",
+                         (int)k, sigName(sig));
+  const onnxc_tensor *value = (const onnxc_tensor *)(intptr_t)aligned[words[2]];
+  bool optional = sig->kind == ONNXC_KIND_OPTIONAL;
+  int32_t want = optional ? sig->elem_kind : sig->kind;
+  onnxc_tensor *copy;
+  if (!value || value->kind == ONNXC_KIND_NONE) {
+    if (!optional)
+      return onnxcSetError(ONNXC_ERROR_INTERNAL,
+                           "output %d '%s': model returned no %s", (int)k,
+                           sigName(sig), onnxcKindName(want));
+    copy = onnxc_none_create();
+  } else {
+    if (value->kind != want)
+      return onnxcSetError(ONNXC_ERROR_INTERNAL,
+                           "output %d '%s': model returned a %s for a %s",
+                           (int)k, sigName(sig), onnxcKindName(value->kind),
+                           onnxcKindName(want));
+    copy = onnxcValueCopy(value);
+  }
+  if (!copy)
+    return onnxc_last_status() != ONNXC_OK ? onnxc_last_status()
+                                           : ONNXC_ERROR_OUT_OF_MEMORY;
+  onnxc_status status = onnxc_tensor_set_name(copy, sig->name);
+  if (status != ONNXC_OK) {
+    onnxc_tensor_free(copy);
+    return status;
+  }
+  *result = copy;
+  return ONNXC_OK;
+}
+
 /// True if `p` lies within the data of one of the inputs.
 static bool pointsIntoInput(const void *p, onnxc_tensor *const *inputs,
                             int32_t numInputs) {
   uintptr_t addr = (uintptr_t)p;
   for (int32_t i = 0; i < numInputs; ++i) {
+    if (!inputs[i] || inputs[i]->kind != ONNXC_KIND_TENSOR)
+      continue;
     uintptr_t begin = (uintptr_t)inputs[i]->data;
     uintptr_t end = begin + inputs[i]->nbytes;
     if (addr == begin || (addr > begin && addr < end))
@@ -362,14 +491,16 @@ onnxc_status onnxc_session_run(onnxc_session *session,
   if (status != ONNXC_OK)
     return status;
 
-  // One block for the input descriptors, then one for the outputs.
+  // One block for the input descriptors, then the outputs', then the
+  // handles of the inputs that are not tensors.
   size_t inWords = 0, outWords = 0;
   for (int32_t i = 0; i < num_inputs; ++i)
-    inWords += 3 + 2 * (size_t)model->inputs[i].rank;
+    inWords += descWords(&model->inputs[i]);
   for (int32_t k = 0; k < model->num_outputs; ++k)
-    outWords += 3 + 2 * (size_t)model->outputs[k].rank;
+    outWords += descWords(&model->outputs[k]);
   size_t numIn = (size_t)num_inputs, numOut = (size_t)model->num_outputs;
-  int64_t *words = calloc(inWords + outWords + 1, sizeof(int64_t));
+  size_t totalWords = inWords + outWords + numIn + 1;
+  int64_t *words = calloc(totalWords, sizeof(int64_t));
   void **inPtrs = calloc(numIn + 1, sizeof(void *));
   OutputBuffer *buffers = calloc(numOut + 1, sizeof(OutputBuffer));
   onnxc_tensor **results = calloc(numOut + 1, sizeof(onnxc_tensor *));
@@ -381,25 +512,34 @@ onnxc_status onnxc_session_run(onnxc_session *session,
     return onnxcSetError(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
   }
   int64_t *w = words;
+  int64_t *handles = words + inWords + outWords;
   for (int32_t i = 0; i < num_inputs; ++i) {
-    fillDescriptor(w, inputs[i]);
+    if (model->inputs[i].kind == ONNXC_KIND_TENSOR) {
+      fillDescriptor(w, inputs[i]);
+    } else {
+      // NULL and NONE (optionals holding nothing) are handle 0.
+      const onnxc_tensor *v = inputs[i];
+      handles[i] = v && v->kind != ONNXC_KIND_NONE ? (int64_t)(intptr_t)v : 0;
+      w[0] = w[1] = (int64_t)(intptr_t)&handles[i];
+      w[2] = 0;
+    }
     inPtrs[i] = w;
-    w += 3 + 2 * inputs[i]->rank;
+    w += descWords(&model->inputs[i]);
   }
   int64_t *outDesc = w;
 
-  onnxcStringArena arena = ONNXC_STRING_ARENA_INIT;
-  onnxcStringArena *previousArena = onnxcSetCurrentStringArena(&arena);
+  onnxcRunArena arena = ONNXC_RUN_ARENA_INIT;
+  onnxcRunArena *previousArena = onnxcSetCurrentRunArena(&arena);
   onnxc_threadpool *previous = onnxcSetCurrentThreadpool(session->pool);
   onnxcClearError();
   model->entry((void *const *)inPtrs, outDesc);
   onnxcSetCurrentThreadpool(previous);
-  onnxcSetCurrentStringArena(previousArena);
+  onnxcSetCurrentRunArena(previousArena);
   // An entry that reports an error (a GPU build without a usable GPU) has
   // left no outputs.
   if (onnxc_last_status() != ONNXC_OK) {
     status = onnxc_last_status();
-    onnxcStringArenaRelease(&arena);
+    onnxcRunArenaRelease(&arena);
     free(words);
     free(inPtrs);
     free(buffers);
@@ -412,14 +552,17 @@ onnxc_status onnxc_session_run(onnxc_session *session,
   w = outDesc;
   for (int32_t k = 0; k < model->num_outputs; ++k) {
     void *allocated = (void *)(intptr_t)w[0];
+    // An input's handle buffer (an Identity of a sequence) is ours.
+    bool ownWords = (uintptr_t)allocated >= (uintptr_t)words &&
+                    (uintptr_t)allocated < (uintptr_t)(words + totalWords);
     bool owned = allocated && (uintptr_t)allocated != ONNXC_GLOBAL_SENTINEL &&
-                 !pointsIntoInput(allocated, inputs, num_inputs);
+                 !ownWords && !pointsIntoInput(allocated, inputs, num_inputs);
     for (int32_t j = 0; j < k && owned; ++j)
       if (buffers[j].allocated == allocated)
         owned = false;
     buffers[k].allocated = allocated;
     buffers[k].owned = owned;
-    w += 3 + 2 * model->outputs[k].rank;
+    w += descWords(&model->outputs[k]);
   }
   // A buffer shared by several outputs is handed to the last of them so that
   // the earlier ones copy from it before it can be freed.
@@ -437,12 +580,15 @@ onnxc_status onnxc_session_run(onnxc_session *session,
 
   w = outDesc;
   for (int32_t k = 0; k < model->num_outputs; ++k) {
-    status = adoptOutput(model, k, w, buffers[k].owned, &results[k]);
+    if (model->outputs[k].kind != ONNXC_KIND_TENSOR)
+      status = adoptValueOutput(model, k, w, &results[k]);
+    else
+      status = adoptOutput(model, k, w, buffers[k].owned, &results[k]);
     if (status != ONNXC_OK)
       break;
     if (results[k]->allocation == buffers[k].allocated)
       buffers[k].owned = false; // now the tensor's
-    w += 3 + 2 * model->outputs[k].rank;
+    w += descWords(&model->outputs[k]);
   }
 
   for (int32_t k = 0; k < model->num_outputs; ++k) {
@@ -456,7 +602,7 @@ onnxc_status onnxc_session_run(onnxc_session *session,
   if (status == ONNXC_OK)
     for (int32_t k = 0; k < model->num_outputs; ++k)
       outputs[k] = results[k];
-  onnxcStringArenaRelease(&arena);
+  onnxcRunArenaRelease(&arena);
   free(words);
   free(inPtrs);
   free(buffers);

@@ -8,7 +8,7 @@
  *     to back: passes/Conversion/ONNXToLinalg/String.cpp),
  *   - in the caller's input tensors (one block: the handles, then the
  *     records),
- *   - or in the string arena of the running session, for the strings that a
+ *   - or in the run arena of the running session, for the strings that a
  *     model makes (StringConcat, StringSplit...): the arena is freed once
  *     onnxc_session_run has copied the outputs into tensors of their own.
  * The onnxc_string_* functions are what compiled models call, one element at
@@ -46,21 +46,21 @@ const char *onnxcStringData(int64_t handle, size_t *size) {
 }
 
 /*===----------------------------------------------------------------------===
- * The string arena of a run.
+ * The arena of a run: the strings and values (Values.c) a model makes.
  *===----------------------------------------------------------------------===*/
 
-typedef struct onnxcStringBlock {
-  struct onnxcStringBlock *next;
+typedef struct onnxcArenaBlock {
+  struct onnxcArenaBlock *next;
   _Alignas(8) unsigned char data[];
 } ArenaBlock;
 
-static _Thread_local onnxcStringArena *currentArena;
+static _Thread_local onnxcRunArena *currentArena;
 
-/// Strings made outside onnxc_session_run (an entry function called
-/// directly) go here and live as long as the process.
-static onnxcStringArena processArena = ONNXC_STRING_ARENA_INIT;
+/// Strings and values made outside onnxc_session_run (an entry function
+/// called directly) go here and live as long as the process.
+static onnxcRunArena processArena = ONNXC_RUN_ARENA_INIT;
 
-void onnxcStringArenaRelease(onnxcStringArena *arena) {
+void onnxcRunArenaRelease(onnxcRunArena *arena) {
   for (ArenaBlock *b = arena->blocks; b;) {
     ArenaBlock *next = b->next;
     free(b);
@@ -69,27 +69,38 @@ void onnxcStringArenaRelease(onnxcStringArena *arena) {
   arena->blocks = NULL;
 }
 
-onnxcStringArena *onnxcCurrentStringArena(void) { return currentArena; }
+onnxcRunArena *onnxcCurrentRunArena(void) { return currentArena; }
 
-onnxcStringArena *onnxcSetCurrentStringArena(onnxcStringArena *arena) {
-  onnxcStringArena *previous = currentArena;
+onnxcRunArena *onnxcSetCurrentRunArena(onnxcRunArena *arena) {
+  onnxcRunArena *previous = currentArena;
   currentArena = arena;
   return previous;
 }
 
-/// A new record of `size` bytes (uninitialized, NUL-terminated) in the
-/// current arena; aborts when memory runs out, as the compiled model's own
-/// allocations do.
-static StringRecord *newRecord(size_t size) {
-  onnxcStringArena *arena = currentArena ? currentArena : &processArena;
-  ArenaBlock *block = malloc(sizeof(ArenaBlock) + recordSize(size));
+/// A new block of `size` bytes in the current arena; aborts when memory
+/// runs out, as the compiled model's own allocations do.
+static void *arenaBlock(size_t size) {
+  onnxcRunArena *arena = currentArena ? currentArena : &processArena;
+  ArenaBlock *block = malloc(sizeof(ArenaBlock) + size);
   if (!block)
     abort();
   pthread_mutex_lock(&arena->mutex);
   block->next = arena->blocks;
   arena->blocks = block;
   pthread_mutex_unlock(&arena->mutex);
-  StringRecord *r = (StringRecord *)block->data;
+  return block->data;
+}
+
+void *onnxcRunArenaAlloc(size_t size) {
+  void *p = arenaBlock(size);
+  memset(p, 0, size);
+  return p;
+}
+
+/// A new record of `size` bytes (uninitialized, NUL-terminated) in the
+/// current arena.
+static StringRecord *newRecord(size_t size) {
+  StringRecord *r = arenaBlock(recordSize(size));
   r->size = (int64_t)size;
   r->bytes[size] = '\0';
   return r;

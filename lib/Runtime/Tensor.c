@@ -121,8 +121,14 @@ onnxc_tensor *onnxcTensorAdopt(int32_t dtype, int32_t rank, const int64_t *dims,
 }
 
 void onnxc_tensor_free(onnxc_tensor *tensor) {
-  if (!tensor)
+  // Run-arena objects go with their arena.
+  if (!tensor || tensor->inArena)
     return;
+  for (int64_t i = 0; i < tensor->count; ++i)
+    onnxc_tensor_free(tensor->items[i]);
+  free(tensor->items);
+  onnxc_tensor_free(tensor->keys);
+  onnxc_tensor_free(tensor->values);
   free(tensor->allocation);
   free(tensor->name);
   free(tensor);
@@ -137,7 +143,7 @@ int32_t onnxc_tensor_rank(const onnxc_tensor *tensor) {
 }
 
 const int64_t *onnxc_tensor_dims(const onnxc_tensor *tensor) {
-  return tensor ? tensor->dims : NULL;
+  return tensor && tensor->kind == ONNXC_KIND_TENSOR ? tensor->dims : NULL;
 }
 
 int64_t onnxc_tensor_numel(const onnxc_tensor *tensor) {

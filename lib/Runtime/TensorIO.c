@@ -295,70 +295,94 @@ static onnxc_status pbAppend(const char *path, U64Vec *vec, unsigned field,
   return ONNXC_OK;
 }
 
+/// One field of a protobuf message: its number, wire type, and a scalar
+/// (wire types 0, 1, 5) or the byte range [begin, end) (wire type 2).
+typedef struct {
+  uint64_t field;
+  unsigned wireType;
+  uint64_t scalar;
+  size_t begin;
+  size_t end;
+  size_t keyPos;
+} PbField;
+
+/// Reads the field at *pos of the message in [0, size).
+static onnxc_status pbNextField(const char *path, const unsigned char *data,
+                                size_t size, size_t *pos, PbField *f) {
+  size_t keyPos = *pos;
+  uint64_t key;
+  int rc = readVarint(data, size, pos, &key);
+  if (rc != 0)
+    return pbError(path, "%s varint at byte %zu",
+                   rc == 1 ? "truncated" : "overlong", keyPos);
+  uint64_t field = key >> 3;
+  unsigned wireType = (unsigned)(key & 7);
+  if (field == 0 || field > 0x1fffffff)
+    return pbError(path, "invalid field number %llu at byte %zu",
+                   (unsigned long long)field, keyPos);
+  f->field = field;
+  f->wireType = wireType;
+  f->keyPos = keyPos;
+  f->scalar = 0;
+  f->begin = f->end = *pos;
+  switch (wireType) {
+  case 0: {
+    size_t at = *pos;
+    rc = readVarint(data, size, pos, &f->scalar);
+    if (rc != 0)
+      return pbError(path, "%s varint at byte %zu",
+                     rc == 1 ? "truncated" : "overlong", at);
+    return ONNXC_OK;
+  }
+  case 1:
+  case 5: {
+    unsigned width = wireType == 1 ? 8 : 4;
+    if (size - *pos < width)
+      return pbError(path, "truncated field %llu at byte %zu",
+                     (unsigned long long)field, keyPos);
+    f->scalar = loadLE(data + *pos, width);
+    *pos += width;
+    return ONNXC_OK;
+  }
+  case 2: {
+    size_t at = *pos;
+    uint64_t length;
+    rc = readVarint(data, size, pos, &length);
+    if (rc != 0)
+      return pbError(path, "%s varint at byte %zu",
+                     rc == 1 ? "truncated" : "overlong", at);
+    if (length > size - *pos)
+      return pbError(path,
+                     "field %llu at byte %zu has length %llu but only %zu "
+                     "bytes remain",
+                     (unsigned long long)field, keyPos,
+                     (unsigned long long)length, size - *pos);
+    f->begin = *pos;
+    *pos += (size_t)length;
+    f->end = *pos;
+    return ONNXC_OK;
+  }
+  case 3:
+  case 4:
+    return pbError(path, "unsupported group (wire type %u) at byte %zu",
+                   wireType, keyPos);
+  default:
+    return pbError(path, "invalid wire type %u at byte %zu", wireType, keyPos);
+  }
+}
+
 /// Decodes the fields of a TensorProto into `pb`.
 static onnxc_status pbParse(const char *path, const unsigned char *data,
                             size_t size, PbTensor *pb) {
   size_t pos = 0;
   while (pos < size) {
-    size_t keyPos = pos;
-    uint64_t key;
-    int rc = readVarint(data, size, &pos, &key);
-    if (rc != 0)
-      return pbError(path, "%s varint at byte %zu",
-                     rc == 1 ? "truncated" : "overlong", keyPos);
-    uint64_t field = key >> 3;
-    unsigned wireType = (unsigned)(key & 7);
-    if (field == 0 || field > 0x1fffffff)
-      return pbError(path, "invalid field number %llu at byte %zu",
-                     (unsigned long long)field, keyPos);
-    uint64_t scalar = 0;
-    size_t begin = pos, end = pos;
-    switch (wireType) {
-    case 0: {
-      size_t at = pos;
-      rc = readVarint(data, size, &pos, &scalar);
-      if (rc != 0)
-        return pbError(path, "%s varint at byte %zu",
-                       rc == 1 ? "truncated" : "overlong", at);
-      break;
-    }
-    case 1:
-    case 5: {
-      unsigned width = wireType == 1 ? 8 : 4;
-      if (size - pos < width)
-        return pbError(path, "truncated field %llu at byte %zu",
-                       (unsigned long long)field, keyPos);
-      scalar = loadLE(data + pos, width);
-      pos += width;
-      break;
-    }
-    case 2: {
-      size_t at = pos;
-      uint64_t length;
-      rc = readVarint(data, size, &pos, &length);
-      if (rc != 0)
-        return pbError(path, "%s varint at byte %zu",
-                       rc == 1 ? "truncated" : "overlong", at);
-      if (length > size - pos)
-        return pbError(path,
-                       "field %llu at byte %zu has length %llu but only %zu "
-                       "bytes remain",
-                       (unsigned long long)field, keyPos,
-                       (unsigned long long)length, size - pos);
-      begin = pos;
-      pos += (size_t)length;
-      end = pos;
-      break;
-    }
-    case 3:
-    case 4:
-      return pbError(path, "unsupported group (wire type %u) at byte %zu",
-                     wireType, keyPos);
-    default:
-      return pbError(path, "invalid wire type %u at byte %zu", wireType,
-                     keyPos);
-    }
-
+    PbField f;
+    onnxc_status fieldStatus = pbNextField(path, data, size, &pos, &f);
+    if (fieldStatus != ONNXC_OK)
+      return fieldStatus;
+    uint64_t field = f.field, scalar = f.scalar;
+    unsigned wireType = f.wireType;
+    size_t begin = f.begin, end = f.end, keyPos = f.keyPos;
     onnxc_status status = ONNXC_OK;
     switch (field) {
     case 1:
@@ -497,13 +521,16 @@ static void storeValues(int32_t dtype, const uint64_t *values, size_t count,
   }
 }
 
-/// Builds the tensor of a .pb file; `buf` is consumed either way.
-static onnxc_tensor *readPb(const char *path, unsigned char *buf, size_t size) {
+/// Builds the tensor of the TensorProto in [data, data + size). `reuse`,
+/// if not NULL, holds the malloc'd buffer that `data` starts, for the tensor
+/// to take over as its data (then set to NULL).
+static onnxc_tensor *decodeTensor(const char *path, const unsigned char *data,
+                                  size_t size, unsigned char **reuse) {
   PbTensor pb;
   memset(&pb, 0, sizeof(pb));
   onnxc_tensor *tensor = NULL;
   char *name = NULL;
-  if (pbParse(path, buf, size, &pb) != ONNXC_OK)
+  if (pbParse(path, data, size, &pb) != ONNXC_OK)
     goto done;
 
   if (pb.dataType == 0) {
@@ -567,7 +594,7 @@ static onnxc_tensor *readPb(const char *path, unsigned char *buf, size_t size) {
     size_t *sizes = malloc((count + 1) * sizeof(size_t));
     if (values && sizes) {
       for (size_t i = 0; i < count; ++i) {
-        values[i] = (const char *)buf + pb.strings.items[2 * i];
+        values[i] = (const char *)data + pb.strings.items[2 * i];
         sizes[i] = pb.strings.items[2 * i + 1] - pb.strings.items[2 * i];
       }
       tensor = onnxc_tensor_create_strings(rank, dims, values, sizes);
@@ -632,13 +659,21 @@ static onnxc_tensor *readPb(const char *path, unsigned char *buf, size_t size) {
       unpackElements(dtype, packed, numel, tensor->data);
     }
     free(packed);
-  } else if (source == NumDataFields) {
+  } else if (source == NumDataFields && reuse) {
     // Reuse the file buffer for the data.
+    unsigned char *buf = *reuse;
     memmove(buf, pb.raw, nbytes);
-    unsigned char *data = realloc(buf, nbytes ? nbytes : 1);
-    if (data)
-      buf = data;
+    unsigned char *shrunk = realloc(buf, nbytes ? nbytes : 1);
+    if (shrunk)
+      buf = shrunk;
+    *reuse = buf;
     tensor = onnxcTensorAdopt(dtype, rank, dims, buf, buf);
+    if (tensor)
+      *reuse = NULL;
+  } else if (source == NumDataFields) {
+    tensor = onnxc_tensor_create(dtype, rank, dims);
+    if (tensor && nbytes)
+      memcpy(tensor->data, pb.raw, nbytes);
   } else {
     if (source >= 0 && source != dataFieldFor(dtype)) {
       pbError(path, "%s cannot hold %s values", sourceName,
@@ -663,13 +698,17 @@ static onnxc_tensor *readPb(const char *path, unsigned char *buf, size_t size) {
   if (tensor) {
     tensor->name = name;
     name = NULL;
-    if (tensor->allocation == buf)
-      buf = NULL;
   }
 
 done:
   pbTensorClear(&pb);
   free(name);
+  return tensor;
+}
+
+/// Builds the tensor of a .pb file; `buf` is consumed either way.
+static onnxc_tensor *readPb(const char *path, unsigned char *buf, size_t size) {
+  onnxc_tensor *tensor = decodeTensor(path, buf, size, &buf);
   free(buf);
   return tensor;
 }
@@ -1036,39 +1075,64 @@ onnxc_status onnxcEncodePbHeader(const onnxc_tensor *tensor, const char *name,
   return ONNXC_OK;
 }
 
+/// The two byte ranges of the TensorProto of `tensor`: parts[0] the header
+/// (`*header`, malloc'd), parts[1] the data, the tensor's own or `*packed`
+/// (malloc'd, or NULL).
+static onnxc_status tensorProtoParts(const onnxc_tensor *tensor,
+                                     const char *name, unsigned char **header,
+                                     unsigned char **packed,
+                                     const void *parts[2], size_t sizes[2]) {
+  *packed = NULL;
+  onnxc_status status = onnxcEncodePbHeader(tensor, name, header, &sizes[0]);
+  if (status != ONNXC_OK)
+    return status;
+  parts[0] = *header;
+  parts[1] = tensor->data;
+  sizes[1] = tensor->nbytes;
+  if (tensor->dtype == ONNXC_DTYPE_STRING) {
+    status = encodeStrings(tensor, packed, &sizes[1]);
+    if (status != ONNXC_OK) {
+      free(*header);
+      return status;
+    }
+    parts[1] = *packed;
+  } else if (onnxcDtypePackedBits(tensor->dtype)) {
+    int64_t numel = tensor->numel;
+    sizes[1] = pbDataSize(tensor->dtype, numel);
+    *packed = malloc(sizes[1] ? sizes[1] : 1);
+    if (!*packed) {
+      free(*header);
+      return onnxcSetError(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    packElements(tensor->dtype, tensor->data, numel, *packed);
+    parts[1] = *packed;
+  }
+  return ONNXC_OK;
+}
+
+/// The proto kind a value is written as by default: its own, NONE as an
+/// empty optional.
+static int32_t protoKindOf(const onnxc_tensor *value) {
+  return value->kind == ONNXC_KIND_NONE ? ONNXC_KIND_OPTIONAL : value->kind;
+}
+
 onnxc_status onnxcWritePbTemp(const onnxc_tensor *tensor, const char *path,
                               const char *name, char **tmpPath) {
   *tmpPath = NULL;
   if (!tensor || !path)
     return onnxcSetError(ONNXC_ERROR_INVALID_ARGUMENT,
                          "tensor or path is null");
-  unsigned char *header;
-  size_t headerSize;
-  onnxc_status status = onnxcEncodePbHeader(
-      tensor, name ? name : onnxc_tensor_name(tensor), &header, &headerSize);
+  if (tensor->kind != ONNXC_KIND_TENSOR)
+    return onnxcWriteValuePbTemp(tensor, path, protoKindOf(tensor), name,
+                                 tmpPath);
+  unsigned char *header, *packed;
+  const void *parts[2];
+  size_t sizes[2];
+  onnxc_status status =
+      tensorProtoParts(tensor, name ? name : onnxc_tensor_name(tensor), &header,
+                       &packed, parts, sizes);
   if (status != ONNXC_OK)
     return status;
-  const void *parts[2] = {header, tensor->data};
-  size_t sizes[2] = {headerSize, tensor->nbytes};
-  unsigned char *packed = NULL;
-  if (tensor->dtype == ONNXC_DTYPE_STRING) {
-    status = encodeStrings(tensor, &packed, &sizes[1]);
-    if (status != ONNXC_OK) {
-      free(header);
-      return status;
-    }
-    parts[1] = packed;
-  } else if (onnxcDtypePackedBits(tensor->dtype)) {
-    int64_t numel = tensor->numel;
-    sizes[1] = pbDataSize(tensor->dtype, numel);
-    packed = malloc(sizes[1] ? sizes[1] : 1);
-    if (!packed) {
-      free(header);
-      return onnxcSetError(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
-    }
-    packElements(tensor->dtype, tensor->data, numel, packed);
-    parts[1] = packed;
-  }
   status = onnxcWriteTemp(path, parts, sizes, 2, tmpPath);
   free(packed);
   free(header);
@@ -1152,6 +1216,575 @@ onnxc_status onnxc_tensor_write_npy(const onnxc_tensor *tensor,
   size_t sizes[2] = {padded, tensor->nbytes};
   char *tmp;
   onnxc_status status = onnxcWriteTemp(path, parts, sizes, 2, &tmp);
+  if (status != ONNXC_OK)
+    return status;
+  status = onnxcCommitTemp(tmp, path);
+  free(tmp);
+  return status;
+}
+
+/*===----------------------------------------------------------------------===
+ * Sequences, maps and optionals: SequenceProto, MapProto, OptionalProto.
+ *===----------------------------------------------------------------------===*/
+
+/// The elem_type values of SequenceProto and OptionalProto.
+enum {
+  ProtoUndefined = 0,
+  ProtoTensor = 1,
+  ProtoSparseTensor = 2,
+  ProtoSequence = 3,
+  ProtoMap = 4,
+  ProtoOptional = 5
+};
+
+/// Sets a format error about the message `what` of `path`.
+static onnxc_status valueError(const char *path, const char *what,
+                               const char *fmt, ...) ONNXC_PRINTF(3, 4);
+static onnxc_status valueError(const char *path, const char *what,
+                               const char *fmt, ...) {
+  char detail[512];
+  va_list args;
+  va_start(args, fmt);
+  vsnprintf(detail, sizeof(detail), fmt, args);
+  va_end(args);
+  return onnxcSetError(ONNXC_ERROR_FORMAT, "'%s' is not a valid %s: %s", path,
+                       what, detail);
+}
+
+/// Checks that field `f` of `what` is length-delimited.
+static onnxc_status expectBytes(const char *path, const char *what,
+                                const PbField *f) {
+  if (f->wireType == 2)
+    return ONNXC_OK;
+  return valueError(path, what, "field %llu has wire type %u at byte %zu",
+                    (unsigned long long)f->field, f->wireType, f->keyPos);
+}
+
+/// Sets the name of `value` from the bytes of field `f`.
+static onnxc_status setNameFrom(onnxc_tensor *value, const unsigned char *data,
+                                const PbField *f) {
+  size_t size = f->end - f->begin;
+  char *name = malloc(size + 1);
+  if (!name)
+    return onnxcSetError(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
+  memcpy(name, data + f->begin, size);
+  name[size] = '\0';
+  free(value->name);
+  value->name = name;
+  return ONNXC_OK;
+}
+
+static onnxc_tensor *decodeMap(const char *path, const unsigned char *data,
+                               size_t size);
+
+/// The refusal of a nested value that onnxc does not hold.
+static onnxc_status unsupportedElement(const char *path, const char *what,
+                                       uint64_t field) {
+  static const char *const names[] = {
+      "", "", "", "", "sparse tensors", "sequences", "", "optionals"};
+  const char *name = field < 8 && *names[field] ? names[field] : "these";
+  return onnxcSetError(ONNXC_ERROR_UNSUPPORTED,
+                       "'%s': a %s holding %s is not supported (only tensors "
+                       "and maps)",
+                       path, what, name);
+}
+
+/// Builds the sequence of the SequenceProto in [data, data + size).
+static onnxc_tensor *decodeSequence(const char *path, const unsigned char *data,
+                                    size_t size) {
+  const char *what = "SequenceProto";
+  onnxc_tensor *seq = onnxc_sequence_create(ONNXC_DTYPE_UNDEFINED);
+  if (!seq)
+    return NULL;
+  uint64_t elemType = ProtoUndefined;
+  size_t pos = 0;
+  while (pos < size) {
+    PbField f;
+    if (pbNextField(path, data, size, &pos, &f) != ONNXC_OK)
+      goto fail;
+    onnxc_tensor *item = NULL;
+    switch (f.field) {
+    case 1:
+      if (expectBytes(path, what, &f) != ONNXC_OK ||
+          setNameFrom(seq, data, &f) != ONNXC_OK)
+        goto fail;
+      break;
+    case 2:
+      if (f.wireType != 0) {
+        valueError(path, what, "elem_type has wire type %u", f.wireType);
+        goto fail;
+      }
+      elemType = f.scalar;
+      break;
+    case 3:
+    case 6:
+      if (expectBytes(path, what, &f) != ONNXC_OK)
+        goto fail;
+      item = f.field == 3
+                 ? decodeTensor(path, data + f.begin, f.end - f.begin, NULL)
+                 : decodeMap(path, data + f.begin, f.end - f.begin);
+      if (!item)
+        goto fail;
+      if (onnxc_sequence_append(seq, item) != ONNXC_OK) {
+        onnxc_tensor_free(item);
+        goto fail;
+      }
+      break;
+    case 4:
+    case 5:
+    case 7:
+      unsupportedElement(path, "sequence", f.field);
+      goto fail;
+    default:
+      break;
+    }
+  }
+  if (elemType != ProtoUndefined && elemType != ProtoTensor &&
+      elemType != ProtoMap) {
+    unsupportedElement(path, "sequence", elemType + 2);
+    goto fail;
+  }
+  if (seq->count > 0 && elemType != ProtoUndefined &&
+      (elemType == ProtoMap) != (seq->elemKind == ONNXC_KIND_MAP)) {
+    valueError(path, what, "elem_type %llu but it holds %ss",
+               (unsigned long long)elemType, onnxcKindName(seq->elemKind));
+    goto fail;
+  }
+  if (elemType == ProtoMap)
+    seq->elemKind = ONNXC_KIND_MAP;
+  return seq;
+fail:
+  onnxc_tensor_free(seq);
+  return NULL;
+}
+
+/// Builds the map of the MapProto in [data, data + size): its values, a
+/// SequenceProto of one scalar tensor per key, become one 1-D tensor.
+static onnxc_tensor *decodeMap(const char *path, const unsigned char *data,
+                               size_t size) {
+  const char *what = "MapProto";
+  U64Vec keys = {0}, stringKeys = {0};
+  uint64_t keyType = 0;
+  const unsigned char *valuesData = NULL;
+  size_t valuesSize = 0;
+  char *name = NULL;
+  onnxc_tensor *seq = NULL, *keyTensor = NULL, *valueTensor = NULL;
+  onnxc_tensor *map = NULL;
+  int64_t *handles = NULL;
+  size_t pos = 0;
+  while (pos < size) {
+    PbField f;
+    if (pbNextField(path, data, size, &pos, &f) != ONNXC_OK)
+      goto done;
+    switch (f.field) {
+    case 1:
+      if (expectBytes(path, what, &f) != ONNXC_OK)
+        goto done;
+      free(name);
+      name = strndup((const char *)data + f.begin, f.end - f.begin);
+      if (!name) {
+        onnxcSetError(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
+        goto done;
+      }
+      break;
+    case 2:
+      keyType = f.scalar;
+      break;
+    case 3:
+      if (pbAppend(path, &keys, 3, "keys", f.wireType, 0, f.scalar, data,
+                   f.begin, f.end, f.keyPos) != ONNXC_OK)
+        goto done;
+      break;
+    case 4:
+      if (expectBytes(path, what, &f) != ONNXC_OK)
+        goto done;
+      if (!vecPush(&stringKeys, f.begin) || !vecPush(&stringKeys, f.end)) {
+        onnxcSetError(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
+        goto done;
+      }
+      break;
+    case 5:
+      if (expectBytes(path, what, &f) != ONNXC_OK)
+        goto done;
+      valuesData = data + f.begin;
+      valuesSize = f.end - f.begin;
+      break;
+    default:
+      break;
+    }
+  }
+  if (keyType != ONNXC_DTYPE_INT64 && keyType != ONNXC_DTYPE_STRING) {
+    onnxcSetError(ONNXC_ERROR_UNSUPPORTED,
+                  "'%s': map keys of type %s are not supported (only int64 "
+                  "and string)",
+                  path,
+                  keyType < 64 ? onnxc_dtype_name((int32_t)keyType) : "?");
+    goto done;
+  }
+  bool stringKeyed = keyType == ONNXC_DTYPE_STRING;
+  int64_t count = (int64_t)(stringKeyed ? stringKeys.count / 2 : keys.count);
+  if ((stringKeyed ? keys.count : stringKeys.count) != 0) {
+    valueError(path, what, "key_type %s but it has %s keys",
+               onnxc_dtype_name((int32_t)keyType),
+               stringKeyed ? "int64" : "string");
+    goto done;
+  }
+  seq = valuesData ? decodeSequence(path, valuesData, valuesSize)
+                   : onnxc_sequence_create(ONNXC_DTYPE_UNDEFINED);
+  if (!seq)
+    goto done;
+  if (seq->count != count ||
+      (count > 0 && seq->elemKind != ONNXC_KIND_TENSOR)) {
+    valueError(path, what, "%lld keys but %lld %s values", (long long)count,
+               (long long)seq->count,
+               seq->elemKind == ONNXC_KIND_MAP ? "map" : "tensor");
+    goto done;
+  }
+  // An empty map does not say its values' dtype: float, as ZipMap's.
+  int32_t dtype = seq->dtype ? seq->dtype : ONNXC_DTYPE_FLOAT;
+  for (int64_t i = 0; i < count; ++i) {
+    if (seq->items[i]->numel != 1) {
+      valueError(path, what, "value %lld has %lld elements, not 1",
+                 (long long)i, (long long)seq->items[i]->numel);
+      goto done;
+    }
+  }
+  if (stringKeyed) {
+    const char **values = malloc(((size_t)count + 1) * sizeof(char *));
+    size_t *sizes = malloc(((size_t)count + 1) * sizeof(size_t));
+    if (values && sizes) {
+      for (int64_t i = 0; i < count; ++i) {
+        values[i] = (const char *)data + stringKeys.items[2 * i];
+        sizes[i] = stringKeys.items[2 * i + 1] - stringKeys.items[2 * i];
+      }
+      keyTensor = onnxc_tensor_create_strings(1, &count, values, sizes);
+    } else {
+      onnxcSetError(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    free(values);
+    free(sizes);
+  } else {
+    keyTensor = onnxc_tensor_create(ONNXC_DTYPE_INT64, 1, &count);
+    if (keyTensor)
+      for (int64_t i = 0; i < count; ++i)
+        ((int64_t *)keyTensor->data)[i] = (int64_t)keys.items[i];
+  }
+  if (!keyTensor)
+    goto done;
+  size_t elemSize = onnxc_dtype_size(dtype);
+  if (dtype == ONNXC_DTYPE_STRING) {
+    handles = malloc(((size_t)count + 1) * sizeof(int64_t));
+    if (!handles) {
+      onnxcSetError(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
+      goto done;
+    }
+    for (int64_t i = 0; i < count; ++i)
+      handles[i] = *(const int64_t *)seq->items[i]->data;
+    valueTensor = onnxcStringTensorFromHandles(1, &count, handles, count);
+  } else {
+    valueTensor = onnxc_tensor_create(dtype, 1, &count);
+    if (valueTensor)
+      for (int64_t i = 0; i < count; ++i)
+        memcpy((unsigned char *)valueTensor->data + (size_t)i * elemSize,
+               seq->items[i]->data, elemSize);
+  }
+  if (!valueTensor)
+    goto done;
+  map = onnxc_map_create(keyTensor, valueTensor);
+  if (map) {
+    keyTensor = valueTensor = NULL;
+    map->name = name;
+    name = NULL;
+  }
+done:
+  free(keys.items);
+  free(stringKeys.items);
+  free(handles);
+  free(name);
+  onnxc_tensor_free(seq);
+  onnxc_tensor_free(keyTensor);
+  onnxc_tensor_free(valueTensor);
+  return map;
+}
+
+/// Builds the value of the OptionalProto in [data, data + size): a NONE
+/// value if it holds nothing.
+static onnxc_tensor *decodeOptional(const char *path, const unsigned char *data,
+                                    size_t size) {
+  const char *what = "OptionalProto";
+  onnxc_tensor *value = NULL;
+  PbField nameField = {0};
+  bool named = false;
+  size_t pos = 0;
+  while (pos < size) {
+    PbField f;
+    if (pbNextField(path, data, size, &pos, &f) != ONNXC_OK)
+      goto fail;
+    onnxc_tensor *held = NULL;
+    switch (f.field) {
+    case 1:
+      if (expectBytes(path, what, &f) != ONNXC_OK)
+        goto fail;
+      nameField = f;
+      named = true;
+      break;
+    case 3:
+    case 5:
+    case 6:
+      if (expectBytes(path, what, &f) != ONNXC_OK)
+        goto fail;
+      held = f.field == 3
+                 ? decodeTensor(path, data + f.begin, f.end - f.begin, NULL)
+             : f.field == 5
+                 ? decodeSequence(path, data + f.begin, f.end - f.begin)
+                 : decodeMap(path, data + f.begin, f.end - f.begin);
+      if (!held)
+        goto fail;
+      onnxc_tensor_free(value);
+      value = held;
+      break;
+    case 4:
+    case 7:
+      unsupportedElement(path, "optional", f.field);
+      goto fail;
+    default:
+      break;
+    }
+  }
+  if (!value && !(value = onnxc_none_create()))
+    return NULL;
+  if (named && setNameFrom(value, data, &nameField) != ONNXC_OK)
+    goto fail;
+  return value;
+fail:
+  onnxc_tensor_free(value);
+  return NULL;
+}
+
+onnxc_tensor *onnxc_value_read_pb(const char *path, int32_t kind) {
+  if (!path) {
+    onnxcSetError(ONNXC_ERROR_INVALID_ARGUMENT, "path is null");
+    return NULL;
+  }
+  if (kind != ONNXC_KIND_TENSOR && kind != ONNXC_KIND_SEQUENCE &&
+      kind != ONNXC_KIND_MAP && kind != ONNXC_KIND_OPTIONAL) {
+    onnxcSetError(ONNXC_ERROR_INVALID_ARGUMENT,
+                  "cannot read a .pb file as kind %d", (int)kind);
+    return NULL;
+  }
+  unsigned char *buf = NULL;
+  size_t size = 0;
+  if (readFile(path, &buf, &size) != ONNXC_OK)
+    return NULL;
+  if (kind == ONNXC_KIND_TENSOR)
+    return readPb(path, buf, size);
+  onnxc_tensor *value =
+      kind == ONNXC_KIND_SEQUENCE ? decodeSequence(path, buf, size)
+      : kind == ONNXC_KIND_MAP    ? decodeMap(path, buf, size)
+                                  : decodeOptional(path, buf, size);
+  free(buf);
+  return value;
+}
+
+/// A growable byte buffer that remembers running out of memory.
+typedef struct {
+  unsigned char *data;
+  size_t size;
+  size_t capacity;
+  bool failed;
+} PbBuf;
+
+static void bufPut(PbBuf *b, const void *bytes, size_t n) {
+  if (b->failed || n == 0)
+    return;
+  if (b->capacity - b->size < n) {
+    size_t capacity = b->capacity ? b->capacity : 256;
+    while (capacity - b->size < n)
+      capacity *= 2;
+    unsigned char *data = realloc(b->data, capacity);
+    if (!data) {
+      b->failed = true;
+      return;
+    }
+    b->data = data;
+    b->capacity = capacity;
+  }
+  memcpy(b->data + b->size, bytes, n);
+  b->size += n;
+}
+
+static void bufVarint(PbBuf *b, uint64_t value) {
+  unsigned char bytes[10];
+  bufPut(b, bytes, putVarint(bytes, value));
+}
+
+static void bufKey(PbBuf *b, unsigned field, unsigned wireType) {
+  bufVarint(b, (uint64_t)field << 3 | wireType);
+}
+
+static void bufBytes(PbBuf *b, unsigned field, const void *bytes, size_t n) {
+  bufKey(b, field, 2);
+  bufVarint(b, n);
+  bufPut(b, bytes, n);
+}
+
+/// Appends `child` as field `field` of `b`, and frees it.
+static void bufMessage(PbBuf *b, unsigned field, PbBuf *child) {
+  b->failed |= child->failed;
+  bufBytes(b, field, child->data, child->size);
+  free(child->data);
+}
+
+static void bufName(PbBuf *b, const char *name) {
+  if (name && *name)
+    bufBytes(b, 1, name, strlen(name));
+}
+
+static onnxc_status encodeTensorTo(PbBuf *b, const onnxc_tensor *tensor,
+                                   const char *name) {
+  unsigned char *header, *packed;
+  const void *parts[2];
+  size_t sizes[2];
+  onnxc_status status =
+      tensorProtoParts(tensor, name, &header, &packed, parts, sizes);
+  if (status != ONNXC_OK)
+    return status;
+  bufPut(b, parts[0], sizes[0]);
+  bufPut(b, parts[1], sizes[1]);
+  free(header);
+  free(packed);
+  return ONNXC_OK;
+}
+
+static onnxc_status encodeMapTo(PbBuf *b, const onnxc_tensor *map,
+                                const char *name);
+
+static onnxc_status encodeSequenceTo(PbBuf *b, const onnxc_tensor *seq,
+                                     const char *name) {
+  bufName(b, name);
+  bufKey(b, 2, 0);
+  bufVarint(b, seq->elemKind == ONNXC_KIND_MAP ? ProtoMap : ProtoTensor);
+  for (int64_t i = 0; i < seq->count; ++i) {
+    const onnxc_tensor *item = seq->items[i];
+    PbBuf child = {0};
+    onnxc_status status =
+        item->kind == ONNXC_KIND_MAP
+            ? encodeMapTo(&child, item, item->name)
+            : encodeTensorTo(&child, item, onnxc_tensor_name(item));
+    if (status != ONNXC_OK) {
+      free(child.data);
+      return status;
+    }
+    bufMessage(b, item->kind == ONNXC_KIND_MAP ? 6 : 3, &child);
+  }
+  return ONNXC_OK;
+}
+
+static onnxc_status encodeMapTo(PbBuf *b, const onnxc_tensor *map,
+                                const char *name) {
+  const onnxc_tensor *keys = map->keys, *values = map->values;
+  bufName(b, name);
+  bufKey(b, 2, 0);
+  bufVarint(b, (uint64_t)keys->dtype);
+  for (int64_t i = 0; i < keys->numel; ++i) {
+    int64_t key = ((const int64_t *)keys->data)[i];
+    if (keys->dtype == ONNXC_DTYPE_STRING) {
+      size_t size;
+      const char *bytes = onnxcStringData(key, &size);
+      bufBytes(b, 4, bytes, size);
+    } else {
+      bufKey(b, 3, 0);
+      bufVarint(b, (uint64_t)key);
+    }
+  }
+  // The values as onnx.numpy_helper.from_dict writes them: a sequence of
+  // one scalar tensor per key.
+  PbBuf seq = {0};
+  bufKey(&seq, 2, 0);
+  bufVarint(&seq, ProtoTensor);
+  size_t elemSize = onnxc_dtype_size(values->dtype);
+  for (int64_t i = 0; i < values->numel; ++i) {
+    onnxc_tensor scalar;
+    memset(&scalar, 0, sizeof(scalar));
+    scalar.dtype = values->dtype;
+    scalar.numel = 1;
+    scalar.nbytes = elemSize;
+    scalar.data = (unsigned char *)values->data + (size_t)i * elemSize;
+    PbBuf child = {0};
+    onnxc_status status = encodeTensorTo(&child, &scalar, NULL);
+    if (status != ONNXC_OK) {
+      free(child.data);
+      free(seq.data);
+      return status;
+    }
+    bufMessage(&seq, 3, &child);
+  }
+  bufMessage(b, 5, &seq);
+  return ONNXC_OK;
+}
+
+onnxc_status onnxcWriteValuePbTemp(const onnxc_tensor *value, const char *path,
+                                   int32_t kind, const char *name,
+                                   char **tmpPath) {
+  *tmpPath = NULL;
+  if (!path || (!value && kind != ONNXC_KIND_OPTIONAL))
+    return onnxcSetError(ONNXC_ERROR_INVALID_ARGUMENT, "value or path is null");
+  if (kind != ONNXC_KIND_OPTIONAL && kind != value->kind)
+    return onnxcSetError(ONNXC_ERROR_INVALID_ARGUMENT,
+                         "cannot write a %s as a %s",
+                         onnxcKindName(value->kind), onnxcKindName(kind));
+  if (kind == ONNXC_KIND_TENSOR)
+    return onnxcWritePbTemp(value, path, name, tmpPath);
+  if (!name)
+    name = value ? onnxc_tensor_name(value) : "";
+  PbBuf b = {0};
+  onnxc_status status = ONNXC_OK;
+  if (kind == ONNXC_KIND_SEQUENCE) {
+    status = encodeSequenceTo(&b, value, name);
+  } else if (kind == ONNXC_KIND_MAP) {
+    status = encodeMapTo(&b, value, name);
+  } else if (kind == ONNXC_KIND_OPTIONAL) {
+    bufName(&b, name);
+    int32_t held = value ? value->kind : ONNXC_KIND_NONE;
+    bufKey(&b, 2, 0);
+    bufVarint(&b, held == ONNXC_KIND_TENSOR     ? ProtoTensor
+                  : held == ONNXC_KIND_SEQUENCE ? ProtoSequence
+                  : held == ONNXC_KIND_MAP      ? ProtoMap
+                                                : ProtoUndefined);
+    if (held != ONNXC_KIND_NONE) {
+      PbBuf child = {0};
+      status = held == ONNXC_KIND_TENSOR ? encodeTensorTo(&child, value, NULL)
+               : held == ONNXC_KIND_SEQUENCE
+                   ? encodeSequenceTo(&child, value, NULL)
+                   : encodeMapTo(&child, value, NULL);
+      if (status == ONNXC_OK)
+        bufMessage(&b,
+                   held == ONNXC_KIND_TENSOR     ? 3
+                   : held == ONNXC_KIND_SEQUENCE ? 5
+                                                 : 6,
+                   &child);
+      else
+        free(child.data);
+    }
+  } else {
+    status = onnxcSetError(ONNXC_ERROR_INVALID_ARGUMENT,
+                           "cannot write a .pb file of kind %d", (int)kind);
+  }
+  if (status == ONNXC_OK && b.failed)
+    status = onnxcSetError(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
+  if (status == ONNXC_OK) {
+    const void *parts[1] = {b.data ? (const void *)b.data : ""};
+    size_t sizes[1] = {b.size};
+    status = onnxcWriteTemp(path, parts, sizes, 1, tmpPath);
+  }
+  free(b.data);
+  return status;
+}
+
+onnxc_status onnxc_value_write_pb(const onnxc_tensor *value, const char *path,
+                                  int32_t kind) {
+  char *tmp;
+  onnxc_status status = onnxcWriteValuePbTemp(value, path, kind, NULL, &tmp);
   if (status != ONNXC_OK)
     return status;
   status = onnxcCommitTemp(tmp, path);

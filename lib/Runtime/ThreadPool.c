@@ -78,8 +78,8 @@ struct onnxc_threadpool {
   /// The current loop: written before generation is bumped.
   onnxc_range_fn fn;
   void *ctx;
-  /// The caller's string arena, which the workers take for the loop.
-  onnxcStringArena *arena;
+  /// The caller's run arena, which the workers take for the loop.
+  onnxcRunArena *arena;
   int64_t n;
   int64_t numChunks;
   atomic_llong nextChunk;
@@ -214,9 +214,9 @@ static void *workerMain(void *arg) {
     if (atomic_load_explicit(&pool->stop, memory_order_acquire))
       break;
     seen = atomic_load(&pool->generation);
-    onnxcSetCurrentStringArena(pool->arena);
+    onnxcSetCurrentRunArena(pool->arena);
     runChunks(pool);
-    onnxcSetCurrentStringArena(NULL);
+    onnxcSetCurrentRunArena(NULL);
     if (atomic_fetch_sub(&pool->running, 1) == 1 &&
         atomic_load(&pool->callerSleeps)) {
       pthread_mutex_lock(&pool->mutex);
@@ -311,7 +311,7 @@ void onnxc_parallel_for(onnxc_threadpool *pool, int64_t n, onnxc_range_fn fn,
   int64_t maxChunks = (int64_t)pool->size * ChunksPerThread;
   pool->fn = fn;
   pool->ctx = ctx;
-  pool->arena = onnxcCurrentStringArena();
+  pool->arena = onnxcCurrentRunArena();
   pool->n = n;
   pool->numChunks = n < maxChunks ? n : maxChunks;
   atomic_store_explicit(&pool->nextChunk, 0, memory_order_relaxed);

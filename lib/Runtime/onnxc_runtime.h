@@ -3,10 +3,12 @@
  * The thin runtime that compiled onnxc models link against. Plain C11: this
  * header compiles as C and as C++, and includes only standard C headers.
  *
- * Three layers:
+ * Four layers:
  *   1. The model ABI (onnxc_model_desc): what a compiled model object exports.
  *   2. Tensors and tensor I/O (.pb ONNX TensorProto, .npy).
- *   3. Sessions: validated runs of a model, with a thread pool per session.
+ *   3. Values that are not tensors: sequences, maps and optionals, and their
+ *      .pb files (SequenceProto, MapProto, OptionalProto).
+ *   4. Sessions: validated runs of a model, with a thread pool per session.
  * Errors are reported as onnxc_status codes plus a thread-local message
  * (onnxc_last_error()).
  *
@@ -69,7 +71,7 @@ typedef enum onnxc_dtype {
 } onnxc_dtype;
 
 /*===------------------------------------------------------------------------===
- * Model ABI (version 1): emitted by onnx-compile into the model object.
+ * Model ABI (version 2): emitted by onnx-compile into the model object.
  *
  * The entry function takes the inputs as MLIR ranked memref descriptors and
  * fills one descriptor per output. A descriptor of rank r is a sequence of
@@ -84,16 +86,43 @@ typedef enum onnxc_dtype {
  * (output k starts after the 3 + 2 r_j words of every output j < k).
  * Output buffers are freshly allocated with malloc() by the model: the caller
  * owns them and releases each with free(allocated). Input buffers are only
- *read.
+ * read.
+ *
+ * An input or output whose kind is not ONNXC_KIND_TENSOR (a sequence, map or
+ * optional) is passed as a rank-0 int64 memref (3 words) whose element is a
+ * handle: (int64_t)(intptr_t) of an onnxc_tensor value object; for OPTIONAL
+ * kinds handle 0 is an optional holding nothing. The model mallocs the 0-d
+ * buffer of such an output, as for tensors.
  *===------------------------------------------------------------------------===*/
-#define ONNXC_ABI_VERSION 1
+#define ONNXC_ABI_VERSION 2
+
+/* What a value is (onnxc_value_kind) or what a model input/output takes. */
+typedef enum onnxc_kind {
+  ONNXC_KIND_TENSOR = 0,
+  /* An ordered list of values (tensors or maps), all of one element dtype. */
+  ONNXC_KIND_SEQUENCE = 1,
+  /* keys: a 1-D INT64 or STRING tensor; values: a 1-D tensor of as many
+   * elements. */
+  ONNXC_KIND_MAP = 2,
+  /* Only in signatures: an optional of elem_kind. */
+  ONNXC_KIND_OPTIONAL = 3,
+  /* A value: an optional holding nothing. */
+  ONNXC_KIND_NONE = 4
+} onnxc_kind;
 
 typedef struct onnxc_tensor_sig {
-  const char *name; /* the ONNX graph input/output name */
-  int32_t dtype;    /* onnxc_dtype */
-  int32_t rank;
-  const int64_t *dims;           /* rank entries; -1 marks a dynamic dim */
+  const char *name;    /* the ONNX graph input/output name */
+  int32_t dtype;       /* onnxc_dtype; for other kinds 0 (UNDEFINED) = any */
+  int32_t rank;        /* for other kinds -1 = unknown (dims NULL) */
+  const int64_t *dims; /* rank entries; -1 marks a dynamic dim */
   const char *const *dim_params; /* rank entries; a name or NULL, or NULL */
+  /* Version 2. For kinds other than TENSOR, dtype, rank, dims and dim_params
+   * describe the innermost tensor: a sequence's element tensors, a map's
+   * values. */
+  int32_t kind;      /* onnxc_kind: TENSOR, SEQUENCE, MAP or OPTIONAL */
+  int32_t elem_kind; /* SEQUENCE: TENSOR or MAP; OPTIONAL: TENSOR or
+                        SEQUENCE; else TENSOR (0) */
+  int32_t key_dtype; /* maps and sequences of maps: the key dtype, else 0 */
 } onnxc_tensor_sig;
 
 typedef void (*onnxc_entry_fn)(void *const *inputs, void *outputs);
@@ -148,8 +177,12 @@ onnxc_tensor *onnxc_tensor_create(int32_t dtype, int32_t rank,
  * not for strings. */
 onnxc_tensor *onnxc_tensor_wrap(int32_t dtype, int32_t rank,
                                 const int64_t *dims, void *data);
+/* Frees a value of any kind, with what it holds. */
 void onnxc_tensor_free(onnxc_tensor *tensor);
 
+/* On a value that is not a tensor (below), dtype is its element dtype (a
+ * sequence's elements', a map's values'), rank and numel 0, nbytes 0, dims
+ * and data NULL. */
 int32_t onnxc_tensor_dtype(const onnxc_tensor *tensor);
 int32_t onnxc_tensor_rank(const onnxc_tensor *tensor);
 const int64_t *onnxc_tensor_dims(const onnxc_tensor *tensor);
@@ -173,12 +206,50 @@ const char *onnxc_tensor_string(const onnxc_tensor *tensor, int64_t index,
 
 /* Reads a .pb (ONNX TensorProto) or .npy file, chosen by content. */
 onnxc_tensor *onnxc_tensor_read(const char *path);
-/* Writes a TensorProto (raw_data) named `name` (NULL: the tensor's name).
+/* Writes a TensorProto (raw_data) named `name` (NULL: the tensor's name);
+ * a value that is not a tensor as its own kind's proto (onnxc_value_write_pb).
  * The file is written under a temporary name and renamed into place. */
 onnxc_status onnxc_tensor_write_pb(const onnxc_tensor *tensor, const char *path,
                                    const char *name);
 onnxc_status onnxc_tensor_write_npy(const onnxc_tensor *tensor,
                                     const char *path);
+
+/*===------------------------------------------------------------------------===
+ * Values that are not tensors. One object type holds every value: an
+ * onnxc_tensor of kind SEQUENCE, MAP or NONE (onnxc_value_kind), freed with
+ * onnxc_tensor_free with everything it holds. Sequences hold tensors or maps
+ * (not sequences); all of a sequence's elements have its element dtype.
+ *===------------------------------------------------------------------------===*/
+
+/* The onnxc_kind of `value`: TENSOR, SEQUENCE, MAP or NONE; -1 if NULL. */
+int32_t onnxc_value_kind(const onnxc_tensor *value);
+/* An empty sequence of `elem_dtype` (UNDEFINED: the first item's). */
+onnxc_tensor *onnxc_sequence_create(int32_t elem_dtype);
+/* Appends a tensor or map `item` whose dtype is the sequence's element
+ * dtype (and whose kind is that of the items already there); takes
+ * ownership of `item` on success. */
+onnxc_status onnxc_sequence_append(onnxc_tensor *seq, onnxc_tensor *item);
+/* The number of items; -1 (and an error) if `seq` is not a sequence. */
+int64_t onnxc_sequence_length(const onnxc_tensor *seq);
+/* Item `index` (0-based), owned by the sequence; NULL on error. */
+const onnxc_tensor *onnxc_sequence_at(const onnxc_tensor *seq, int64_t index);
+/* A map of `keys` (a 1-D INT64 or STRING tensor) to `values` (a 1-D tensor
+ * of as many elements); takes ownership of both on success. */
+onnxc_tensor *onnxc_map_create(onnxc_tensor *keys, onnxc_tensor *values);
+const onnxc_tensor *onnxc_map_keys(const onnxc_tensor *map);
+const onnxc_tensor *onnxc_map_values(const onnxc_tensor *map);
+/* A NONE value: an optional holding nothing. */
+onnxc_tensor *onnxc_none_create(void);
+/* Reads a .pb file holding a TensorProto (kind TENSOR), SequenceProto
+ * (SEQUENCE), MapProto (MAP) or OptionalProto (OPTIONAL: gives a NONE value
+ * or the value it holds). A MapProto's values (one scalar TensorProto per
+ * key, as onnx.numpy_helper.from_dict writes them) become one 1-D tensor. */
+onnxc_tensor *onnxc_value_read_pb(const char *path, int32_t kind);
+/* Writes `value` as the proto of `kind`: TENSOR, SEQUENCE or MAP as the
+ * value's own kind; OPTIONAL wraps the value (NULL or NONE: nothing) in an
+ * OptionalProto. Written atomically, as onnxc_tensor_write_pb. */
+onnxc_status onnxc_value_write_pb(const onnxc_tensor *value, const char *path,
+                                  int32_t kind);
 
 /*===------------------------------------------------------------------------===
  * Thread pool.
@@ -213,14 +284,20 @@ const onnxc_model_desc *onnxc_session_model(const onnxc_session *session);
 /* The session's thread pool (owned by the session). */
 onnxc_threadpool *onnxc_session_threadpool(const onnxc_session *session);
 
-/* Checks `inputs` against the signature (count, non-null, dtype, rank,
+/* Checks `inputs` against the signature (count, non-null, kind, dtype, rank,
  * static dims and equal sizes for dims sharing a dim_param, within an input
  * and across inputs), runs the model, checks its outputs' static dims too
  * (a mismatch is ONNXC_ERROR_INTERNAL; an output's dim_param is the model's
  * claim and not checked, as in ONNX Runtime), and stores num_outputs new
  * tensors (named after the graph outputs) in `outputs`; the caller frees
  * them with onnxc_tensor_free. On error nothing is stored. A session may be
- * used by several threads at once; onnxc_last_error() is per thread. */
+ * used by several threads at once; onnxc_last_error() is per thread.
+ * Inputs of other kinds: a SEQUENCE or MAP input takes a value of that kind
+ * whose dtype is the signature's (unless either is UNDEFINED) and whose
+ * element tensors have its rank (unless -1); an OPTIONAL input takes NULL,
+ * a NONE value or a value of its elem_kind. Outputs of other kinds are deep
+ * copies, owned by the caller; an OPTIONAL output holding nothing is a NONE
+ * value. */
 onnxc_status onnxc_session_run(onnxc_session *session,
                                onnxc_tensor *const *inputs, int32_t num_inputs,
                                onnxc_tensor **outputs);
@@ -263,6 +340,57 @@ bool onnxc_string_in_table(int64_t s, int64_t table, int64_t count,
                            bool case_sensitive);
 /* `s` with its ASCII letters in upper case (upper != 0) or lower case. */
 int64_t onnxc_string_change_case(int64_t s, int64_t upper);
+
+/*===------------------------------------------------------------------------===
+ * Value operations that compiled models call (lib/Runtime/Values.c). Every
+ * value is an int64 handle of an onnxc_tensor object. The objects they make
+ * live in the run's arena, as the strings above do, and never change once
+ * returned (sequence operations return new sequences, which may share
+ * items). A user error at run time (a position out of range, a rank or
+ * dtype mismatch, a NONE where a value is needed) prints
+ * `onnxc: <Op>: <message>` to stderr and calls abort(), as a compiled
+ * cf.assert does. An unranked memref argument is passed as `(rank, desc)`,
+ * desc pointing at a ranked memref descriptor (strides in elements, maybe 0
+ * for broadcasts); the element size comes from the dtype argument (STRING
+ * elements are string handles, copied as such).
+ *===------------------------------------------------------------------------===*/
+/* A new tensor holding a contiguous copy of the memref. */
+int64_t onnxc_value_from_memref(int64_t dtype, int64_t rank, void *desc);
+/* Dim `axis` of a tensor value of rank `rank`. */
+int64_t onnxc_value_dim(int64_t value, int64_t axis, int64_t rank,
+                        const char *op);
+/* Copies a tensor value into the memref (allocated by the caller with the
+ * value's shape; strided writes allowed). */
+void onnxc_value_to_memref(int64_t value, int64_t dtype, int64_t rank,
+                           void *desc, const char *op);
+/* The value an optional holds (its handle); stops the run when it holds
+ * nothing. */
+int64_t onnxc_optional_value(int64_t optional, const char *op);
+int64_t onnxc_seq_empty(int64_t elem_dtype);
+/* SequenceInsert: pos in [-n, n] (negative from the end); has_pos 0: at the
+ * back. */
+int64_t onnxc_seq_insert(int64_t seq, int64_t item, int64_t pos,
+                         int64_t has_pos);
+/* SequenceErase: pos in [-n, n-1]; has_pos 0: the last. */
+int64_t onnxc_seq_erase(int64_t seq, int64_t pos, int64_t has_pos);
+/* SequenceAt: pos in [-n, n-1]; the item's handle. */
+int64_t onnxc_seq_at(int64_t seq, int64_t pos);
+int64_t onnxc_seq_length(int64_t seq);
+/* SplitToSequence: `input` a tensor value; `split` 0 (absent: pieces of 1,
+ * the axis dropped unless keepdims) or a tensor value, a scalar (pieces of
+ * that size, the last smaller) or a 1-D list of sizes summing to the dim. */
+int64_t onnxc_seq_split(int64_t input, int64_t split, int64_t axis,
+                        int64_t keepdims);
+/* ConcatFromSequence: dim d of the result (new_axis 1: the items stacked
+ * on a new axis, a negative axis counting from the end of the result), and
+ * the result itself into the memref. */
+int64_t onnxc_seq_concat_dim(int64_t seq, int64_t axis, int64_t new_axis,
+                             int64_t d);
+void onnxc_seq_concat(int64_t seq, int64_t axis, int64_t new_axis,
+                      int64_t dtype, int64_t rank, void *desc);
+/* ZipMap: `probs` a float tensor [N, C] or [C], `labels` a 1-D INT64 or
+ * STRING tensor of C labels; a sequence of N maps {label -> prob}. */
+int64_t onnxc_zipmap(int64_t probs, int64_t labels);
 
 /* The standalone executable's main, given the model it was linked with:
  *   OUT [--output-dir DIR] [--threads T] [--bench N] [--profile PATH]

@@ -17,6 +17,18 @@ using namespace mlir;
 
 /// The more precise of two compatible tensor types (the first on a tie).
 static Type refine(Type current, Type inferred) {
+  auto seqCur = dyn_cast<onnxc::onnx::SeqType>(current);
+  auto seqInf = dyn_cast<onnxc::onnx::SeqType>(inferred);
+  if (seqCur && seqInf)
+    return onnxc::onnx::SeqType::get(
+        current.getContext(),
+        refine(seqCur.getElementType(), seqInf.getElementType()));
+  auto optCur = dyn_cast<onnxc::onnx::OptType>(current);
+  auto optInf = dyn_cast<onnxc::onnx::OptType>(inferred);
+  if (optCur && optInf)
+    return onnxc::onnx::OptType::get(
+        current.getContext(),
+        refine(optCur.getElementType(), optInf.getElementType()));
   auto cur = dyn_cast<TensorType>(current);
   auto inf = dyn_cast<TensorType>(inferred);
   if (!cur || !inf || cur.getElementType() != inf.getElementType())

@@ -56,10 +56,10 @@ static void addEntry(void *const *inputs, void *outputs) {
 static const int64_t addDims[2] = {-1, 3};
 static const char *const addParams[2] = {"N", NULL};
 static const onnxc_tensor_sig addInputs[2] = {
-    {"a", ONNXC_DTYPE_FLOAT, 2, addDims, addParams},
-    {"b", ONNXC_DTYPE_FLOAT, 2, addDims, addParams}};
+    {"a", ONNXC_DTYPE_FLOAT, 2, addDims, addParams, ONNXC_KIND_TENSOR, 0, 0},
+    {"b", ONNXC_DTYPE_FLOAT, 2, addDims, addParams, ONNXC_KIND_TENSOR, 0, 0}};
 static const onnxc_tensor_sig addOutputs[1] = {
-    {"sum", ONNXC_DTYPE_FLOAT, 2, addDims, addParams}};
+    {"sum", ONNXC_DTYPE_FLOAT, 2, addDims, addParams, ONNXC_KIND_TENSOR, 0, 0}};
 
 const onnxc_model_desc fakeAddModel = {
     ONNXC_ABI_VERSION, "fake_add", 2, 1, addInputs, addOutputs, addEntry};
@@ -112,10 +112,10 @@ static void stridedEntry(void *const *inputs, void *outputs) {
 static const int64_t stridedInDims[2] = {2, 3};
 static const int64_t stridedTDims[2] = {3, 2};
 static const onnxc_tensor_sig stridedInputs[1] = {
-    {"x", ONNXC_DTYPE_FLOAT, 2, stridedInDims, NULL}};
+    {"x", ONNXC_DTYPE_FLOAT, 2, stridedInDims, NULL, ONNXC_KIND_TENSOR, 0, 0}};
 static const onnxc_tensor_sig stridedOutputs[2] = {
-    {"xt", ONNXC_DTYPE_FLOAT, 2, stridedTDims, NULL},
-    {"x2", ONNXC_DTYPE_FLOAT, 2, stridedInDims, NULL}};
+    {"xt", ONNXC_DTYPE_FLOAT, 2, stridedTDims, NULL, ONNXC_KIND_TENSOR, 0, 0},
+    {"x2", ONNXC_DTYPE_FLOAT, 2, stridedInDims, NULL, ONNXC_KIND_TENSOR, 0, 0}};
 
 const onnxc_model_desc fakeStridedModel = {
     ONNXC_ABI_VERSION, "fake_strided", 1,           2,
@@ -151,11 +151,11 @@ static void aliasEntry(void *const *inputs, void *outputs) {
 
 static const int64_t aliasDims[1] = {-1};
 static const onnxc_tensor_sig aliasInputs[1] = {
-    {"x", ONNXC_DTYPE_INT64, 1, aliasDims, NULL}};
+    {"x", ONNXC_DTYPE_INT64, 1, aliasDims, NULL, ONNXC_KIND_TENSOR, 0, 0}};
 static const onnxc_tensor_sig aliasOutputs[3] = {
-    {"same", ONNXC_DTYPE_INT64, 1, aliasDims, NULL},
-    {"twice", ONNXC_DTYPE_INT64, 1, aliasDims, NULL},
-    {"twice2", ONNXC_DTYPE_INT64, 1, aliasDims, NULL}};
+    {"same", ONNXC_DTYPE_INT64, 1, aliasDims, NULL, ONNXC_KIND_TENSOR, 0, 0},
+    {"twice", ONNXC_DTYPE_INT64, 1, aliasDims, NULL, ONNXC_KIND_TENSOR, 0, 0},
+    {"twice2", ONNXC_DTYPE_INT64, 1, aliasDims, NULL, ONNXC_KIND_TENSOR, 0, 0}};
 
 const onnxc_model_desc fakeAliasModel = {
     ONNXC_ABI_VERSION, "fake_alias", 1,         3,
@@ -182,11 +182,66 @@ static const int64_t squareDims[2] = {-1, -1};
 static const char *const squareParams[2] = {"N", "N"};
 static const int64_t diagDims[1] = {-1};
 static const char *const diagParams[1] = {"N"};
-static const onnxc_tensor_sig squareInputs[1] = {
-    {"m", ONNXC_DTYPE_FLOAT, 2, squareDims, squareParams}};
-static const onnxc_tensor_sig diagOutputs[1] = {
-    {"diag", ONNXC_DTYPE_FLOAT, 1, diagDims, diagParams}};
+static const onnxc_tensor_sig squareInputs[1] = {{"m", ONNXC_DTYPE_FLOAT, 2,
+                                                  squareDims, squareParams,
+                                                  ONNXC_KIND_TENSOR, 0, 0}};
+static const onnxc_tensor_sig diagOutputs[1] = {{"diag", ONNXC_DTYPE_FLOAT, 1,
+                                                 diagDims, diagParams,
+                                                 ONNXC_KIND_TENSOR, 0, 0}};
 
 const onnxc_model_desc fakeWrongDiagModel = {
     ONNXC_ABI_VERSION, "fake_wrong_diag", 1, 1, squareInputs,
     diagOutputs,       wrongDiagEntry};
+
+/*===----------------------------------------------------------------------===
+ * Sequences and optionals, as handles in rank-0 memrefs.
+ *===----------------------------------------------------------------------===*/
+
+/// The handle in a rank-0 memref descriptor.
+static int64_t loadHandle(const int64_t *desc) {
+  return ((const int64_t *)(intptr_t)desc[1])[desc[2]];
+}
+
+/// Fills a rank-0 descriptor with a malloc'd buffer holding `handle`.
+static void storeHandle(int64_t *desc, int64_t handle) {
+  int64_t *buf = malloc(sizeof(int64_t));
+  *buf = handle;
+  desc[0] = desc[1] = (int64_t)(intptr_t)buf;
+  desc[2] = 0;
+}
+
+static void seqInsertEntry(void *const *inputs, void *outputs) {
+  const int64_t *seq = inputs[0];
+  int64_t *out = outputs;
+  int64_t x = onnxc_value_from_memref(ONNXC_DTYPE_FLOAT, 1, inputs[1]);
+  storeHandle(out, onnxc_seq_insert(loadHandle(seq), x, 0, 0));
+  // same: the input's own descriptor, whose buffer is the session's.
+  memcpy(out + 3, seq, 3 * sizeof(int64_t));
+}
+
+static const int64_t seqDims[1] = {-1};
+static const onnxc_tensor_sig seqInsertInputs[2] = {
+    {"seq", ONNXC_DTYPE_FLOAT, 1, seqDims, NULL, ONNXC_KIND_SEQUENCE,
+     ONNXC_KIND_TENSOR, 0},
+    {"x", ONNXC_DTYPE_FLOAT, 1, seqDims, NULL, ONNXC_KIND_TENSOR, 0, 0}};
+static const onnxc_tensor_sig seqInsertOutputs[2] = {
+    {"appended", ONNXC_DTYPE_FLOAT, 1, seqDims, NULL, ONNXC_KIND_SEQUENCE,
+     ONNXC_KIND_TENSOR, 0},
+    {"same", ONNXC_DTYPE_UNDEFINED, -1, NULL, NULL, ONNXC_KIND_SEQUENCE,
+     ONNXC_KIND_TENSOR, 0}};
+
+const onnxc_model_desc fakeSeqInsertModel = {
+    ONNXC_ABI_VERSION, "fake_seq_insert", 2, 2, seqInsertInputs,
+    seqInsertOutputs,  seqInsertEntry};
+
+static void optionalEntry(void *const *inputs, void *outputs) {
+  storeHandle(outputs, loadHandle(inputs[0]));
+}
+
+static const onnxc_tensor_sig optionalSigs[1] = {
+    {"opt", ONNXC_DTYPE_FLOAT, -1, NULL, NULL, ONNXC_KIND_OPTIONAL,
+     ONNXC_KIND_TENSOR, 0}};
+
+const onnxc_model_desc fakeOptionalModel = {
+    ONNXC_ABI_VERSION, "fake_optional", 1, 1, optionalSigs,
+    optionalSigs,      optionalEntry};

@@ -31,6 +31,15 @@ extern const onnxc_model_desc fakeAliasModel;
 /// entry returns N + 1 elements: a model that breaks its own signature.
 extern const onnxc_model_desc fakeWrongDiagModel;
 
+/// seq is a sequence of float32 [?] tensors, x a float32 [?] tensor.
+/// Outputs: appended (seq with x at the back, by onnxc_seq_insert) and same
+/// (seq, through the input's own handle descriptor).
+extern const onnxc_model_desc fakeSeqInsertModel;
+
+/// opt is an optional float32 tensor of any rank; the output is the same
+/// handle.
+extern const onnxc_model_desc fakeOptionalModel;
+
 #ifdef __cplusplus
 }
 #endif

@@ -49,7 +49,7 @@ TEST_CASE("--info prints the signature as JSON", "[main]") {
   CHECK(r.err.empty());
   const std::string sig = "\"dtype\": \"float32\", \"shape\": [-1, 3], "
                           "\"dim_params\": [\"N\", null]}";
-  CHECK(r.out == "{\"name\": \"fake_add\", \"abi_version\": 1, \"inputs\": "
+  CHECK(r.out == "{\"name\": \"fake_add\", \"abi_version\": 2, \"inputs\": "
                  "[{\"name\": \"a\", " +
                      sig + ", {\"name\": \"b\", " + sig +
                      "], \"outputs\": [{\"name\": \"sum\", " + sig + "]}\n");

@@ -168,10 +168,14 @@ TEST_CASE("session_create rejects bad model descriptors", "[session]") {
   CHECK(std::string(onnxc_last_error()) == "model is null");
 
   onnxc_model_desc future = fakeAddModel;
-  future.abi_version = 2;
+  future.abi_version = 3;
   CHECK(onnxc_session_create(&future, 1) == nullptr);
   CHECK(std::string(onnxc_last_error()) ==
-        "model abi_version 2 is not supported (expected 1)");
+        "model abi_version 3 is not supported (expected 2)");
+  onnxc_model_desc old = fakeAddModel;
+  old.abi_version = 1;
+  CHECK(onnxc_session_create(&old, 1) == nullptr);
+  CHECK(onnxc_last_status() == ONNXC_ERROR_UNSUPPORTED);
   CHECK(onnxc_last_status() == ONNXC_ERROR_UNSUPPORTED);
 
   onnxc_model_desc noEntry = fakeAddModel;
@@ -180,7 +184,7 @@ TEST_CASE("session_create rejects bad model descriptors", "[session]") {
   CHECK(std::string(onnxc_last_error()) == "model descriptor is incomplete");
 
   int64_t dims[1] = {2};
-  onnxc_tensor_sig complex[1] = {{"c", 14, 1, dims, nullptr}};
+  onnxc_tensor_sig complex[1] = {{"c", 14, 1, dims, nullptr, 0, 0, 0}};
   onnxc_model_desc complexModel = fakeAddModel;
   complexModel.num_inputs = 1;
   complexModel.inputs = complex;

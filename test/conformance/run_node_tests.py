@@ -382,6 +382,64 @@ def type_name(data_type):
     return onnx.TensorProto.DataType.Name(data_type).lower()
 
 
+# The proto a .pb file of a graph value holds, by the value's kind.
+PROTO_OF_KIND = {"sequence_type": onnx.SequenceProto, "optional_type": onnx.OptionalProto,
+                 "map_type": onnx.MapProto}
+
+
+def value_kind(value_info):
+    return value_info.type.WhichOneof("value") or "tensor_type"
+
+
+def read_value(path, kind):
+    """The TensorProto, SequenceProto, OptionalProto or MapProto (by `kind`) in `path`."""
+    proto = PROTO_OF_KIND.get(kind, onnx.TensorProto)()
+    with open(path, "rb") as f:
+        proto.ParseFromString(f.read())
+    return proto
+
+
+def sequence_items(seq):
+    if seq.elem_type == onnx.SequenceProto.MAP:
+        return list(seq.map_values)
+    if seq.elem_type in (onnx.SequenceProto.TENSOR, onnx.SequenceProto.UNDEFINED):
+        return list(seq.tensor_values)
+    raise ValueError(f"sequence of elem_type {seq.elem_type}")
+
+
+def optional_value(opt):
+    for field in ("tensor_value", "sequence_value", "map_value"):
+        if opt.HasField(field):
+            return getattr(opt, field)
+    return None
+
+
+def compare_values(ref, got, rtol, atol):
+    """As compare_tensors for any value: tensors, sequences, optionals and maps, element by
+    element."""
+    if isinstance(ref, onnx.TensorProto):
+        return compare_tensors(ref, got, rtol, atol)
+    if isinstance(ref, onnx.SequenceProto):
+        refs, gots = sequence_items(ref), sequence_items(got)
+        if len(refs) != len(gots):
+            return f"a sequence of {len(gots)}, expected {len(refs)}"
+        for i, (r, g) in enumerate(zip(refs, gots)):
+            msg = compare_values(r, g, rtol, atol)
+            if msg:
+                return f"element {i}: {msg}"
+        return None
+    if isinstance(ref, onnx.OptionalProto):
+        r, g = optional_value(ref), optional_value(got)
+        if (r is None) != (g is None):
+            return "an empty optional, expected a value" if g is None else "a value, expected none"
+        return None if r is None else compare_values(r, g, rtol, atol)
+    # MapProto: the same keys in the same order, then the values.
+    if (ref.key_type, list(ref.keys), list(ref.string_keys)) != \
+            (got.key_type, list(got.keys), list(got.string_keys)):
+        return "map keys differ"
+    return compare_values(ref.values, got.values, rtol, atol)
+
+
 def compare_tensors(ref_proto, got_proto, rtol, atol):
     """Return None if got matches ref (TensorProtos), else a one-line reason."""
     if ref_proto.data_type != got_proto.data_type:
@@ -516,6 +574,8 @@ def run_test(name, cfg):
             return [v.type.tensor_type.elem_type if v.type.HasField("tensor_type") else 0 for v in values]
 
         in_types, out_types = elem_types(model.graph.input), elem_types(model.graph.output)
+        in_kinds = [value_kind(v) for v in model.graph.input]
+        out_kinds = [value_kind(v) for v in model.graph.output]
         if SHAPE_DEFECTS.fullmatch(name):
             model = fix_declared_shapes(model, test_dir)
             model_bytes = model.SerializeToString()
@@ -594,6 +654,8 @@ def run_test(name, cfg):
             out_dir = os.path.join(work, ds)
             os.makedirs(out_dir)
             for i, path in enumerate(inputs):
+                if i < len(in_kinds) and in_kinds[i] != "tensor_type":
+                    continue
                 t = read_proto(path)
                 if i < len(in_types) and fix_bfloat16(t, in_types[i]):
                     inputs[i] = os.path.join(out_dir, f"input_{i}.bf16.pb")
@@ -612,6 +674,16 @@ def run_test(name, cfg):
                 got_path = os.path.join(out_dir, f"output_{k}.pb")
                 if not os.path.isfile(got_path):
                     return fail("run", f"{where}output_{k}.pb was not written")
+                kind = out_kinds[k] if k < len(out_kinds) else "tensor_type"
+                if kind != "tensor_type":
+                    try:
+                        got = read_value(got_path, kind)
+                    except Exception as e:  # noqa: BLE001 - a malformed output is a test failure
+                        return fail("compare", f"{where}output_{k}: unreadable: {e}")
+                    msg = compare_values(read_value(ref_path, kind), got, cfg["rtol"], cfg["atol"])
+                    if msg:
+                        return fail("compare", f"{where}output_{k}: {msg}")
+                    continue
                 try:
                     got = read_proto(got_path)
                     if got.data_type in CODED_TYPES:

@@ -15,6 +15,34 @@ using namespace onnxc::onnx;
 #define GET_TYPEDEF_CLASSES
 #include "dialects/ONNX/IR/ONNXTypes.cpp.inc"
 
+LogicalResult SeqType::verify(function_ref<InFlightDiagnostic()> emitError,
+                              Type elementType) {
+  if (!llvm::isa<TensorType, MapType>(elementType))
+    return emitError() << "sequence elements must be tensors or maps, not "
+                       << elementType;
+  return success();
+}
+
+LogicalResult MapType::verify(function_ref<InFlightDiagnostic()> emitError,
+                              Type keyType, Type valueType) {
+  auto key = llvm::dyn_cast<IntegerType>(keyType);
+  if (!llvm::isa<StringType>(keyType) && (!key || key.getWidth() == 1))
+    return emitError() << "map keys must be integers or strings, not "
+                       << keyType;
+  if (llvm::isa<ShapedType, SeqType, MapType, OptType>(valueType))
+    return emitError() << "map values must be scalars, not " << valueType;
+  return success();
+}
+
+LogicalResult OptType::verify(function_ref<InFlightDiagnostic()> emitError,
+                              Type elementType) {
+  if (!llvm::isa<TensorType, SeqType>(elementType))
+    return emitError() << "optional elements must be tensors or sequences, "
+                          "not "
+                       << elementType;
+  return success();
+}
+
 void ONNXDialect::initialize() {
   registerONNXDialectOperations(this);
   addTypes<
@@ -37,6 +65,18 @@ bool onnxc::onnx::areCompatibleTypes(TypeRange lhs, TypeRange rhs) {
   for (auto [l, r] : llvm::zip(lhs, rhs)) {
     if (l == r)
       continue;
+    auto ls = dyn_cast<SeqType>(l), rs = dyn_cast<SeqType>(r);
+    if (ls && rs) {
+      if (!areCompatibleTypes(ls.getElementType(), rs.getElementType()))
+        return false;
+      continue;
+    }
+    auto lo = dyn_cast<OptType>(l), ro = dyn_cast<OptType>(r);
+    if (lo && ro) {
+      if (!areCompatibleTypes(lo.getElementType(), ro.getElementType()))
+        return false;
+      continue;
+    }
     auto lt = dyn_cast<TensorType>(l);
     auto rt = dyn_cast<TensorType>(r);
     if (!lt || !rt || lt.getElementType() != rt.getElementType() ||

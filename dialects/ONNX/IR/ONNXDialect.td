@@ -113,6 +113,67 @@ def ONNX_StringType : TypeDef<ONNX_Dialect, "String"> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// Values that are not tensors: sequences, maps and optionals.
+//===----------------------------------------------------------------------===//
+
+def ONNX_SeqType : TypeDef<ONNX_Dialect, "Seq"> {
+  let mnemonic = "seq";
+  let summary = "ONNX sequence: an ordered list of tensors (or maps)";
+  let description = [{
+    ONNX's `seq(T)`: any number of values of type `T`, a tensor type (ranked,
+    or unranked when the elements' rank is not known) or an `!onnx.map`.
+    Elements of one sequence may differ in shape. The lowering holds a
+    sequence as a 64-bit handle of a runtime object (docs/lowering.md).
+
+    ```mlir
+    %s = onnx.SequenceInsert %seq, %t : (!onnx.seq<tensor<?xf32>>, tensor<3xf32>) -> !onnx.seq<tensor<?xf32>>
+    ```
+  }];
+  let parameters = (ins "::mlir::Type":$elementType);
+  let assemblyFormat = "`<` $elementType `>`";
+  let genVerifyDecl = 1;
+}
+
+def ONNX_MapType : TypeDef<ONNX_Dialect, "Map"> {
+  let mnemonic = "map";
+  let summary = "ONNX map: scalar keys to scalar values";
+  let description = [{
+    ONNX's `map(K, V)` of an integer or string key type and a scalar value
+    type, what ZipMap makes (one map a row). Only sequences of maps are
+    values onnxc computes with.
+
+    ```mlir
+    %m = onnx.ZipMap %p {classlabels_int64s = array<i64: 0, 1>} : (tensor<?x2xf32>) -> !onnx.seq<!onnx.map<i64, f32>>
+    ```
+  }];
+  let parameters = (ins "::mlir::Type":$keyType, "::mlir::Type":$valueType);
+  let assemblyFormat = "`<` $keyType `,` $valueType `>`";
+  let genVerifyDecl = 1;
+}
+
+def ONNX_OptType : TypeDef<ONNX_Dialect, "Opt"> {
+  let mnemonic = "opt";
+  let summary = "ONNX optional: a tensor or sequence, or nothing";
+  let description = [{
+    ONNX's `optional(T)`, `T` a tensor or `!onnx.seq` type: a value of `T` or
+    none. The lowering holds it as a 64-bit handle of a runtime object, 0
+    for none.
+
+    ```mlir
+    %o = onnx.Optional %t : (tensor<4xf32>) -> !onnx.opt<tensor<4xf32>>
+    ```
+  }];
+  let parameters = (ins "::mlir::Type":$elementType);
+  let assemblyFormat = "`<` $elementType `>`";
+  let genVerifyDecl = 1;
+}
+
+def ONNX_Seq : Type<CPred<"::llvm::isa<::onnxc::onnx::SeqType>($_self)">,
+                    "sequence type">;
+def ONNX_Opt : Type<CPred<"::llvm::isa<::onnxc::onnx::OptType>($_self)">,
+                    "optional type">;
+
 def ONNX_String : Type<CPred<"::llvm::isa<::onnxc::onnx::StringType>($_self)">,
                        "string type">;
 def ONNX_F4E2M1 : Type<CPred<"::llvm::isa<::onnxc::onnx::Float4E2M1Type>($_self)">,
@@ -148,6 +209,9 @@ def ONNX_AnyTensor : TensorOf<[F16, BF16, F32, F64, AnySignlessInteger,
 def ONNX_DataTensor : TensorOf<[F16, BF16, F32, F64, AnySignlessInteger,
                                 AnyUnsignedInteger, ONNX_String]>;
 def ONNX_StringTensor : TensorOf<[ONNX_String]>;
+// Every value of a graph: tensors, sequences and optionals (what subgraphs
+// yield, Identity passes on).
+def ONNX_Value : AnyTypeOf<[ONNX_AnyTensor, ONNX_Seq, ONNX_Opt]>;
 // An optional input: a tensor, or the `none` of onnx.NoValue.
 def ONNX_OptTensor : AnyTypeOf<[ONNX_Tensor, NoneType]>;
 def ONNX_OptI64Tensor : AnyTypeOf<[ONNX_I64Tensor, NoneType]>;

@@ -21,7 +21,20 @@ inline std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank) {
 /// The most precise type that both `a` and `b` have (`?` where their dims
 /// differ, unranked where their ranks do), or null when the element types
 /// differ: what an If's branches or a Loop's iterations have in common.
+/// Sequences and optionals join their elements.
 inline mlir::Type joinTypes(mlir::Type a, mlir::Type b) {
+  if (a == b)
+    return a;
+  auto sa = llvm::dyn_cast<SeqType>(a), sb = llvm::dyn_cast<SeqType>(b);
+  if (sa && sb) {
+    mlir::Type element = joinTypes(sa.getElementType(), sb.getElementType());
+    return element ? SeqType::get(a.getContext(), element) : nullptr;
+  }
+  auto oa = llvm::dyn_cast<OptType>(a), ob = llvm::dyn_cast<OptType>(b);
+  if (oa && ob) {
+    mlir::Type element = joinTypes(oa.getElementType(), ob.getElementType());
+    return element ? OptType::get(a.getContext(), element) : nullptr;
+  }
   auto ta = llvm::dyn_cast<mlir::TensorType>(a);
   auto tb = llvm::dyn_cast<mlir::TensorType>(b);
   if (!ta || !tb || ta.getElementType() != tb.getElementType())

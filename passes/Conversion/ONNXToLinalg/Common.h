@@ -47,6 +47,11 @@ bool isStringType(mlir::Type type);
 mlir::Value createStringConstant(mlir::OpBuilder &b, mlir::Location loc,
                                  mlir::DenseStringElementsAttr value);
 
+/// The address (as i64) of a NUL-terminated copy of `text` in a constant
+/// global: a C string for the runtime's messages (String.cpp).
+mlir::Value createCString(mlir::OpBuilder &b, mlir::Location loc,
+                          llvm::StringRef text);
+
 /// Reports an element type that arith cannot compute on.
 mlir::LogicalResult unsupportedElementType(mlir::Operation *op,
                                            mlir::Type type);

@@ -42,6 +42,7 @@ void onnxc::populateONNXToLinalgConversionPatterns(RewritePatternSet &patterns,
   populateONNXUnpoolToLinalgPatterns(patterns);
   populateONNXControlFlowToSCFPatterns(patterns);
   populateONNXStringToLinalgPatterns(patterns);
+  populateONNXSequenceToLinalgPatterns(patterns);
 }
 
 namespace {

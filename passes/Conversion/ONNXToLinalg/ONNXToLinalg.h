@@ -44,6 +44,7 @@ void populateONNXTrainingToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateONNXUnpoolToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateONNXControlFlowToSCFPatterns(mlir::RewritePatternSet &patterns);
 void populateONNXStringToLinalgPatterns(mlir::RewritePatternSet &patterns);
+void populateONNXSequenceToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// fused.attention (f32) to a call of the runtime's attention kernel.
 void populateFusedAttentionToKernelCallPatterns(
     mlir::RewritePatternSet &patterns);

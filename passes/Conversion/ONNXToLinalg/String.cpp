@@ -90,6 +90,14 @@ static Value createStringScalar(OpBuilder &b, Location loc, StringRef value) {
   return createRecordGlobal(b, loc, {value}, offsets);
 }
 
+Value onnxc::tolinalg::createCString(OpBuilder &b, Location loc,
+                                     StringRef text) {
+  // A record's bytes follow its 8-byte size and end in a NUL.
+  Value record = createStringScalar(b, loc, text);
+  return b.create<arith::AddIOp>(loc, record,
+                                 b.create<arith::ConstantIntOp>(loc, 8, 64));
+}
+
 /// The runtime's string functions (onnxc_runtime.h): name, number of i64
 /// arguments (the last one an i1 for onnxc_string_in_table), result.
 namespace {

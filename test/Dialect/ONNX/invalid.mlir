@@ -2836,3 +2836,139 @@ func.func @add_strings(%x: tensor<2x!onnx.string>) -> tensor<2x!onnx.string> {
   %0 = onnx.Add %x, %x : (tensor<2x!onnx.string>, tensor<2x!onnx.string>) -> tensor<2x!onnx.string>
   return %0 : tensor<2x!onnx.string>
 }
+
+// -----
+
+// expected-error @+1 {{sequence elements must be tensors or maps, not 'i64'}}
+func.func @seq_element(%s: !onnx.seq<i64>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{map keys must be integers or strings, not 'f32'}}
+func.func @map_key(%s: !onnx.map<f32, f32>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{map values must be scalars, not 'tensor<2xf32>'}}
+func.func @map_value(%s: !onnx.map<i64, tensor<2xf32>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{optional elements must be tensors or sequences, not 'f32'}}
+func.func @opt_element(%s: !onnx.opt<f32>) {
+  return
+}
+
+// -----
+
+func.func @sequenceempty_c1() -> !onnx.seq<tensor<*xf32>> {
+  // expected-error @+1 {{'onnx.SequenceEmpty' op has 'dtype' 7 but its result is a '!onnx.seq<tensor<*xf32>>'}}
+  %0 = onnx.SequenceEmpty {dtype = 7 : i64} : () -> !onnx.seq<tensor<*xf32>>
+  return %0 : !onnx.seq<tensor<*xf32>>
+}
+
+// -----
+
+func.func @sequenceconstruct_c1() -> !onnx.seq<tensor<*xf32>> {
+  // expected-error @+2 {{'onnx.SequenceConstruct' op expects at least one input}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.SequenceConstruct : () -> !onnx.seq<tensor<*xf32>>
+  return %0 : !onnx.seq<tensor<*xf32>>
+}
+
+// -----
+
+func.func @sequenceconstruct_c2(%a: tensor<2xf32>, %b: tensor<2xi64>) -> !onnx.seq<tensor<*xf32>> {
+  // expected-error @+2 {{'onnx.SequenceConstruct' op expects inputs of one element type}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.SequenceConstruct %a, %b : (tensor<2xf32>, tensor<2xi64>) -> !onnx.seq<tensor<*xf32>>
+  return %0 : !onnx.seq<tensor<*xf32>>
+}
+
+// -----
+
+func.func @sequenceinsert_c1(%s: !onnx.seq<tensor<?xf32>>, %t: tensor<2xi64>) -> !onnx.seq<tensor<?xf32>> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.SequenceInsert' op expects a tensor of 'tensor<?xf32>''s element type (got 'tensor<2xi64>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.SequenceInsert %s, %t, %none : (!onnx.seq<tensor<?xf32>>, tensor<2xi64>, none) -> !onnx.seq<tensor<?xf32>>
+  return %0 : !onnx.seq<tensor<?xf32>>
+}
+
+// -----
+
+func.func @sequenceat_c1(%s: !onnx.seq<!onnx.map<i64, f32>>, %i: tensor<i64>) -> tensor<*xf32> {
+  // expected-error @+2 {{'onnx.SequenceAt' op expects a sequence of tensors}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.SequenceAt %s, %i : (!onnx.seq<!onnx.map<i64, f32>>, tensor<i64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @splittosequence_c1(%x: tensor<3x6xf32>) -> !onnx.seq<tensor<*xf32>> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+2 {{'onnx.SplitToSequence' op expects an 'axis' in [-2, 2) (got 2)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.SplitToSequence %x, %none {axis = 2 : i64} : (tensor<3x6xf32>, none) -> !onnx.seq<tensor<*xf32>>
+  return %0 : !onnx.seq<tensor<*xf32>>
+}
+
+// -----
+
+func.func @splittosequence_c2(%x: tensor<3x6xf32>, %n: tensor<1x1xi64>) -> !onnx.seq<tensor<*xf32>> {
+  // expected-error @+2 {{'onnx.SplitToSequence' op expects a scalar or 1-D 'split' (got 'tensor<1x1xi64>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.SplitToSequence %x, %n : (tensor<3x6xf32>, tensor<1x1xi64>) -> !onnx.seq<tensor<*xf32>>
+  return %0 : !onnx.seq<tensor<*xf32>>
+}
+
+// -----
+
+func.func @concatfromsequence_c1(%s: !onnx.seq<!onnx.map<i64, f32>>) -> tensor<*xf32> {
+  // expected-error @+2 {{'onnx.ConcatFromSequence' op expects a sequence of tensors}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.ConcatFromSequence %s {axis = 0 : i64} : (!onnx.seq<!onnx.map<i64, f32>>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @concatfromsequence_c2(%s: !onnx.seq<tensor<?x4xf32>>) -> tensor<*xf32> {
+  // expected-error @+2 {{'onnx.ConcatFromSequence' op expects an 'axis' in [-3, 3) (got 3)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.ConcatFromSequence %s {axis = 3 : i64, new_axis = 1 : i64} : (!onnx.seq<tensor<?x4xf32>>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @optional_c1(%t: tensor<4xf32>) -> !onnx.opt<tensor<4xi64>> {
+  // expected-error @+1 {{'onnx.Optional' op holds a 'tensor<4xf32>' in a '!onnx.opt<tensor<4xi64>>'}}
+  %0 = onnx.Optional %t : (tensor<4xf32>) -> !onnx.opt<tensor<4xi64>>
+  return %0 : !onnx.opt<tensor<4xi64>>
+}
+
+// -----
+
+func.func @zipmap_c1(%x: tensor<2x2xf32>) -> !onnx.seq<!onnx.map<i64, f32>> {
+  // expected-error @+2 {{'onnx.ZipMap' op expects exactly one of 'classlabels_int64s' and 'classlabels_strings'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.ZipMap %x : (tensor<2x2xf32>) -> !onnx.seq<!onnx.map<i64, f32>>
+  return %0 : !onnx.seq<!onnx.map<i64, f32>>
+}
+
+// -----
+
+func.func @zipmap_c2(%x: tensor<2x3xf32>) -> !onnx.seq<!onnx.map<i64, f32>> {
+  // expected-error @+2 {{'onnx.ZipMap' op expects X of shape [N, 2] or [2] (got 'tensor<2x3xf32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.ZipMap %x {classlabels_int64s = array<i64: 0, 1>} : (tensor<2x3xf32>) -> !onnx.seq<!onnx.map<i64, f32>>
+  return %0 : !onnx.seq<!onnx.map<i64, f32>>
+}

@@ -31,7 +31,7 @@ def ONNX_YieldOp : Op<ONNX_Dialect, "Yield",
     onnx.Yield %a, %b : tensor<2xf32>, tensor<i1>
     ```
   }];
-  let arguments = (ins Variadic<ONNX_Tensor>:$outputs);
+  let arguments = (ins Variadic<ONNX_Value>:$outputs);
   let assemblyFormat = "attr-dict ($outputs^ `:` type($outputs))?";
 }
 
@@ -52,7 +52,7 @@ def ONNX_IfOp : ONNX_RegionOp<"If", [NoRegionArguments]> {
     ```
   }];
   let arguments = (ins ONNX_BoolTensor:$cond);
-  let results = (outs Variadic<ONNX_Tensor>:$outputs);
+  let results = (outs Variadic<ONNX_Value>:$outputs);
   let regions = (region SizedRegion<1>:$then_branch,
                         SizedRegion<1>:$else_branch);
   let assemblyFormat = [{
@@ -84,8 +84,8 @@ def ONNX_LoopOp : ONNX_RegionOp<"Loop"> {
   }];
   let arguments = (ins AnyTypeOf<[ONNX_I64Tensor, NoneType]>:$M,
                        AnyTypeOf<[ONNX_BoolTensor, NoneType]>:$cond,
-                       Variadic<ONNX_Tensor>:$v_initial);
-  let results = (outs Variadic<ONNX_Tensor>:$outputs);
+                       Variadic<ONNX_Value>:$v_initial);
+  let results = (outs Variadic<ONNX_Value>:$outputs);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     operands attr-dict `:` functional-type(operands, results) $body

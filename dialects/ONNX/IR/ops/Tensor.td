@@ -41,14 +41,14 @@ def ONNX_IdentityOp : ONNX_InferredOp<"Identity", [SameOperandsAndResultType]> {
   let description = [{
     Models the ONNX `Identity` operator (opsets 1 to 21), of any element
     type (float8 and int4 too: the exporter writes a graph output that is a
-    constant as an Identity of it).
+    constant as an Identity of it), and of sequences and optionals.
 
     ```mlir
     %y = onnx.Identity %x : (tensor<4xf32>) -> tensor<4xf32>
     ```
   }];
-  let arguments = (ins ONNX_AnyTensor:$input);
-  let results = (outs ONNX_AnyTensor:$output);
+  let arguments = (ins ONNX_Value:$input);
+  let results = (outs ONNX_Value:$output);
   let hasFolder = 1;
 }
 
