@@ -1439,6 +1439,41 @@ FailureOr<SmallVector<Value>> importLabelEncoder(NodeContext &node,
   return SmallVector<Value>{y};
 }
 
+/// CategoryMapper (ai.onnx.ml 1): strings to int64 through the pairs of
+/// cats_strings and cats_int64s, or int64 to strings, as X is; a value with
+/// no pair becomes default_int64 (-1) or default_string ("_Unused"). It is
+/// LabelEncoder with those keys and values, and is imported as one.
+FailureOr<SmallVector<Value>> importCategoryMapper(NodeContext &node,
+                                                   std::string &error) {
+  std::optional<Attribute> ints = node.takeAttribute("cats_int64s");
+  std::optional<Attribute> strings = node.takeAttribute("cats_strings");
+  auto intList = dyn_cast_or_null<DenseI64ArrayAttr>(ints.value_or(nullptr));
+  auto stringList = dyn_cast_or_null<ArrayAttr>(strings.value_or(nullptr));
+  if (!intList || !stringList ||
+      intList.size() != static_cast<int64_t>(stringList.size())) {
+    error = "needs 'cats_int64s' and 'cats_strings' of the same length";
+    return failure();
+  }
+  OpBuilder &b = node.builder;
+  bool fromStrings =
+      isa<onnx::StringType>(getElementTypeOrSelf(node.inputs[0].getType()));
+  auto named = [&](StringRef name, Attribute value) {
+    return b.getNamedAttr(name, value);
+  };
+  SmallVector<NamedAttribute> encoder{
+      named(fromStrings ? "keys_strings" : "values_strings", stringList),
+      named(fromStrings ? "values_int64s" : "keys_int64s", intList)};
+  // Only the default of the output's type applies.
+  std::optional<Attribute> defaultInt = node.takeAttribute("default_int64");
+  std::optional<Attribute> defaultString = node.takeAttribute("default_string");
+  if (fromStrings && defaultInt)
+    encoder.push_back(named("default_int64", *defaultInt));
+  if (!fromStrings && defaultString)
+    encoder.push_back(named("default_string", *defaultString));
+  llvm::append_range(node.attributes, encoder);
+  return importLabelEncoder(node, error);
+}
+
 /// FeatureVectorizer (ai.onnx.ml 1): the inputs [N, C_i] (numeric) cast to
 /// float and concatenated along the features, each C_i its entry of
 /// inputdimensions.

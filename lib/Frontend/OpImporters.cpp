@@ -1988,6 +1988,7 @@ struct Registry {
     addIn(kMLDomain, "Imputer", 1, 1, importImputer);
     addIn(kMLDomain, "OneHotEncoder", 1, 1, importOneHotEncoder);
     addIn(kMLDomain, "LabelEncoder", 1, 1, importLabelEncoder);
+    addIn(kMLDomain, "CategoryMapper", 1, 1, importCategoryMapper);
     addIn(kMLDomain, "FeatureVectorizer", 1, 0, importFeatureVectorizer);
     addIn(kMLDomain, "SVMRegressor", 1, 1, importSVMRegressor);
     addIn(kMLDomain, "SVMClassifier", 1, 1, importSVMClassifier);

@@ -4,6 +4,7 @@
                                    unknown words, "", UTF-8)
   check_strings.py check DIR OUT   checks OUT/output_K.pb against Python's
                                    own LabelEncoder / concat / split / ==
+                                   / CategoryMapper
   check_strings.py moves DIR       writes DIR/moves.onnx (Transpose, Reshape,
                                    Concat, Slice, Tile, Gather, Split,
                                    Flatten, Expand, Identity, Shape of a
@@ -19,6 +20,9 @@ from onnx import numpy_helper
 WORDS = ["apple", "pear", "fig", "kiwi", "", "\u7684e\u4e2d", "green"]
 KEYS = {"apple": 0, "pear": 1, "fig": 2}
 NAMES = {0: "red", 1: "green", 2: "purple"}
+# The two CategoryMappers: strings to int64 (default 99), int64 to strings.
+CATEGORIES = {"pear": 10, "fig": 20, "kiwi": 30}
+CATEGORY_NAMES = {0: "zero", 2: "two"}
 
 
 def read(path):
@@ -113,9 +117,11 @@ def main():
     expected = [np.array(ids, dtype=np.int64), names,
                 np.array(padded, dtype=object).reshape(len(s), width),
                 np.array([len(p) for p in parts], dtype=np.int64),
-                np.array([a == b for a, b in zip(s, names)])]
+                np.array([a == b for a, b in zip(s, names)]),
+                np.array([CATEGORIES.get(x, 99) for x in s], dtype=np.int64),
+                [CATEGORY_NAMES.get(i, "none") for i in ids]]
     check(out, expected)
-    print("strings: %d inputs, all 5 outputs match" % len(s))
+    print("strings: %d inputs, all %d outputs match" % (len(s), len(expected)))
 
 
 if __name__ == "__main__":
