@@ -511,7 +511,7 @@ LogicalResult compileModel(const CompileOptions &options, MLIRContext &context,
       // Sequences and optionals are handles of host objects too.
       auto isString = [](Type type) {
         return isa<onnx::StringType>(getElementTypeOrSelf(type)) ||
-               isa<onnx::SeqType, onnx::OptType>(type);
+               isa<onnx::SeqType, onnx::OptType, onnx::MapType>(type);
       };
       if (!llvm::any_of(op->getOperandTypes(), isString) &&
           !llvm::any_of(op->getResultTypes(), isString))

@@ -174,7 +174,7 @@ LogicalResult GraphImporter::checkOperators(const ::onnx::ModelProto &model) {
 /// The type of a sequence, optional or map element (or of a TYPE_PROTO
 /// attribute): tensors with their declared dims (`?` for a dim_param),
 /// unranked without a shape. Null, with `error` set, for what onnxc does not
-/// model (sparse tensors, maps outside sequences, nested optionals...).
+/// model (sparse tensors, nested sequences and optionals...).
 static Type convertElementTypeProto(MLIRContext *ctx,
                                     const ::onnx::TypeProto &type,
                                     std::string &error) {
@@ -197,29 +197,28 @@ static Type convertElementTypeProto(MLIRContext *ctx,
   }
   if (type.has_sequence_type()) {
     const auto &elem = type.sequence_type().elem_type();
-    Type element;
-    if (elem.has_map_type()) {
-      const auto &map = elem.map_type();
-      Type key = onnxc::onnx::getValueElementType(ctx, map.key_type());
-      const auto &value = map.value_type();
-      Type valueType = value.has_tensor_type()
-                           ? onnxc::onnx::getValueElementType(
-                                 ctx, value.tensor_type().elem_type())
-                           : Type();
-      if (!key || !valueType ||
-          !isa<IntegerType, onnxc::onnx::StringType>(key)) {
-        error = "is a sequence of maps of types onnxc does not model";
-        return nullptr;
-      }
-      element = MapType::get(ctx, key, valueType);
-    } else if (elem.has_tensor_type()) {
-      element = convertElementTypeProto(ctx, elem, error);
-    } else {
+    if (!elem.has_map_type() && !elem.has_tensor_type()) {
       error = "is a sequence of sequences, optionals or sparse tensors, "
               "which onnxc does not model";
       return nullptr;
     }
+    Type element = convertElementTypeProto(ctx, elem, error);
     return element ? SeqType::get(ctx, element) : Type();
+  }
+  if (type.has_map_type()) {
+    const auto &map = type.map_type();
+    Type key = onnxc::onnx::getValueElementType(ctx, map.key_type());
+    const auto &value = map.value_type();
+    Type valueType = value.has_tensor_type()
+                         ? onnxc::onnx::getValueElementType(
+                               ctx, value.tensor_type().elem_type())
+                         : Type();
+    if (!key || !valueType || !isa<IntegerType, onnxc::onnx::StringType>(key)) {
+      error = "is a map of types onnxc does not model (integer or string "
+              "keys to scalars)";
+      return nullptr;
+    }
+    return MapType::get(ctx, key, valueType);
   }
   if (type.has_optional_type()) {
     const auto &elem = type.optional_type().elem_type();
@@ -231,10 +230,7 @@ static Type convertElementTypeProto(MLIRContext *ctx,
     Type element = convertElementTypeProto(ctx, elem, error);
     return element ? OptType::get(ctx, element) : Type();
   }
-  error = type.has_map_type() ? "is a map (onnxc models maps only as the "
-                                "elements of a sequence)"
-                              : "has no type, or a kind onnxc does not model "
-                                "(sparse tensor)";
+  error = "has no type, or a kind onnxc does not model (sparse tensor)";
   return nullptr;
 }
 

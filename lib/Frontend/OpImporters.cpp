@@ -2037,6 +2037,7 @@ struct Registry {
     add("OptionalHasElement", 15, 1);
     add("OptionalGetElement", 15);
     addIn(kMLDomain, "ZipMap", 1);
+    addIn(kMLDomain, "DictVectorizer", 1);
   }
 };
 } // namespace

@@ -697,3 +697,59 @@ int64_t onnxc_zipmap(int64_t probs, int64_t labels) {
   }
   return handleOf(r);
 }
+
+/// Whether key `k` of the map keys `keys` is element `v` of `vocabulary`
+/// (both int64, or both strings).
+static bool sameKey(const onnxc_tensor *keys, int64_t k,
+                    const onnxc_tensor *vocabulary, int64_t v) {
+  int64_t a = ((const int64_t *)keys->data)[k];
+  int64_t b = ((const int64_t *)vocabulary->data)[v];
+  if (keys->dtype != ONNXC_DTYPE_STRING)
+    return a == b;
+  size_t sizeA, sizeB;
+  const char *bytesA = onnxcStringData(a, &sizeA);
+  const char *bytesB = onnxcStringData(b, &sizeB);
+  return sizeA == sizeB && memcmp(bytesA, bytesB, sizeA) == 0;
+}
+
+void onnxc_dict_vectorize(int64_t value, int64_t vocabulary, int64_t dtype,
+                          int64_t rank, void *desc) {
+  const char *op = "DictVectorizer";
+  const onnxc_tensor *x = valueOf(value);
+  const onnxc_tensor *vocab = need(vocabulary, ONNXC_KIND_TENSOR, op);
+  // One map, or a sequence of maps: a row each.
+  int64_t rows = 1;
+  const onnxc_tensor *const *maps = &x;
+  if (x && x->kind == ONNXC_KIND_SEQUENCE) {
+    rows = x->count;
+    maps = (const onnxc_tensor *const *)x->items;
+  } else {
+    need(value, ONNXC_KIND_MAP, op);
+  }
+  size_t size = elemSize(dtype, op);
+  const int64_t *words = desc;
+  if (rank != 2 || words[3] != rows || words[4] != vocab->numel)
+    fail(op, "expected a [%lld, %lld] result buffer", (long long)rows,
+         (long long)vocab->numel);
+  unsigned char *out =
+      (unsigned char *)(intptr_t)words[1] + words[2] * (int64_t)size;
+  for (int64_t n = 0; n < rows; ++n) {
+    const onnxc_tensor *m = maps[n];
+    if (!m || m->kind != ONNXC_KIND_MAP)
+      fail(op, "item %lld of the sequence is not a map", (long long)n);
+    if (m->keyDtype != vocab->dtype || m->dtype != dtype)
+      fail(op, "expected a map of %s to %s but got one of %s to %s",
+           onnxc_dtype_name(vocab->dtype), onnxc_dtype_name((int32_t)dtype),
+           onnxc_dtype_name(m->keyDtype), onnxc_dtype_name(m->dtype));
+    for (int64_t v = 0; v < vocab->numel; ++v) {
+      unsigned char *dst = out + (n * words[5] + v * words[6]) * (int64_t)size;
+      // A key the map lacks gives 0 ("" for strings: handle 0).
+      memset(dst, 0, size);
+      for (int64_t k = 0; k < m->keys->numel; ++k)
+        if (sameKey(m->keys, k, vocab, v)) {
+          memcpy(dst, (const unsigned char *)m->values->data + k * size, size);
+          break;
+        }
+    }
+  }
+}

@@ -391,6 +391,11 @@ void onnxc_seq_concat(int64_t seq, int64_t axis, int64_t new_axis,
 /* ZipMap: `probs` a float tensor [N, C] or [C], `labels` a 1-D INT64 or
  * STRING tensor of C labels; a sequence of N maps {label -> prob}. */
 int64_t onnxc_zipmap(int64_t probs, int64_t labels);
+/* DictVectorizer: `value` a map or a sequence of N maps, `vocabulary` a 1-D
+ * INT64 or STRING tensor value of V keys; fills the [1 or N, V] memref with
+ * each map's values in vocabulary order, 0 (or "") where a key is missing. */
+void onnxc_dict_vectorize(int64_t value, int64_t vocabulary, int64_t dtype,
+                          int64_t rank, void *desc);
 
 /* The standalone executable's main, given the model it was linked with:
  *   OUT [--output-dir DIR] [--threads T] [--bench N] [--profile PATH]

@@ -112,13 +112,14 @@ def main():
     bad.graph.input[0].type.CopyFrom(
         helper.make_sequence_type_proto(helper.make_tensor_type_proto(TensorProto.FLOAT, [2, 3])))
     onnx.save(bad, out("sequence_input.onnx"))
-    # A map-typed graph input (onnxc models maps only inside sequences).
+    # A graph input that is a sequence of sequences (onnxc models sequences
+    # of tensors and of maps).
     bad = tiny_model()
-    map_type = bad.graph.input[0].type
-    map_type.Clear()
-    map_type.map_type.key_type = TensorProto.INT64
-    map_type.map_type.value_type.CopyFrom(helper.make_tensor_type_proto(TensorProto.FLOAT, []))
-    onnx.save(bad, out("map_input.onnx"))
+    nested = bad.graph.input[0].type
+    nested.Clear()
+    nested.sequence_type.elem_type.sequence_type.elem_type.CopyFrom(
+        helper.make_tensor_type_proto(TensorProto.FLOAT, [2, 3]))
+    onnx.save(bad, out("nested_sequence_input.onnx"))
 
     # Run-time inputs for good.onnx (input "x", float32 [2,3]).
     x = np.arange(-3, 3, dtype=np.float32).reshape(2, 3)

@@ -17,7 +17,11 @@ and both must give scikit-learn's predict (every label) and predict_proba
 (every map's keys the classes, values within 1e-5). Where ONNX Runtime is
 installed (bench/ort_run.js), the same graph with the probabilities as a
 tensor output (onnxruntime-node returns no sequence of maps) must match it
-too. Exit status 0 when all match.
+too. Then scikit-learn's DictVectorizer before a LogisticRegression, as
+DictVectorizer and LinearClassifier: one map(string, float) an input (a .pb
+MapProto, one run a row) and a sequence of maps (the rows of one run),
+against predict and predict_proba (onnxruntime-node takes no map inputs).
+Exit status 0 when all match.
 """
 import os
 import shlex
@@ -107,6 +111,92 @@ def compare(where, labels, maps, classes, want_labels, want_proba):
     return None if wrong == 0 and err <= 1e-5 else f"{where}: {wrong} labels differ, probability error {err:.3g}"
 
 
+def map_proto(row, name="X"):
+    """A MapProto of string keys to scalar float tensors (onnx 1.12's from_dict takes no string keys)."""
+    m = onnx.MapProto()
+    m.name = name
+    m.key_type = TensorProto.STRING
+    m.string_keys.extend(k.encode() for k in row)
+    m.values.elem_type = onnx.SequenceProto.TENSOR
+    m.values.tensor_values.extend(numpy_helper.from_array(np.array(v, np.float32)) for v in row.values())
+    return m
+
+
+def dict_vectorizer_model(vectorizer, lr, sequence):
+    """DictVectorizer (string_vocabulary) then LinearClassifier, as skl2onnx writes a DictVectorizer
+    pipeline; input one map(string, float), or, when `sequence`, a sequence of them (a row each)."""
+    x = onnx.TypeProto()
+    m = x.sequence_type.elem_type.map_type if sequence else x.map_type
+    m.key_type = TensorProto.STRING
+    m.value_type.tensor_type.elem_type = TensorProto.FLOAT
+    rows = "N" if sequence else 1
+    nodes = [helper.make_node("DictVectorizer", ["X"], ["features"], domain="ai.onnx.ml",
+                              string_vocabulary=list(vectorizer.feature_names_)),
+             helper.make_node("LinearClassifier", ["features"], ["label", "probabilities"], domain="ai.onnx.ml",
+                              coefficients=list(map(float, lr.coef_.ravel())),
+                              intercepts=list(map(float, lr.intercept_)),
+                              classlabels_ints=[int(c) for c in lr.classes_], post_transform="SOFTMAX")]
+    graph = helper.make_graph(
+        nodes, "dict_vectorizer", [helper.make_value_info("X", x)],
+        [helper.make_tensor_value_info("label", TensorProto.INT64, [rows]),
+         helper.make_tensor_value_info("probabilities", TensorProto.FLOAT, [rows, len(lr.classes_)])])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("ai.onnx.ml", 1),
+                                                   helper.make_opsetid("", 17)])
+
+
+def check_dict_vectorizer(compiler, work, rng):
+    """scikit-learn's DictVectorizer (rows as dicts of a varying subset of 6 features) and a
+    3-class LogisticRegression: one map an input (5 rows, one run each) and a sequence of maps
+    (all rows in one run), against predict and predict_proba."""
+    from sklearn.feature_extraction import DictVectorizer
+    names = ["age", "height", "income", "score", "visits", "weight"]
+
+    def rows(n):
+        out = []
+        for _ in range(n):
+            keep = [k for k in names if rng.random() < 0.7]
+            out.append({k: float(np.float32(rng.standard_normal())) for k in keep})
+        return out
+    train, test = rows(400), rows(97)
+    vectorizer = DictVectorizer(sparse=False).fit(train)
+    z = vectorizer.transform(train)
+    y = np.digitize(z[:, 0] - z[:, 2] + 0.5 * z[:, 4], [-0.5, 0.5])
+    lr = LogisticRegression(max_iter=1000).fit(z, y)
+    want_labels = lr.predict(vectorizer.transform(test))
+    want_proba = lr.predict_proba(vectorizer.transform(test))
+    classes = [int(c) for c in lr.classes_]
+    d = os.path.join(work, "dict_vectorizer")
+    os.makedirs(d, exist_ok=True)
+    failures = []
+    for sequence in (False, True):
+        kind = "sequence" if sequence else "map"
+        path = os.path.join(d, f"{kind}.onnx")
+        onnx.save(dict_vectorizer_model(vectorizer, lr, sequence), path)
+        exe = os.path.join(d, kind)
+        run([compiler, path, "-o", exe])
+        batches = [test] if sequence else [[row] for row in test[:5]]
+        labels, maps = [], []
+        for b, batch in enumerate(batches):
+            inp = os.path.join(d, f"{kind}_{b}.pb")
+            if sequence:
+                proto = onnx.SequenceProto()
+                proto.name, proto.elem_type = "X", onnx.SequenceProto.MAP
+                proto.map_values.extend(map_proto(row) for row in batch)
+            else:
+                proto = map_proto(batch[0])
+            with open(inp, "wb") as f:
+                f.write(proto.SerializeToString())
+            out = os.path.join(d, f"{kind}_{b}_out")
+            run([exe, "--output-dir", out, inp])
+            labels += numpy_helper.to_array(onnx.load_tensor(os.path.join(out, "output_0.pb"))).tolist()
+            proba = numpy_helper.to_array(onnx.load_tensor(os.path.join(out, "output_1.pb")))
+            maps += [list(zip(classes, row.astype(np.float64))) for row in proba]
+        n = len(labels)
+        failures.append(compare(f"DictVectorizer ({kind} input)", labels, maps, classes, want_labels[:n],
+                                want_proba[:n]))
+    return failures
+
+
 def main():
     compiler, work = sys.argv[1], sys.argv[2]
     os.makedirs(work, exist_ok=True)
@@ -173,6 +263,8 @@ def main():
                                 classes, labels, np.array([[v for _, v in m] for m in maps])))
     else:
         print("ONNX Runtime (node + onnxruntime-node, bench/setup.sh) not found: no comparison with it")
+
+    failures += check_dict_vectorizer(compiler, work, rng)
 
     failures = [f for f in failures if f]
     for f in failures:

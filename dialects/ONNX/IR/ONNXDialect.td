@@ -140,8 +140,9 @@ def ONNX_MapType : TypeDef<ONNX_Dialect, "Map"> {
   let summary = "ONNX map: scalar keys to scalar values";
   let description = [{
     ONNX's `map(K, V)` of an integer or string key type and a scalar value
-    type, what ZipMap makes (one map a row). Only sequences of maps are
-    values onnxc computes with.
+    type: what ZipMap makes (one map a row, in a sequence) and
+    DictVectorizer reads (a graph input). The lowering holds a map as a
+    64-bit handle of a runtime object.
 
     ```mlir
     %m = onnx.ZipMap %p {classlabels_int64s = array<i64: 0, 1>} : (tensor<?x2xf32>) -> !onnx.seq<!onnx.map<i64, f32>>
@@ -173,6 +174,8 @@ def ONNX_Seq : Type<CPred<"::llvm::isa<::onnxc::onnx::SeqType>($_self)">,
                     "sequence type">;
 def ONNX_Opt : Type<CPred<"::llvm::isa<::onnxc::onnx::OptType>($_self)">,
                     "optional type">;
+def ONNX_Map : Type<CPred<"::llvm::isa<::onnxc::onnx::MapType>($_self)">,
+                    "map type">;
 
 def ONNX_String : Type<CPred<"::llvm::isa<::onnxc::onnx::StringType>($_self)">,
                        "string type">;
@@ -209,9 +212,9 @@ def ONNX_AnyTensor : TensorOf<[F16, BF16, F32, F64, AnySignlessInteger,
 def ONNX_DataTensor : TensorOf<[F16, BF16, F32, F64, AnySignlessInteger,
                                 AnyUnsignedInteger, ONNX_String]>;
 def ONNX_StringTensor : TensorOf<[ONNX_String]>;
-// Every value of a graph: tensors, sequences and optionals (what subgraphs
-// yield, Identity passes on).
-def ONNX_Value : AnyTypeOf<[ONNX_AnyTensor, ONNX_Seq, ONNX_Opt]>;
+// Every value of a graph: tensors, sequences, optionals and maps (what
+// subgraphs yield, Identity passes on).
+def ONNX_Value : AnyTypeOf<[ONNX_AnyTensor, ONNX_Seq, ONNX_Opt, ONNX_Map]>;
 // An optional input: a tensor, or the `none` of onnx.NoValue.
 def ONNX_OptTensor : AnyTypeOf<[ONNX_Tensor, NoneType]>;
 def ONNX_OptI64Tensor : AnyTypeOf<[ONNX_I64Tensor, NoneType]>;

@@ -215,3 +215,35 @@ ZipMapOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
       SeqType::get(ctx, MapType::get(ctx, key, Float32Type::get(ctx))));
   return success();
 }
+
+LogicalResult DictVectorizerOp::inferReturnTypes(
+    MLIRContext *ctx, std::optional<Location> loc, ValueRange operands,
+    DictionaryAttr attrs, OpaqueProperties props, RegionRange regions,
+    SmallVectorImpl<Type> &result) {
+  Adaptor op(operands, attrs, props, regions);
+  std::optional<ArrayRef<int64_t>> ints = op.getInt64Vocabulary();
+  std::optional<ArrayAttr> strings = op.getStringVocabulary();
+  // dictvectorizer_c1
+  if (ints.has_value() == strings.has_value())
+    return opError(loc, "DictVectorizer",
+                   "expects exactly one of 'int64_vocabulary' and "
+                   "'string_vocabulary'");
+  Type type = op.getX().getType();
+  int64_t rows = 1;
+  if (auto seq = dyn_cast<SeqType>(type)) {
+    type = seq.getElementType();
+    rows = kDyn;
+  }
+  auto map = dyn_cast<MapType>(type);
+  // dictvectorizer_c2
+  if (!map || isa<StringType>(map.getKeyType()) != strings.has_value() ||
+      (ints && !map.getKeyType().isInteger(64)))
+    return opError(loc, "DictVectorizer", "expects a map with ",
+                   strings ? "string" : "int64",
+                   " keys, or a sequence of them (got ", op.getX().getType(),
+                   ")");
+  int64_t size = ints ? static_cast<int64_t>(ints->size())
+                      : static_cast<int64_t>(strings->size());
+  result.push_back(RankedTensorType::get({rows, size}, map.getValueType()));
+  return success();
+}

@@ -61,8 +61,9 @@ LogicalResult unsupportedElementType(Operation *op, Type type) {
 }
 
 Type getSignlessType(Type type) {
-  // Sequences and optionals are handles of runtime objects (Sequence.cpp).
-  if (isa<onnx::SeqType, onnx::OptType>(type))
+  // Sequences, optionals and maps are handles of runtime objects
+  // (Sequence.cpp).
+  if (isa<onnx::SeqType, onnx::OptType, onnx::MapType>(type))
     return RankedTensorType::get({}, IntegerType::get(type.getContext(), 64));
   if (auto shaped = dyn_cast<ShapedType>(type)) {
     Type element = getSignlessType(shaped.getElementType());
@@ -494,7 +495,7 @@ Value castTo(OpBuilder &b, Location loc, Value value, Type type) {
   if (value.getType() == type)
     return value;
   // Sequences and optionals of other element shapes: the same handle.
-  if (isa<onnx::SeqType, onnx::OptType>(type))
+  if (isa<onnx::SeqType, onnx::OptType, onnx::MapType>(type))
     return b.create<UnrealizedConversionCastOp>(loc, type, value).getResult(0);
   return b.create<tensor::CastOp>(loc, type, value);
 }

@@ -1,6 +1,6 @@
 //===- Sequence.cpp - onnx sequence and optional ops to runtime calls -----===//
 //
-// A sequence or optional value is a 64-bit handle of a runtime object
+// A sequence, optional or map value is a 64-bit handle of a runtime object
 // (lib/Runtime/Values.c): its signless twin is `tensor<i64>` (rank 0), so
 // If, Loop, function arguments and results carry it like any scalar, and
 // the model ABI passes it as a rank-0 int64 memref. An optional's handle is
@@ -417,6 +417,25 @@ struct OptionalGetElementLowering
   }
 };
 
+/// A constant 1-D tensor of `ints`, or of the strings of `strings`.
+static Value labelConstant(OpBuilder &b, Location loc,
+                           std::optional<ArrayRef<int64_t>> ints,
+                           std::optional<ArrayAttr> strings) {
+  if (ints) {
+    auto type = RankedTensorType::get({static_cast<int64_t>(ints->size())},
+                                      b.getI64Type());
+    return b.create<arith::ConstantOp>(loc,
+                                       DenseElementsAttr::get(type, *ints));
+  }
+  SmallVector<StringRef> values;
+  for (Attribute a : *strings)
+    values.push_back(cast<StringAttr>(a).getValue());
+  auto type = RankedTensorType::get({static_cast<int64_t>(values.size())},
+                                    onnx::StringType::get(b.getContext()));
+  return createStringConstant(b, loc,
+                              DenseStringElementsAttr::get(type, values));
+}
+
 struct ZipMapLowering : public OpConversionPattern<onnx::ZipMapOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -425,27 +444,45 @@ struct ZipMapLowering : public OpConversionPattern<onnx::ZipMapOp> {
     Location loc = op.getLoc();
     if (!isa<RankedTensorType>(adaptor.getX().getType()))
       return op.emitOpError("needs a ranked input to be lowered");
-    Value labels;
-    if (std::optional<ArrayRef<int64_t>> ints = op.getClasslabelsInt64s()) {
-      auto type = RankedTensorType::get({static_cast<int64_t>(ints->size())},
-                                        rewriter.getI64Type());
-      labels = rewriter.create<arith::ConstantOp>(
-          loc, DenseElementsAttr::get(type, *ints));
-    } else {
-      SmallVector<StringRef> strings;
-      ArrayAttr labelAttrs = *op.getClasslabelsStrings();
-      for (Attribute a : labelAttrs)
-        strings.push_back(cast<StringAttr>(a).getValue());
-      auto type =
-          RankedTensorType::get({static_cast<int64_t>(strings.size())},
-                                onnx::StringType::get(rewriter.getContext()));
-      labels = createStringConstant(
-          rewriter, loc, DenseStringElementsAttr::get(type, strings));
-    }
+    Value labels = labelConstant(rewriter, loc, op.getClasslabelsInt64s(),
+                                 op.getClasslabelsStrings());
     Value maps = callRuntime(rewriter, loc, "onnxc_zipmap",
                              {tensorToHandle(rewriter, loc, adaptor.getX()),
                               tensorToHandle(rewriter, loc, labels)});
     rewriter.replaceOp(op, valueOf(rewriter, loc, maps, op.getType()));
+    return success();
+  }
+};
+
+struct DictVectorizerLowering
+    : public OpConversionPattern<onnx::DictVectorizerOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(onnx::DictVectorizerOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<RankedTensorType> type = rankedResult(op);
+    if (failed(type))
+      return failure();
+    Location loc = op.getLoc();
+    Value x = handleOf(rewriter, loc, adaptor.getX());
+    Value vocabulary =
+        tensorToHandle(rewriter, loc,
+                       labelConstant(rewriter, loc, op.getInt64Vocabulary(),
+                                     op.getStringVocabulary()));
+    // A sequence gives a row a map.
+    SmallVector<Value> dynamic;
+    if (type->isDynamicDim(0))
+      dynamic.push_back(rewriter.create<arith::IndexCastOp>(
+          loc, rewriter.getIndexType(),
+          callRuntime(rewriter, loc, "onnxc_seq_length", x)));
+    auto signless = cast<RankedTensorType>(getSignlessType(*type));
+    Value buffer = allocBuffer(rewriter, loc, signless, dynamic);
+    callWithMemref(rewriter, loc, "onnxc_dict_vectorize",
+                   {x, vocabulary, constI64(rewriter, loc, dtypeOf(*type))},
+                   buffer, /*returnsValue=*/false);
+    rewriter.replaceOp(
+        op, fromSignless(rewriter, loc,
+                         filledTensor(rewriter, loc, signless, buffer), *type));
     return success();
   }
 };
@@ -457,6 +494,6 @@ void onnxc::populateONNXSequenceToLinalgPatterns(RewritePatternSet &patterns) {
       SequenceEmptyLowering, SequenceConstructLowering, SequenceInsertLowering,
       SequenceEraseLowering, SequenceAtLowering, SequenceLengthLowering,
       SplitToSequenceLowering, ConcatFromSequenceLowering, OptionalLowering,
-      OptionalHasElementLowering, OptionalGetElementLowering, ZipMapLowering>(
-      patterns.getContext());
+      OptionalHasElementLowering, OptionalGetElementLowering, ZipMapLowering,
+      DictVectorizerLowering>(patterns.getContext());
 }

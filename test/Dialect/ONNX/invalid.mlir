@@ -2972,3 +2972,21 @@ func.func @zipmap_c2(%x: tensor<2x3xf32>) -> !onnx.seq<!onnx.map<i64, f32>> {
   %0 = onnx.ZipMap %x {classlabels_int64s = array<i64: 0, 1>} : (tensor<2x3xf32>) -> !onnx.seq<!onnx.map<i64, f32>>
   return %0 : !onnx.seq<!onnx.map<i64, f32>>
 }
+
+// -----
+
+func.func @dictvectorizer_c1(%m: !onnx.map<!onnx.string, f32>) -> tensor<*xf32> {
+  // expected-error @+2 {{'onnx.DictVectorizer' op expects exactly one of 'int64_vocabulary' and 'string_vocabulary'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.DictVectorizer %m : (!onnx.map<!onnx.string, f32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @dictvectorizer_c2(%m: !onnx.map<i64, f32>) -> tensor<*xf32> {
+  // expected-error @+2 {{'onnx.DictVectorizer' op expects a map with string keys, or a sequence of them (got '!onnx.map<i64, f32>')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.DictVectorizer %m {string_vocabulary = ["a"]} : (!onnx.map<i64, f32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

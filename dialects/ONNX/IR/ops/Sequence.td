@@ -1,7 +1,7 @@
 //===- Sequence.td - onnx sequence and optional ops ---------*- tablegen -*-===//
 //
 // The ops of ONNX's non-tensor values: sequences (`!onnx.seq`), optionals
-// (`!onnx.opt`) and ZipMap's sequence of maps. The lowering keeps each such
+// (`!onnx.opt`), ZipMap's sequence of maps and DictVectorizer's map. The lowering keeps each such
 // value as a 64-bit handle of a runtime object and calls the runtime's
 // `onnxc_seq_*` / `onnxc_value_*` functions (docs/lowering.md). SequenceMap
 // is expanded at import into a Loop over these ops.
@@ -205,6 +205,25 @@ def ONNX_ZipMapOp : ONNX_InferredOp<"ZipMap"> {
                        OptionalAttr<DenseI64ArrayAttr>:$classlabels_int64s,
                        OptionalAttr<StrArrayAttr>:$classlabels_strings);
   let results = (outs ONNX_Seq:$Z);
+}
+
+def ONNX_DictVectorizerOp : ONNX_InferredOp<"DictVectorizer"> {
+  let summary = "a map's values in the order of a vocabulary";
+  let description = [{
+    Models the `ai.onnx.ml` `DictVectorizer` operator (ml opset 1): `Y[0, i]`
+    is the value of `X` at key `vocabulary[i]` (`int64_vocabulary` for
+    int64 keys, `string_vocabulary` for string keys; exactly one is set),
+    0 (or "") where `X` has no such key. `Y` is `[1, V]`; a sequence of N
+    maps (as ONNX's reference takes) gives `[N, V]`, one row a map.
+
+    ```mlir
+    %y = onnx.DictVectorizer %m {string_vocabulary = ["a", "b"]} : (!onnx.map<!onnx.string, f32>) -> tensor<1x2xf32>
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[ONNX_Map, ONNX_Seq]>:$X,
+                       OptionalAttr<DenseI64ArrayAttr>:$int64_vocabulary,
+                       OptionalAttr<StrArrayAttr>:$string_vocabulary);
+  let results = (outs ONNX_DataTensor:$Y);
 }
 
 #endif // ONNXC_DIALECTS_ONNX_IR_OPS_SEQUENCE_TD
