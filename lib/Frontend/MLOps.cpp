@@ -373,22 +373,57 @@ Value traverse(NodeContext &node, Expansion &e, Value x, const Forest &forest,
               {e.attr("keepdims", 0)});
 }
 
-/// Softmax (1) or sigmoid (2) of `y` for a post transform; NONE (0) as is.
-Value postTransform(Expansion &e, Value y, int64_t post) {
+/// The post transform `post` of the scores `y` [..., C], as ONNX's reference
+/// and ONNX Runtime compute it: NONE (0) as is, SOFTMAX (1) and LOGISTIC (2)
+/// as Softmax and Sigmoid; SOFTMAX_ZERO (3) a softmax over the row in
+/// which a score within 1e-7 of 0 is scaled by exp(-max) instead of
+/// exponentiated (so it stays about 0), and a row whose terms sum to 0
+/// gives 0.5 everywhere; PROBIT (4) sqrt(2) erfinv(2 y - 1), erfinv by
+/// Winitzki's approximation (a = 0.147) as both compute it, 0 where
+/// 1 - (2 y - 1)^2 is 0.
+Value postTransform(NodeContext &node, Expansion &e, Value y, int64_t post) {
   if (post == 1)
     return e.op("Softmax", y, {e.attr("axis", -1)});
   if (post == 2)
     return e.op("Sigmoid", y);
-  return y;
+  if (post != 3 && post != 4)
+    return y;
+  Type element = getElementTypeOrSelf(y.getType());
+  auto c = [&](double v) { return e.scalar(element, v); };
+  if (post == 3) {
+    NamedAttribute keep = e.attr("keepdims", 1);
+    Value last = node.i64Constant({-1});
+    Value max = e.op("ReduceMax", {y, last}, {keep});
+    Value nonZero = e.op("Greater", {e.op("Abs", y), c(1e-7)});
+    Value terms =
+        e.op("Where", {nonZero, e.op("Exp", e.op("Sub", {y, max})),
+                       e.op("Mul", {y, e.op("Exp", e.op("Neg", max))})});
+    Value sum = e.op("ReduceSum", {terms, last}, {keep});
+    return e.op("Where", {e.op("Equal", {sum, c(0)}), c(0.5),
+                          e.op("Div", {terms, sum})});
+  }
+  const double a = 0.147;
+  Value x = e.op("Sub", {e.op("Mul", {y, c(2)}), c(1)});
+  Value t = e.op("Mul", {e.op("Sub", {c(1), x}), e.op("Add", {c(1), x})});
+  Value log = e.op("Log", t);
+  Value u = e.op("Add", {c(2 / (M_PI * a)), e.op("Mul", {c(0.5), log})});
+  Value w = e.op("Mul", {c(1 / a), log});
+  Value root = e.op(
+      "Sqrt",
+      e.op("Sub", {e.op("Sqrt", e.op("Sub", {e.op("Mul", {u, u}), w})), u}));
+  Value sign = e.op("Where", {e.op("Less", {x, c(0)}), c(-1), c(1)});
+  Value probit = e.op("Mul", {c(1.41421356), e.op("Mul", {sign, root})});
+  return e.op("Where", {e.op("Equal", {t, c(0)}), c(0), probit});
 }
 
-/// Fails unless `post` is NONE, SOFTMAX or LOGISTIC.
+/// Fails unless `post` is a post transform: NONE, SOFTMAX, LOGISTIC,
+/// SOFTMAX_ZERO or PROBIT.
 LogicalResult checkPostTransform(int64_t post, StringRef name,
                                  std::string &error) {
-  if (post >= 0 && post <= 2)
+  if (post >= 0 && post <= 4)
     return success();
   error = "has unsupported post_transform " + name.str() +
-          " (supported: NONE, SOFTMAX, LOGISTIC)";
+          " (supported: NONE, SOFTMAX, LOGISTIC, SOFTMAX_ZERO, PROBIT)";
   return failure();
 }
 
@@ -415,8 +450,7 @@ RankedTensorType forestInput(Value x, std::string &error) {
 /// at its target (0 elsewhere for a sum or an average, the type's largest
 /// or lowest value for a min or a max) is gathered and reduced over the
 /// trees.
-/// SOFTMAX and LOGISTIC post transforms follow; SOFTMAX_ZERO and PROBIT are
-/// refused by name.
+/// The post transform follows (postTransform).
 FailureOr<SmallVector<Value>> importTreeEnsemble(NodeContext &node,
                                                  std::string &error) {
   std::optional<int64_t> aggregate =
@@ -554,8 +588,8 @@ FailureOr<SmallVector<Value>> importTreeEnsemble(NodeContext &node,
         *aggregate == 0 ? (*leafWeights)[l] / numTrees : (*leafWeights)[l];
 
   Expansion e(node, error);
-  Value y = postTransform(e, traverse(node, e, x, forest, element, *aggregate),
-                          *post);
+  Value y = postTransform(
+      node, e, traverse(node, e, x, forest, element, *aggregate), *post);
   if (!e.ok())
     return failure();
   return SmallVector<Value>{y};
@@ -759,12 +793,15 @@ Value labelAtArgmax(NodeContext &node, Expansion &e, Value scores,
                          best});
 }
 
-/// post_transform by name: NONE 0, SOFTMAX 1, LOGISTIC 2; -1 otherwise.
+/// post_transform by name: NONE 0, SOFTMAX 1, LOGISTIC 2, SOFTMAX_ZERO 3,
+/// PROBIT 4 (TreeEnsemble's codes); -1 otherwise.
 int64_t postTransformCode(StringRef name) {
   return llvm::StringSwitch<int64_t>(name)
       .Case("NONE", 0)
       .Case("SOFTMAX", 1)
       .Case("LOGISTIC", 2)
+      .Case("SOFTMAX_ZERO", 3)
+      .Case("PROBIT", 4)
       .Default(-1);
 }
 } // namespace
@@ -818,7 +855,7 @@ FailureOr<SmallVector<Value>> importTreeEnsembleRegressor(NodeContext &node,
   Value y = traverse(node, e, x, forest, f32, *aggregate);
   if (!base->empty())
     y = e.op("Add", {y, tableConstant(node, f32, {*targets}, *base)});
-  y = postTransform(e, y, post);
+  y = postTransform(node, e, y, post);
   if (!e.ok())
     return failure();
   return SmallVector<Value>{y};
@@ -865,6 +902,11 @@ FailureOr<SmallVector<Value>> importTreeEnsembleClassifier(NodeContext &node,
             "only for class 0 of two";
     return failure();
   }
+  if (binary && post > 2) {
+    error = "has post_transform " + *postName +
+            " on its binary (one score) form, which onnxc does not compute";
+    return failure();
+  }
 
   FloatType f32 = node.builder.getF32Type();
   Expansion e(node, error);
@@ -882,7 +924,7 @@ FailureOr<SmallVector<Value>> importTreeEnsembleClassifier(NodeContext &node,
                   : e.op("Neg", score);
     z = e.op("Concat", {other, score}, {e.attr("axis", 1)});
   }
-  z = postTransform(e, z, post);
+  z = postTransform(node, e, z, post);
   Value label = labelAtArgmax(node, e, z, *labels);
   if (!e.ok())
     return failure();
@@ -1056,6 +1098,11 @@ FailureOr<SmallVector<Value>> importLinearClassifier(NodeContext &node,
   int64_t post = postTransformCode(model->post);
   if (failed(checkPostTransform(post, model->post, error)))
     return failure();
+  if (post > 2) {
+    error = "has post_transform " + model->post +
+            ", which onnxc computes for tree ensembles only";
+    return failure();
+  }
   Expansion e(node, error);
   int64_t outputs = 0;
   Value scores = linearModelScores(node, e, *model, outputs, error);
@@ -1072,7 +1119,7 @@ FailureOr<SmallVector<Value>> importLinearClassifier(NodeContext &node,
     scores = e.op("Concat", {e.op("Neg", scores), scores}, {e.attr("axis", 1)});
     outputs = 2;
   }
-  scores = postTransform(e, scores, post);
+  scores = postTransform(node, e, scores, post);
   Type i64 = node.builder.getI64Type();
   Value label;
   if (outputs > 1) {
@@ -1757,6 +1804,11 @@ FailureOr<SmallVector<Value>> importSVMClassifier(NodeContext &node,
   int64_t post = postTransformCode(model->post);
   if (failed(checkPostTransform(post, model->post, error)))
     return failure();
+  if (post > 2) {
+    error = "has post_transform " + model->post +
+            ", which onnxc computes for tree ensembles only";
+    return failure();
+  }
   int64_t classes = labels->size();
   if (classes < 2) {
     error = "needs two or more classlabels_ints";
@@ -1810,7 +1862,7 @@ FailureOr<SmallVector<Value>> importSVMClassifier(NodeContext &node,
                                            {(double)(*labels)[1]}),
                              label});
     }
-    z = postTransform(e, z, post);
+    z = postTransform(node, e, z, post);
   } else {
     if ((int64_t)perClass->size() != classes ||
         llvm::any_of(*perClass, [](int64_t c) { return c < 0; }) ||
@@ -1871,14 +1923,14 @@ FailureOr<SmallVector<Value>> importSVMClassifier(NodeContext &node,
           "Min",
           {e.op("Max", {e.op("Sigmoid", e.op("Neg", platt)), scalar(1e-7)}),
            scalar(1.0 - 1e-7)});
-      z = postTransform(e, svmCoupling(node, e, pairs, classes), post);
+      z = postTransform(node, e, svmCoupling(node, e, pairs, classes), post);
     } else if (classes == 2) {
       if (post == 2)
         s = e.op("Sigmoid", s);
       Value other = post == 0 ? e.op("Neg", s) : e.op("Sub", {scalar(1.0), s});
       z = e.op("Concat", {other, s}, {e.attr("axis", 1)});
     } else {
-      z = postTransform(e, s, post);
+      z = postTransform(node, e, s, post);
     }
   }
   if (!element.isF32())

@@ -15,7 +15,8 @@ TreeEnsembleRegressor (ai.onnx.ml 3), the layout skl2onnx writes (string
 modes, (tree, node) ids, base_values), each within 1e-5 of the output's
 scale; and, as TreeEnsembleClassifier, a 3-class random forest and a binary
 gradient-boosted classifier against predict (every label) and
-predict_proba (within 1e-5); and a StandardScaler followed by a linear
+predict_proba (within 1e-5), also under the SOFTMAX_ZERO post transform,
+and a forest regressor under PROBIT; and a StandardScaler followed by a linear
 regression, a multinomial and a binary logistic regression (Scaler, then
 LinearRegressor or LinearClassifier); the preprocessing ops Normalizer
 (L1, L2, MAX), Imputer, OneHotEncoder and FeatureVectorizer against
@@ -149,6 +150,31 @@ def tree_ensemble_classifier(trees, classes, weight_of, post, base=None):
         attrs["base_values"] = base
     return helper.make_node("TreeEnsembleClassifier", ["X"], ["label", "probabilities"], domain="ai.onnx.ml",
                             **attrs)
+
+
+def softmax_zero(scores):
+    """ONNX's SOFTMAX_ZERO per row: exp(s - max), but s exp(-max) for s within 1e-7 of 0; normalized,
+    0.5 everywhere for a row that sums to 0."""
+    scores = np.asarray(scores, np.float64)
+    top = scores.max(axis=1, keepdims=True)
+    terms = np.where(np.abs(scores) > 1e-7, np.exp(scores - top), scores * np.exp(-top))
+    total = terms.sum(axis=1, keepdims=True)
+    return np.where(total == 0, 0.5, terms / np.where(total == 0, 1, total))
+
+
+def probit(p):
+    """ONNX's PROBIT: sqrt(2) erfinv(2 p - 1), erfinv by Winitzki's approximation (a = 0.147) as ONNX's
+    reference and ONNX Runtime compute it; 0 where 1 - (2 p - 1)^2 is 0. In float32, as ONNX Runtime
+    computes it: the formula cancels near p = 0.5 (sqrt(u^2 - w) - u), where a float64 evaluation
+    differs from any float32 one by up to 1.3e-4 of the scale here."""
+    f = np.float32
+    x = f(2) * np.asarray(p, f) - f(1)
+    t = (f(1) - x) * (f(1) + x)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log = np.log(t)
+        u = f(2 / (np.pi * 0.147)) + f(0.5) * log
+        root = np.sqrt(np.sqrt(u * u - f(1 / 0.147) * log) - u)
+    return np.where(t == 0, f(0), f(1.41421356) * np.where(x < 0, f(-1), f(1)) * root)
 
 
 ORT_RUN = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
@@ -682,6 +708,21 @@ def main():
                                  lambda t, i: {0: float(t.value[i].ravel()[0]) * gbc.learning_rate},
                                  "LOGISTIC", [prior]),
         n_features, x_test, gbc.predict(x_test), gbc.predict_proba(x_test), compiler, work))
+
+    # The post transforms that ONNX's reference and ONNX Runtime compute
+    # beyond SOFTMAX and LOGISTIC: SOFTMAX_ZERO on the 3-class forest (a
+    # class no tree of a row votes for keeps probability 0), PROBIT on a
+    # forest regressing values in (0, 1).
+    failures.append(check_classifier("random_forest_softmax_zero",
+                                     tree_ensemble_classifier(rfc.estimators_, rfc.classes_, fractions,
+                                                              "SOFTMAX_ZERO"),
+                                     n_features, x_test, rfc.predict(x_test),
+                                     softmax_zero(rfc.predict_proba(x_test)), compiler, work))
+    unit = RandomForestRegressor(n_estimators=20, max_depth=6, random_state=0).fit(
+        x_train, 1 / (1 + np.exp(-y_train)))
+    node = tree_ensemble_regressor(unit.estimators_, "AVERAGE")
+    next(a for a in node.attribute if a.name == "post_transform").s = b"PROBIT"
+    failures.append(check("random_forest_probit", node, [], x_test, probit(unit.predict(x_test)), compiler, work))
 
     # Linear models behind a StandardScaler, as skl2onnx writes a pipeline:
     # Scaler (offset = mean, scale = 1 / std), then LinearRegressor, or
