@@ -140,12 +140,23 @@ static Value tensorToHandle(OpBuilder &b, Location loc, Value tensor) {
                         /*returnsValue=*/true);
 }
 
+/// A new tensor of `type` (its dynamic dims `dynamic`) that the runtime's
+/// `name` fills: called on `args`, the buffer's (rank, descriptor address)
+/// and `trailing`.
+static Value tensorFilledBy(OpBuilder &b, Location loc, RankedTensorType type,
+                            ValueRange dynamic, StringRef name, ValueRange args,
+                            ValueRange trailing = {}) {
+  auto signless = cast<RankedTensorType>(getSignlessType(type));
+  Value buffer = allocBuffer(b, loc, signless, dynamic);
+  callWithMemref(b, loc, name, args, buffer, /*returnsValue=*/false, trailing);
+  return fromSignless(b, loc, filledTensor(b, loc, signless, buffer), type);
+}
+
 /// A tensor of `type` holding the runtime tensor of `handle`, which must
 /// have its rank and static dims (else the run stops with a message naming
 /// `opName`).
 static Value handleToTensor(OpBuilder &b, Location loc, Value handle,
                             RankedTensorType type, StringRef opName) {
-  auto signless = cast<RankedTensorType>(getSignlessType(type));
   Value name = cString(b, loc, opName);
   Value rank = constI64(b, loc, type.getRank());
   SmallVector<Value> dynamic;
@@ -155,11 +166,8 @@ static Value handleToTensor(OpBuilder &b, Location loc, Value handle,
           loc, b.getIndexType(),
           callRuntime(b, loc, "onnxc_value_dim",
                       {handle, constI64(b, loc, d), rank, name})));
-  Value buffer = allocBuffer(b, loc, signless, dynamic);
-  callWithMemref(b, loc, "onnxc_value_to_memref",
-                 {handle, constI64(b, loc, dtypeOf(type))}, buffer,
-                 /*returnsValue=*/false, name);
-  return fromSignless(b, loc, filledTensor(b, loc, signless, buffer), type);
+  return tensorFilledBy(b, loc, type, dynamic, "onnxc_value_to_memref",
+                        {handle, constI64(b, loc, dtypeOf(type))}, name);
 }
 
 namespace {
@@ -329,15 +337,10 @@ struct ConcatFromSequenceLowering
             loc, rewriter.getIndexType(),
             callRuntime(rewriter, loc, "onnxc_seq_concat_dim",
                         {seq, axis, newAxis, constI64(rewriter, loc, d)})));
-    auto signless = cast<RankedTensorType>(getSignlessType(*type));
-    Value buffer = allocBuffer(rewriter, loc, signless, dynamic);
-    callWithMemref(
-        rewriter, loc, "onnxc_seq_concat",
-        {seq, axis, newAxis, constI64(rewriter, loc, dtypeOf(*type))}, buffer,
-        /*returnsValue=*/false);
     rewriter.replaceOp(
-        op, fromSignless(rewriter, loc,
-                         filledTensor(rewriter, loc, signless, buffer), *type));
+        op, tensorFilledBy(
+                rewriter, loc, *type, dynamic, "onnxc_seq_concat",
+                {seq, axis, newAxis, constI64(rewriter, loc, dtypeOf(*type))}));
     return success();
   }
 };
@@ -475,14 +478,10 @@ struct DictVectorizerLowering
       dynamic.push_back(rewriter.create<arith::IndexCastOp>(
           loc, rewriter.getIndexType(),
           callRuntime(rewriter, loc, "onnxc_seq_length", x)));
-    auto signless = cast<RankedTensorType>(getSignlessType(*type));
-    Value buffer = allocBuffer(rewriter, loc, signless, dynamic);
-    callWithMemref(rewriter, loc, "onnxc_dict_vectorize",
-                   {x, vocabulary, constI64(rewriter, loc, dtypeOf(*type))},
-                   buffer, /*returnsValue=*/false);
     rewriter.replaceOp(
-        op, fromSignless(rewriter, loc,
-                         filledTensor(rewriter, loc, signless, buffer), *type));
+        op, tensorFilledBy(
+                rewriter, loc, *type, dynamic, "onnxc_dict_vectorize",
+                {x, vocabulary, constI64(rewriter, loc, dtypeOf(*type))}));
     return success();
   }
 };
