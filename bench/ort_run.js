@@ -5,7 +5,7 @@
 //                   [--save-optimized PATH] [--level L] [--version] INPUT.pb ...
 //
 // The command line mirrors a compiled onnxc executable's: INPUT files are ONNX TensorProto
-// (.pb) files in the model's input order; the first run writes DIR/output_K.pb (only when
+// (.pb) files in the model's input order (no strings); the first run writes DIR/output_K.pb (only when
 // --output-dir is given) and doubles as the warm-up; --bench N then times N more runs and
 // prints one JSON line {"median_ms", "min_ms", "iterations", "threads"}.
 // The session uses graphOptimizationLevel 'all' (or L: disabled, basic, extended, all),
@@ -157,6 +157,7 @@ function varintBytes(value) { // value: BigInt >= 0 or Number >= 0
 }
 
 function encodeTensor(tensor, name) {
+  if (tensor.type === 'string') return encodeStrings(tensor, name);
   const dataType = DTYPE_OF_ORT[tensor.type];
   if (!dataType) fail(`output '${name}': unsupported type ${tensor.type}`);
   const data = tensor.data;
@@ -169,6 +170,22 @@ function encodeTensor(tensor, name) {
     Buffer.from([(8 << 3) | 2, ...varintBytes(nameBytes.length)]), nameBytes,
     Buffer.from([(9 << 3) | 2, ...varintBytes(raw.length)]), raw,
   ];
+  return Buffer.concat(parts);
+}
+
+// A string tensor (a classifier's string labels) as a TensorProto of string_data.
+function encodeStrings(tensor, name) {
+  const dims = [].concat(...tensor.dims.map(varintBytes));
+  const nameBytes = Buffer.from(name, 'utf8');
+  const parts = [
+    Buffer.from([(1 << 3) | 2, ...varintBytes(dims.length), ...dims]),
+    Buffer.from([(2 << 3) | 0, 8]),
+    Buffer.from([(8 << 3) | 2, ...varintBytes(nameBytes.length)]), nameBytes,
+  ];
+  for (const s of tensor.data) {
+    const bytes = Buffer.from(s, 'utf8');
+    parts.push(Buffer.from([(6 << 3) | 2, ...varintBytes(bytes.length)]), bytes);
+  }
   return Buffer.concat(parts);
 }
 

@@ -773,13 +773,43 @@ LogicalResult parseClassicForest(NodeContext &node, Value x, StringRef prefix,
   return success();
 }
 
-/// Fails when the node has string class labels.
-LogicalResult refuseStringLabels(NodeContext &node, std::string &error) {
-  if (!node.takeAttribute("classlabels_strings"))
+/// String class labels (classlabels_strings), where a classifier has them:
+/// `labels` become the classes' indices 0..C-1, which the label computation
+/// picks as it picks int64 labels, and `strings` the names that
+/// labelOfIndex turns them into. Fails when both kinds are given.
+LogicalResult takeStringLabels(NodeContext &node, SmallVector<int64_t> &labels,
+                               SmallVector<std::string> &strings,
+                               std::string &error) {
+  std::optional<Attribute> attr = node.takeAttribute("classlabels_strings");
+  if (!attr)
     return success();
-  error = "has string class labels (classlabels_strings), which need string "
-          "tensors";
-  return failure();
+  auto list = dyn_cast<ArrayAttr>(*attr);
+  if (!list || !labels.empty()) {
+    error = "needs either int64 or string class labels";
+    return failure();
+  }
+  for (Attribute a : list)
+    if (auto name = dyn_cast<StringAttr>(a)) {
+      labels.push_back(static_cast<int64_t>(strings.size()));
+      strings.push_back(name.str());
+    }
+  return success();
+}
+
+/// `label` (int64), or, with string class labels, the names at those
+/// indices.
+Value labelOfIndex(NodeContext &node, Expansion &e, Value label,
+                   ArrayRef<std::string> strings) {
+  if (strings.empty())
+    return label;
+  SmallVector<StringRef> names(strings.begin(), strings.end());
+  auto type =
+      RankedTensorType::get({static_cast<int64_t>(names.size())},
+                            onnx::StringType::get(node.builder.getContext()));
+  Value table = node.builder.create<onnx::ConstantOp>(
+      node.constantLoc(),
+      cast<ElementsAttr>(DenseStringElementsAttr::get(type, names)));
+  return e.op("Gather", {table, label});
 }
 
 /// The int64 label of each row: `labels` at the argmax of `scores`.
@@ -866,8 +896,8 @@ FailureOr<SmallVector<Value>> importTreeEnsembleRegressor(NodeContext &node,
 /// then the post transform; the label is classlabels_int64s at Z's argmax.
 /// When every weight is for class 0 of two classes (a binary model: one
 /// score s), Z is [1 - s, s] (NONE) or [-s, s] (SOFTMAX, LOGISTIC) before
-/// the transform, as ONNX's reference has it. String labels wait for string
-/// tensors.
+/// the transform, as ONNX's reference has it. String class labels are
+/// picked by index (takeStringLabels).
 FailureOr<SmallVector<Value>> importTreeEnsembleClassifier(NodeContext &node,
                                                            std::string &error) {
   std::optional<std::string> postName =
@@ -876,9 +906,8 @@ FailureOr<SmallVector<Value>> importTreeEnsembleClassifier(NodeContext &node,
       postName ? floatList(node, "base_values", false, error) : std::nullopt;
   std::optional<SmallVector<int64_t>> labels =
       base ? intsAttr(node, "classlabels_int64s", false, error) : std::nullopt;
-  if (!labels)
-    return failure();
-  if (failed(refuseStringLabels(node, error)))
+  SmallVector<std::string> names;
+  if (!labels || failed(takeStringLabels(node, *labels, names, error)))
     return failure();
   int64_t classes = labels->size();
   int64_t post = postTransformCode(*postName);
@@ -925,7 +954,8 @@ FailureOr<SmallVector<Value>> importTreeEnsembleClassifier(NodeContext &node,
     z = e.op("Concat", {other, score}, {e.attr("axis", 1)});
   }
   z = postTransform(node, e, z, post);
-  Value label = labelAtArgmax(node, e, z, *labels);
+  Value label =
+      labelOfIndex(node, e, labelAtArgmax(node, e, z, *labels), names);
   if (!e.ok())
     return failure();
   return SmallVector<Value>{label, z};
@@ -1089,11 +1119,9 @@ FailureOr<SmallVector<Value>> importLinearClassifier(NodeContext &node,
   std::optional<SmallVector<int64_t>> labels =
       multiClass ? intsAttr(node, "classlabels_ints", false, error)
                  : std::nullopt;
-  if (!labels)
-    return failure();
-  if (failed(refuseStringLabels(node, error)))
-    return failure();
-  if (failed(checkNoOtherAttributes(node, error)))
+  SmallVector<std::string> names;
+  if (!labels || failed(takeStringLabels(node, *labels, names, error)) ||
+      failed(checkNoOtherAttributes(node, error)))
     return failure();
   int64_t post = postTransformCode(model->post);
   if (failed(checkPostTransform(post, model->post, error)))
@@ -1112,6 +1140,10 @@ FailureOr<SmallVector<Value>> importLinearClassifier(NodeContext &node,
   if (classes == 0 || (outputs != classes && !(outputs == 1 && classes <= 2))) {
     error = "has " + std::to_string(outputs) + " coefficient rows for " +
             std::to_string(classes) + " classlabels_ints";
+    return failure();
+  }
+  if (!names.empty() && classes < 2) {
+    error = "has one string class label, a form onnxc does not compute";
     return failure();
   }
   Type element = getElementTypeOrSelf(scores.getType());
@@ -1134,6 +1166,7 @@ FailureOr<SmallVector<Value>> importLinearClassifier(NodeContext &node,
               tableConstant(node, i64, {}, {0.0})});
     label = e.op("Reshape", {chosen, node.i64Constant({-1})});
   }
+  label = labelOfIndex(node, e, label, names);
   if (!e.ok())
     return failure();
   return SmallVector<Value>{label, scores};
@@ -1784,7 +1817,7 @@ Value svmCoupling(NodeContext &node, Expansion &e, Value pairs,
 /// weights [classes, features]: Z = X W^T + rho[0] with the post transform, and
 /// Y the label at Z's argmax, except, for two classes, the second label where
 /// the largest score is positive (or, with no negative weight, reaches 0.5).
-/// String labels wait for string tensors.
+/// String class labels are picked by index (takeStringLabels).
 FailureOr<SmallVector<Value>> importSVMClassifier(NodeContext &node,
                                                   std::string &error) {
   std::optional<SVMModel> model = readSVMModel(node, error);
@@ -1796,9 +1829,8 @@ FailureOr<SmallVector<Value>> importSVMClassifier(NodeContext &node,
       probA ? floatList(node, "prob_b", false, error) : std::nullopt;
   std::optional<SmallVector<int64_t>> labels =
       probB ? intsAttr(node, "classlabels_ints", false, error) : std::nullopt;
-  if (!labels)
-    return failure();
-  if (failed(refuseStringLabels(node, error)) ||
+  SmallVector<std::string> names;
+  if (!labels || failed(takeStringLabels(node, *labels, names, error)) ||
       failed(checkNoOtherAttributes(node, error)))
     return failure();
   int64_t post = postTransformCode(model->post);
@@ -1935,6 +1967,7 @@ FailureOr<SmallVector<Value>> importSVMClassifier(NodeContext &node,
   }
   if (!element.isF32())
     z = e.castTo(z, ::onnx::TensorProto::FLOAT);
+  label = labelOfIndex(node, e, label, names);
   if (!e.ok())
     return failure();
   return SmallVector<Value>{label, z};

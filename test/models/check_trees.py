@@ -35,7 +35,8 @@ predict_proba within 1e-4. Random TreeEnsembles of every node mode
 (LEQ ... MEMBER), missing-value tracking and aggregate, on 1, 7 and 133
 rows with NaNs, against a walk of the trees as ONNX specifies them.
 LabelEncoder with numeric keys and values (list and tensor forms) against
-a lookup. Where
+a lookup. A forest, a logistic regression and an SVC trained on string
+targets, written with classlabels_strings, against predict (every label). Where
 ONNX Runtime is installed
 (bench/ort_run.js with onnxruntime-node), each model's outputs must also
 match ONNX Runtime's on the same rows (labels exactly, values within 1e-5 of
@@ -152,6 +153,15 @@ def tree_ensemble_classifier(trees, classes, weight_of, post, base=None):
                             **attrs)
 
 
+def with_string_labels(node, classes):
+    """`node` (a classifier) with classlabels_strings `classes` instead of its int64 labels."""
+    for a in list(node.attribute):
+        if a.name in ("classlabels_int64s", "classlabels_ints"):
+            node.attribute.remove(a)
+    node.attribute.append(helper.make_attribute("classlabels_strings", [str(c) for c in classes]))
+    return node
+
+
 def softmax_zero(scores):
     """ONNX's SOFTMAX_ZERO per row: exp(s - max), but s exp(-max) for s within 1e-7 of 0; normalized,
     0.5 everywhere for a row that sums to 0."""
@@ -214,6 +224,10 @@ def compile_and_run(name, model, x, compiler, work):
         return f"{name}: ONNX Runtime failed: {r.stderr.strip()[-300:]}"
     for k, mine in enumerate(got):
         ref = numpy_helper.to_array(onnx.load_tensor(os.path.join(ort_out, f"output_{k}.pb")))
+        if ref.dtype == object:
+            if ref.shape != mine.shape or (ref != mine).any():
+                return f"{name}: output {k} differs from ONNX Runtime's"
+            continue
         scale = max(float(np.abs(ref).max()), 1e-12)
         if ref.shape != mine.shape or np.abs(ref.astype(np.float64) - mine).max() > 1e-5 * scale:
             return f"{name}: output {k} differs from ONNX Runtime's"
@@ -222,19 +236,21 @@ def compile_and_run(name, model, x, compiler, work):
 
 
 def check_classifier(name, nodes, n_features, x, labels, proba, compiler, work, tol=1e-5):
-    """`nodes` from X to (label, probabilities): every label as `labels`,
-    the probabilities within `tol` of `proba`."""
+    """`nodes` from X to (label, probabilities): every label as `labels`
+    (int64, or strings), the probabilities within `tol` of `proba`."""
     nodes = nodes if isinstance(nodes, list) else [nodes]
+    label_type = TensorProto.STRING if np.asarray(labels).dtype.kind in "US" else TensorProto.INT64
     graph = helper.make_graph(
         nodes, name, [helper.make_tensor_value_info("X", TensorProto.FLOAT, ["N", n_features])],
-        [helper.make_tensor_value_info("label", TensorProto.INT64, ["N"]),
+        [helper.make_tensor_value_info("label", label_type, ["N"]),
          helper.make_tensor_value_info("probabilities", TensorProto.FLOAT, ["N", proba.shape[1]])])
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("ai.onnx.ml", 3)])
     got = compile_and_run(name, model, x, compiler, work)
     if isinstance(got, str):
         return got
     err = np.abs(got[1] - proba).max()
-    wrong = int((got[0] != labels).sum())
+    mine = got[0].astype(str) if got[0].dtype == object else got[0]
+    wrong = int((mine != labels).sum())
     print(f"{name}: {len(x)} rows, {wrong} labels differ, max probability error {err:.2g}")
     return None if wrong == 0 and err <= tol else f"{name}: {wrong} labels differ, probability error {err:.3g}"
 
@@ -586,7 +602,8 @@ def svc_node(svc):
                  support_vectors=list(map(float, svc.support_vectors_.ravel())),
                  coefficients=list(map(float, sign * svc.dual_coef_.ravel())),
                  rho=list(map(float, sign * svc.intercept_)), vectors_per_class=list(map(int, svc.n_support_)),
-                 classlabels_ints=list(map(int, svc.classes_)), post_transform="NONE")
+                 classlabels_ints=list(range(len(svc.classes_))) if svc.classes_.dtype.kind in "US"
+                 else list(map(int, svc.classes_)), post_transform="NONE")
     if svc.probability:
         attrs.update(prob_a=list(map(float, svc.probA_)), prob_b=list(map(float, svc.probB_)))
     return helper.make_node("SVMClassifier", ["X"], ["label", "probabilities"], domain="ai.onnx.ml", **attrs)
@@ -622,6 +639,12 @@ def check_svc(compiler, work):
                     expected = np.stack([d, -d], axis=1) if classes == 2 else d
                 failures.append(check_classifier(name, svc_node(svc), 5, x_test, svc.predict(x_test), expected,
                                                  compiler, work, 1e-4))
+    # String class labels: a 3-class RBF SVC with probabilities trained on names.
+    names = np.array(["ash", "birch", "cedar"])[np.digitize(score, np.quantile(score, [1 / 3, 2 / 3]))]
+    svc = SVC(kernel="rbf", C=2.0, probability=True, decision_function_shape="ovo", random_state=0).fit(
+        x_train, names)
+    failures.append(check_classifier("svc_rbf_3_string_labels", with_string_labels(svc_node(svc), svc.classes_), 5,
+                                     x_test, svc.predict(x_test), svc.predict_proba(x_test), compiler, work, 1e-4))
     # ONNX Runtime's binary scores under a post transform, s the decision
     # value in libsvm's sign (-d): LOGISTIC [1 - sigmoid(s), sigmoid(s)],
     # SOFTMAX [1 - s, s] (no softmax of one score).
@@ -724,6 +747,17 @@ def main():
     next(a for a in node.attribute if a.name == "post_transform").s = b"PROBIT"
     failures.append(check("random_forest_probit", node, [], x_test, probit(unit.predict(x_test)), compiler, work))
 
+    # String class labels (classlabels_strings), as skl2onnx writes a
+    # classifier trained on string targets: the forest, a logistic
+    # regression and an RBF SVC with probabilities.
+    names = np.array(["high", "low", "mid"])[y3]
+    rfs = RandomForestClassifier(n_estimators=10, max_depth=6, random_state=0).fit(x_train, names)
+    nodes = tree_ensemble_classifier(rfs.estimators_, range(3), lambda t, i: {
+        c: float(v) for c, v in enumerate(t.value[i].ravel() / t.value[i].sum() / len(rfs.estimators_))}, "NONE")
+    failures.append(check_classifier("random_forest_string_labels", with_string_labels(nodes, rfs.classes_),
+                                     n_features, x_test, rfs.predict(x_test), rfs.predict_proba(x_test),
+                                     compiler, work))
+
     # Linear models behind a StandardScaler, as skl2onnx writes a pipeline:
     # Scaler (offset = mean, scale = 1 / std), then LinearRegressor, or
     # LinearClassifier with SOFTMAX (multinomial, 3 classes) or LOGISTIC
@@ -746,6 +780,16 @@ def main():
         z_test = scaler.transform(x_test)
         failures.append(check_classifier(name, [scale, clf], n_features, x_test, lr.predict(z_test),
                                          lr.predict_proba(z_test), compiler, work))
+
+    # The multinomial logistic regression again, trained on string targets.
+    lr = LogisticRegression(max_iter=500).fit(z_train, np.array(["high", "low", "mid"])[y3])
+    clf = helper.make_node("LinearClassifier", ["Z"], ["label", "probabilities"], domain="ai.onnx.ml",
+                           coefficients=list(map(float, lr.coef_.ravel())),
+                           intercepts=list(map(float, lr.intercept_)),
+                           classlabels_strings=list(lr.classes_), post_transform="SOFTMAX", multi_class=0)
+    z_test = scaler.transform(x_test)
+    failures.append(check_classifier("logistic_regression_string_labels", [scale, clf], n_features, x_test,
+                                     lr.predict(z_test), lr.predict_proba(z_test), compiler, work))
 
     failures += check_preprocessing(compiler, work)
     failures += check_random_forests(compiler, work)
