@@ -17,7 +17,10 @@
  *===----------------------------------------------------------------------===*/
 #include "RuntimeInternal.h"
 
+#include <inttypes.h>
+#include <math.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -321,4 +324,106 @@ int64_t onnxc_string_change_case(int64_t s, int64_t upper) {
   for (int64_t i = 0; i < x->size; ++i)
     r->bytes[i] = upper ? upperAscii(x->bytes[i]) : lowerAscii(x->bytes[i]);
   return handleOf(r);
+}
+
+/*===----------------------------------------------------------------------===
+ * Cast to and from strings.
+ *===----------------------------------------------------------------------===*/
+
+/// The shortest decimal digits of `value` that read back to it (as a float
+/// when `isFloat32`): "%.*e" at growing precision. `digits` gets them
+/// without the point, `*exponent` the decimal exponent of the first.
+static void shortestDigits(double value, bool isFloat32, char *digits,
+                           int *exponent) {
+  char buf[40];
+  for (int precision = 0; precision < 17; ++precision) {
+    snprintf(buf, sizeof(buf), "%.*e", precision, value);
+    double back = strtod(buf, NULL);
+    if (isFloat32 ? (float)back == (float)value : back == value)
+      break;
+  }
+  // buf: d[.ddd]e[+-]XX
+  char *e = strchr(buf, 'e');
+  *exponent = atoi(e + 1);
+  size_t n = 0;
+  for (const char *p = buf; p < e; ++p)
+    if (*p >= '0' && *p <= '9')
+      digits[n++] = *p;
+  while (n > 1 && digits[n - 1] == '0')
+    --n;
+  digits[n] = '\0';
+}
+
+int64_t onnxc_string_from_float(double value, int64_t isFloat32) {
+  char out[64];
+  size_t n = 0;
+  if (isnan(value))
+    return newString("nan", 3);
+  if (signbit(value))
+    out[n++] = '-';
+  value = fabs(value);
+  if (isinf(value)) {
+    memcpy(out + n, "inf", 3);
+    return newString(out, n + 3);
+  }
+  char digits[24];
+  int exponent = 0;
+  if (value == 0.0) {
+    strcpy(digits, "0");
+  } else {
+    shortestDigits(value, isFloat32 != 0, digits, &exponent);
+  }
+  size_t count = strlen(digits);
+  // As numpy writes it: positional for 1e-4 <= |x| < 1e16 (and 0), with a
+  // ".0" on whole numbers; scientific otherwise, a two-digit exponent at
+  // least.
+  if (value == 0.0 || (value >= 1e-4 && value < 1e16)) {
+    if (exponent < 0) {
+      out[n++] = '0';
+      out[n++] = '.';
+      for (int z = -1; z > exponent; --z)
+        out[n++] = '0';
+      memcpy(out + n, digits, count);
+      n += count;
+    } else {
+      for (int i = 0; i <= exponent; ++i)
+        out[n++] = (size_t)i < count ? digits[i] : '0';
+      out[n++] = '.';
+      if ((size_t)exponent + 1 < count) {
+        memcpy(out + n, digits + exponent + 1, count - exponent - 1);
+        n += count - exponent - 1;
+      } else {
+        out[n++] = '0';
+      }
+    }
+    return newString(out, n);
+  }
+  out[n++] = digits[0];
+  if (count > 1) {
+    out[n++] = '.';
+    memcpy(out + n, digits + 1, count - 1);
+    n += count - 1;
+  }
+  n += (size_t)snprintf(out + n, sizeof(out) - n, "e%c%02d",
+                        exponent < 0 ? '-' : '+', abs(exponent));
+  return newString(out, n);
+}
+
+int64_t onnxc_string_from_int(int64_t value, int64_t isUnsigned) {
+  char out[32];
+  int n = isUnsigned ? snprintf(out, sizeof(out), "%" PRIu64, (uint64_t)value)
+                     : snprintf(out, sizeof(out), "%" PRId64, value);
+  return newString(out, (size_t)n);
+}
+
+double onnxc_string_to_float(int64_t s) {
+  size_t size;
+  return strtod(onnxcStringData(s, &size), NULL);
+}
+
+int64_t onnxc_string_to_int(int64_t s, int64_t isUnsigned) {
+  size_t size;
+  const char *text = onnxcStringData(s, &size);
+  return isUnsigned ? (int64_t)strtoull(text, NULL, 10)
+                    : (int64_t)strtoll(text, NULL, 10);
 }

@@ -340,6 +340,14 @@ bool onnxc_string_in_table(int64_t s, int64_t table, int64_t count,
                            bool case_sensitive);
 /* `s` with its ASCII letters in upper case (upper != 0) or lower case. */
 int64_t onnxc_string_change_case(int64_t s, int64_t upper);
+/* Cast: a float as the shortest decimal that reads back to it (as a float
+ * when is_float32), written as numpy writes it ("0.1", "1e-05", "100.0",
+ * "nan", "-inf"); an integer as its decimal; a string as the number that
+ * strtod / strtoll (strtoull) reads from it, 0 where none is read. */
+int64_t onnxc_string_from_float(double value, int64_t is_float32);
+int64_t onnxc_string_from_int(int64_t value, int64_t is_unsigned);
+double onnxc_string_to_float(int64_t s);
+int64_t onnxc_string_to_int(int64_t s, int64_t is_unsigned);
 
 /*===------------------------------------------------------------------------===
  * Value operations that compiled models call (lib/Runtime/Values.c). Every

@@ -4,7 +4,7 @@
                                    unknown words, "", UTF-8)
   check_strings.py check DIR OUT   checks OUT/output_K.pb against Python's
                                    own LabelEncoder / concat / split / ==
-                                   / CategoryMapper
+                                   / CategoryMapper / Cast (numpy's astype(str))
   check_strings.py moves DIR       writes DIR/moves.onnx (Transpose, Reshape,
                                    Concat, Slice, Tile, Gather, Split,
                                    Flatten, Expand, Identity, Shape of a
@@ -20,6 +20,9 @@ from onnx import numpy_helper
 WORDS = ["apple", "pear", "fig", "kiwi", "", "\u7684e\u4e2d", "green"]
 KEYS = {"apple": 0, "pear": 1, "fig": 2}
 NAMES = {0: "red", 1: "green", 2: "purple"}
+# The float32 constants the model casts to strings.
+FLOATS = [3, 100, 123456789, 1e-05, 1e+16, 0.0001, -0.0, 0.1, 0.039187793, float("nan"), float("inf"),
+          float("-inf")]
 # The two CategoryMappers: strings to int64 (default 99), int64 to strings.
 CATEGORIES = {"pear": 10, "fig": 20, "kiwi": 30}
 CATEGORY_NAMES = {0: "zero", 2: "two"}
@@ -119,7 +122,10 @@ def main():
                 np.array([len(p) for p in parts], dtype=np.int64),
                 np.array([a == b for a, b in zip(s, names)]),
                 np.array([CATEGORIES.get(x, 99) for x in s], dtype=np.int64),
-                [CATEGORY_NAMES.get(i, "none") for i in ids]]
+                [CATEGORY_NAMES.get(i, "none") for i in ids],
+                # Cast: int64 to strings and back (as double); float32 constants as numpy writes them
+                [str(i) for i in ids], np.array(ids, dtype=np.float64),
+                np.array(FLOATS, dtype=np.float32).astype(str).astype(object)]
     check(out, expected)
     print("strings: %d inputs, all %d outputs match" % (len(s), len(expected)))
 

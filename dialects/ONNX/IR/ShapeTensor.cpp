@@ -191,13 +191,32 @@ static bool isRoundMode(StringRef mode) {
   return mode == "up" || mode == "down" || mode == "nearest";
 }
 
+/// Strings convert only to and from integers of 8 bits and more, float and
+/// double (and to strings): what the runtime formats and parses.
+static LogicalResult checkStringCast(std::optional<Location> loc,
+                                     StringRef opName, Type from, Type to) {
+  auto numeric = [](Type t) {
+    if (isa<StringType>(t) || t.isF32() || t.isF64())
+      return true;
+    auto i = dyn_cast<IntegerType>(t);
+    return i && i.getWidth() >= 8;
+  };
+  if ((isa<StringType>(from) || isa<StringType>(to)) &&
+      (!numeric(from) || !numeric(to)))
+    return opError(loc, opName,
+                   "converts strings only to and from integers (8 bits and "
+                   "more), f32 and f64, not ",
+                   from, " to ", to);
+  return success();
+}
+
 LogicalResult
 CastOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
                          ValueRange operands, DictionaryAttr attrs,
                          OpaqueProperties props, RegionRange regions,
                          SmallVectorImpl<Type> &result) {
   Adaptor op(operands, attrs, props, regions);
-  Type element = getElementType(ctx, op.getTo());
+  Type element = getValueElementType(ctx, op.getTo());
   // cast_c1
   if (!element)
     return opError(loc, "Cast", "has unsupported target data type ",
@@ -207,6 +226,10 @@ CastOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
     return opError(loc, "Cast",
                    "expects 'round_mode' up, down or nearest (got '",
                    op.getRoundMode(), "')");
+  // cast_c3
+  if (failed(checkStringCast(loc, "Cast", getElementTypeOrSelf(operands[0]),
+                             element)))
+    return failure();
   result.push_back(cast<TensorType>(operands[0].getType()).clone(element));
   return success();
 }
@@ -222,6 +245,10 @@ CastLikeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
     return opError(loc, "CastLike",
                    "expects 'round_mode' up, down or nearest (got '",
                    op.getRoundMode(), "')");
+  // castlike_c2
+  if (failed(checkStringCast(loc, "CastLike", getElementTypeOrSelf(operands[0]),
+                             getElementTypeOrSelf(operands[1]))))
+    return failure();
   result.push_back(cast<TensorType>(operands[0].getType())
                        .clone(getElementTypeOrSelf(operands[1])));
   return success();

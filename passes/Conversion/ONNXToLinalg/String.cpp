@@ -147,6 +147,74 @@ static bool isStringTensor(Value value) {
   return isa<onnx::StringType>(getElementTypeOrSelf(value.getType()));
 }
 
+/// Declares the runtime's conversions between strings and numbers in the
+/// module of `op` (onnxc_runtime.h).
+static void declareCastFunctions(Operation *op, OpBuilder &b) {
+  auto module = op->getParentOfType<ModuleOp>();
+  Type i64 = b.getI64Type(), f64 = b.getF64Type();
+  struct Signature {
+    StringRef name;
+    SmallVector<Type, 2> args;
+    Type result;
+  } functions[] = {{"onnxc_string_from_float", {f64, i64}, i64},
+                   {"onnxc_string_from_int", {i64, i64}, i64},
+                   {"onnxc_string_to_float", {i64}, f64},
+                   {"onnxc_string_to_int", {i64, i64}, i64}};
+  for (const Signature &f : functions) {
+    if (module.lookupSymbol(f.name))
+      continue;
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    b.create<func::FuncOp>(module.getLoc(), f.name,
+                           b.getFunctionType(f.args, f.result))
+        .setPrivate();
+  }
+}
+
+/// The string of the number `x` (of element type `from`, signless).
+static Value numberToString(OpBuilder &b, Location loc, Value x, Type from) {
+  Type i64 = b.getI64Type();
+  auto flag = [&](bool v) {
+    return b.create<arith::ConstantIntOp>(loc, v ? 1 : 0, 64).getResult();
+  };
+  if (auto floatType = dyn_cast<FloatType>(from)) {
+    if (!floatType.isF64())
+      x = b.create<arith::ExtFOp>(loc, b.getF64Type(), x);
+    return b
+        .create<func::CallOp>(loc, "onnxc_string_from_float", i64,
+                              ValueRange{x, flag(floatType.isF32())})
+        .getResult(0);
+  }
+  bool isUnsigned = from.isUnsignedInteger();
+  if (from.getIntOrFloatBitWidth() < 64)
+    x = isUnsigned ? b.create<arith::ExtUIOp>(loc, i64, x).getResult()
+                   : b.create<arith::ExtSIOp>(loc, i64, x).getResult();
+  return b
+      .create<func::CallOp>(loc, "onnxc_string_from_int", i64,
+                            ValueRange{x, flag(isUnsigned)})
+      .getResult(0);
+}
+
+/// The number (signless, of element type `to`) that the string `s` reads as.
+static Value stringToNumber(OpBuilder &b, Location loc, Value s, Type to) {
+  if (auto floatType = dyn_cast<FloatType>(to)) {
+    Value x =
+        b.create<func::CallOp>(loc, "onnxc_string_to_float", b.getF64Type(), s)
+            .getResult(0);
+    return floatType.isF64() ? x : b.create<arith::TruncFOp>(loc, floatType, x);
+  }
+  bool isUnsigned = to.isUnsignedInteger();
+  Value x =
+      b.create<func::CallOp>(loc, "onnxc_string_to_int", b.getI64Type(),
+                             ValueRange{s, b.create<arith::ConstantIntOp>(
+                                               loc, isUnsigned ? 1 : 0, 64)})
+          .getResult(0);
+  unsigned width = to.getIntOrFloatBitWidth();
+  return width == 64
+             ? x
+             : b.create<arith::TruncIOp>(loc, b.getIntegerType(width), x);
+}
+
 namespace {
 /// Equal on strings: byte-for-byte equality (the numeric form is the
 /// elementwise lowering's).
@@ -169,6 +237,41 @@ struct StringEqualLowering : public OpConversionPattern<onnx::EqualOp> {
         rewriter, op.getLoc(), adaptor.getOperands(), resultType,
         [&](OpBuilder &b, Location loc, ValueRange args) {
           return callString(b, loc, "onnxc_string_equal", args, b.getI1Type());
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Cast and CastLike to or from strings: each element formatted or parsed
+/// by the runtime (the numeric casts are the elementwise lowering's).
+template <typename OpT>
+struct StringCastLowering : public OpConversionPattern<OpT> {
+  StringCastLowering(MLIRContext *ctx)
+      : OpConversionPattern<OpT>(ctx, /*benefit=*/2) {}
+
+  LogicalResult
+  matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type from = getElementTypeOrSelf(op->getOperand(0).getType());
+    Type to = getElementTypeOrSelf(op->getResult(0).getType());
+    if (!isStringType(from) && !isStringType(to))
+      return rewriter.notifyMatchFailure(op, "no strings");
+    if (failed(checkRankedOperands(op)))
+      return failure();
+    RankedTensorType resultType = getRankedResultType(op);
+    if (!resultType)
+      return failure();
+    declareCastFunctions(op, rewriter);
+    Value result = createElementwise(
+        rewriter, op.getLoc(), ValueRange{adaptor.getOperands()[0]}, resultType,
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          if (isStringType(from) && isStringType(to))
+            return args[0];
+          Value x = toSignless(b, loc, args[0]);
+          Value y = isStringType(to) ? numberToString(b, loc, x, from)
+                                     : stringToNumber(b, loc, x, to);
+          return fromSignless(b, loc, y, to);
         });
     rewriter.replaceOp(op, result);
     return success();
@@ -370,5 +473,6 @@ struct StringNormalizerLowering
 
 void onnxc::populateONNXStringToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<StringEqualLowering, StringConcatLowering, StringSplitLowering,
-               StringNormalizerLowering>(patterns.getContext());
+               StringNormalizerLowering, StringCastLowering<onnx::CastOp>,
+               StringCastLowering<onnx::CastLikeOp>>(patterns.getContext());
 }

@@ -120,12 +120,3 @@ func.func @tree_cycle(%x: tensor<?x2xf32>) -> tensor<?x1xf32> {
   return %y : tensor<?x1xf32>
 }
 
-// -----
-
-// Cast takes strings in the dialect but does not convert them yet.
-func.func @cast_string(%x: tensor<2x!onnx.string>) -> tensor<2xf32> {
-  // expected-error @+2 {{'onnx.Cast' op has unsupported element type '!onnx.string'}}
-  // expected-error @+1 {{failed to legalize operation 'onnx.Cast'}}
-  %0 = onnx.Cast %x {to = 1 : i64} : (tensor<2x!onnx.string>) -> tensor<2xf32>
-  return %0 : tensor<2xf32>
-}

@@ -72,3 +72,20 @@ func.func @normalizer(%x: tensor<1x4x!onnx.string>) -> tensor<1x?x!onnx.string> 
   %0 = onnx.StringNormalizer %x {case_change_action = "UPPER", stopwords = ["monday"]} : (tensor<1x4x!onnx.string>) -> tensor<1x?x!onnx.string>
   return %0 : tensor<1x?x!onnx.string>
 }
+
+// -----
+
+// Cast to and from strings: each element through the runtime, a float
+// widened to f64 (with is_float32 = 1), a parsed double truncated to f32.
+// CHECK-LABEL: func.func @cast_strings
+// CHECK: linalg.generic
+// CHECK: %[[W:.+]] = arith.extf %{{.+}} : f32 to f64
+// CHECK: %[[S:.+]] = func.call @onnxc_string_from_float(%[[W]], %{{.+}}) : (f64, i64) -> i64
+// CHECK: linalg.generic
+// CHECK: %[[D:.+]] = func.call @onnxc_string_to_float(%{{.+}}) : (i64) -> f64
+// CHECK: arith.truncf %[[D]] : f64 to f32
+func.func @cast_strings(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = onnx.Cast %x {to = 8 : i64} : (tensor<2xf32>) -> tensor<2x!onnx.string>
+  %1 = onnx.Cast %0 {to = 1 : i64} : (tensor<2x!onnx.string>) -> tensor<2xf32>
+  return %1 : tensor<2xf32>
+}

@@ -565,9 +565,9 @@ func.func @constant_c1() -> tensor<2xi64> {
 // -----
 
 func.func @cast_c1(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+2 {{'onnx.Cast' op has unsupported target data type 8}}
+  // expected-error @+2 {{'onnx.Cast' op has unsupported target data type 14}}
   // expected-error @+1 {{failed to infer returned types}}
-  %0 = onnx.Cast %x {to = 8 : i64} : (tensor<4xf32>) -> tensor<4xf32>
+  %0 = onnx.Cast %x {to = 14 : i64} : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
 
@@ -2989,4 +2989,22 @@ func.func @dictvectorizer_c2(%m: !onnx.map<i64, f32>) -> tensor<*xf32> {
   // expected-error @+1 {{failed to infer returned types}}
   %0 = onnx.DictVectorizer %m {string_vocabulary = ["a"]} : (!onnx.map<i64, f32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @cast_c3(%x: tensor<2x!onnx.string>) -> tensor<*xi1> {
+  // expected-error @+2 {{'onnx.Cast' op converts strings only to and from integers (8 bits and more), f32 and f64, not '!onnx.string' to 'i1'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.Cast %x {to = 9 : i64} : (tensor<2x!onnx.string>) -> tensor<*xi1>
+  return %0 : tensor<*xi1>
+}
+
+// -----
+
+func.func @castlike_c2(%x: tensor<2xf16>, %like: tensor<1x!onnx.string>) -> tensor<*x!onnx.string> {
+  // expected-error @+2 {{'onnx.CastLike' op converts strings only to and from integers (8 bits and more), f32 and f64, not 'f16' to '!onnx.string'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.CastLike %x, %like : (tensor<2xf16>, tensor<1x!onnx.string>) -> tensor<*x!onnx.string>
+  return %0 : tensor<*x!onnx.string>
 }

@@ -57,7 +57,13 @@ def ONNX_CastOp : ONNX_InferredOp<"Cast"> {
   let description = [{
     Models the ONNX `Cast` operator (opsets 6 to 25). `to` is an ONNX
     `TensorProto.DataType` code (1 float, 7 int64, 9 bool, 17 float8e4m3fn,
-    22 int4, ...). Strings and complex numbers are not supported.
+    22 int4, ...). Complex numbers are not supported. Strings (8) convert
+    to and from integers (8 bits and more), float and double: a float
+    becomes its shortest decimal
+    that reads back to it, as numpy writes it ("0.1", "1e-05", "100.0",
+    "nan", "-inf"), an integer its decimal; a string becomes the number that
+    C's strtod or strtoll reads from it ("NaN", "INF", "-INF" included; 0
+    where none is read).
 
     Conversions to a float8 type round to nearest even; with `saturate` (the
     default) values beyond the type's range become its largest finite value
