@@ -509,12 +509,12 @@ LogicalResult compileModel(const CompileOptions &options, MLIRContext &context,
     Operation *stringOp = nullptr;
     module->walk([&](Operation *op) {
       // Sequences and optionals are handles of host objects too.
-      auto isString = [](Type type) {
+      auto isHostHandle = [](Type type) {
         return isa<onnx::StringType>(getElementTypeOrSelf(type)) ||
                isa<onnx::SeqType, onnx::OptType, onnx::MapType>(type);
       };
-      if (!llvm::any_of(op->getOperandTypes(), isString) &&
-          !llvm::any_of(op->getResultTypes(), isString))
+      if (!llvm::any_of(op->getOperandTypes(), isHostHandle) &&
+          !llvm::any_of(op->getResultTypes(), isHostHandle))
         return WalkResult::advance();
       // Name a node: constants have no node of their own.
       if (!stringOp || isa<onnx::ConstantOp>(stringOp))

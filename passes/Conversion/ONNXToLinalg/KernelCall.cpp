@@ -25,18 +25,19 @@ Value onnxc::tolinalg::allocBuffer(OpBuilder &b, Location loc,
                                    b.getI64IntegerAttr(64));
 }
 
-void onnxc::tolinalg::callKernel(OpBuilder &b, Location loc, StringRef name,
-                                 ValueRange args) {
+ValueRange onnxc::tolinalg::callKernel(OpBuilder &b, Location loc,
+                                       StringRef name, ValueRange args,
+                                       TypeRange results) {
   auto module =
       b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
   if (!module.lookupSymbol(name)) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(module.getBody());
     b.create<func::FuncOp>(module.getLoc(), name,
-                           b.getFunctionType(args.getTypes(), {}))
+                           b.getFunctionType(args.getTypes(), results))
         .setPrivate();
   }
-  b.create<func::CallOp>(loc, name, TypeRange{}, args);
+  return b.create<func::CallOp>(loc, name, results, args).getResults();
 }
 
 Value onnxc::tolinalg::filledTensor(OpBuilder &b, Location loc,

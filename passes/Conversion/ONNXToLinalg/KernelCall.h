@@ -26,10 +26,11 @@ mlir::Value allocBuffer(mlir::OpBuilder &b, mlir::Location loc,
                         mlir::RankedTensorType type,
                         mlir::ValueRange dynamicSizes);
 
-/// Calls `name` (declared private in the module of the insertion point once)
-/// on `args`.
-void callKernel(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef name,
-                mlir::ValueRange args);
+/// Calls `name` (declared private in the module of the insertion point once,
+/// taking `args`' types and returning `results`) on `args`; its results.
+mlir::ValueRange callKernel(mlir::OpBuilder &b, mlir::Location loc,
+                            llvm::StringRef name, mlir::ValueRange args,
+                            mlir::TypeRange results = {});
 
 /// The tensor of `buffer`, which a kernel call filled.
 mlir::Value filledTensor(mlir::OpBuilder &b, mlir::Location loc,

@@ -31,24 +31,14 @@ using namespace mlir;
 using namespace onnxc;
 using namespace onnxc::tolinalg;
 
-/// Calls the runtime's `name` on i64 `args`, declaring it (all arguments
-/// i64: handles, integers and addresses) in the module once.
+/// Calls the runtime's `name` on `args`, all i64 (handles, integers and
+/// addresses), returning an i64 when `returnsValue`.
 static Value callRuntime(OpBuilder &b, Location loc, StringRef name,
                          ValueRange args, bool returnsValue = true) {
-  auto module =
-      b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
-  Type i64 = b.getI64Type();
-  TypeRange results = returnsValue ? TypeRange(i64) : TypeRange();
-  if (!module.lookupSymbol(name)) {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(module.getBody());
-    SmallVector<Type> argTypes(args.size(), i64);
-    b.create<func::FuncOp>(module.getLoc(), name,
-                           b.getFunctionType(argTypes, results))
-        .setPrivate();
-  }
-  auto call = b.create<func::CallOp>(loc, name, results, args);
-  return returnsValue ? call.getResult(0) : Value();
+  ValueRange results =
+      callKernel(b, loc, name, args,
+                 returnsValue ? TypeRange(b.getI64Type()) : TypeRange());
+  return returnsValue ? results.front() : Value();
 }
 
 static Value constI64(OpBuilder &b, Location loc, int64_t value) {
@@ -140,6 +130,19 @@ static Value tensorToHandle(OpBuilder &b, Location loc, Value tensor) {
                         /*returnsValue=*/true);
 }
 
+/// The dynamic dims of `type` as index values, dim `d` the i64 that
+/// `dimOf(d)` asks of the runtime.
+static SmallVector<Value> dynamicSizes(OpBuilder &b, Location loc,
+                                       RankedTensorType type,
+                                       function_ref<Value(int64_t)> dimOf) {
+  SmallVector<Value> sizes;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d))
+      sizes.push_back(
+          b.create<arith::IndexCastOp>(loc, b.getIndexType(), dimOf(d)));
+  return sizes;
+}
+
 /// A new tensor of `type` (its dynamic dims `dynamic`) that the runtime's
 /// `name` fills: called on `args`, the buffer's (rank, descriptor address)
 /// and `trailing`.
@@ -159,28 +162,15 @@ static Value handleToTensor(OpBuilder &b, Location loc, Value handle,
                             RankedTensorType type, StringRef opName) {
   Value name = cString(b, loc, opName);
   Value rank = constI64(b, loc, type.getRank());
-  SmallVector<Value> dynamic;
-  for (int64_t d = 0; d < type.getRank(); ++d)
-    if (type.isDynamicDim(d))
-      dynamic.push_back(b.create<arith::IndexCastOp>(
-          loc, b.getIndexType(),
-          callRuntime(b, loc, "onnxc_value_dim",
-                      {handle, constI64(b, loc, d), rank, name})));
+  SmallVector<Value> dynamic = dynamicSizes(b, loc, type, [&](int64_t d) {
+    return callRuntime(b, loc, "onnxc_value_dim",
+                       {handle, constI64(b, loc, d), rank, name});
+  });
   return tensorFilledBy(b, loc, type, dynamic, "onnxc_value_to_memref",
                         {handle, constI64(b, loc, dtypeOf(type))}, name);
 }
 
 namespace {
-
-/// Fails on an op whose tensor result is not ranked.
-template <typename OpT>
-static FailureOr<RankedTensorType> rankedResult(OpT op) {
-  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  if (!type)
-    return op.emitOpError("needs a ranked result to be lowered (got ")
-           << op->getResult(0).getType() << ")";
-  return type;
-}
 
 struct SequenceEmptyLowering
     : public OpConversionPattern<onnx::SequenceEmptyOp> {
@@ -264,16 +254,16 @@ struct SequenceAtLowering : public OpConversionPattern<onnx::SequenceAtOp> {
   LogicalResult
   matchAndRewrite(onnx::SequenceAtOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    FailureOr<RankedTensorType> type = rankedResult(op);
-    if (failed(type))
+    RankedTensorType type = getRankedResultType(op);
+    if (!type)
       return failure();
     Location loc = op.getLoc();
     Value seq = handleOf(rewriter, loc, adaptor.getInputSequence());
     Value item =
         callRuntime(rewriter, loc, "onnxc_seq_at",
                     {seq, positionOf(rewriter, loc, adaptor.getPosition())});
-    rewriter.replaceOp(
-        op, handleToTensor(rewriter, loc, item, *type, "SequenceAt"));
+    rewriter.replaceOp(op,
+                       handleToTensor(rewriter, loc, item, type, "SequenceAt"));
     return success();
   }
 };
@@ -323,24 +313,22 @@ struct ConcatFromSequenceLowering
   LogicalResult
   matchAndRewrite(onnx::ConcatFromSequenceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    FailureOr<RankedTensorType> type = rankedResult(op);
-    if (failed(type))
+    RankedTensorType type = getRankedResultType(op);
+    if (!type)
       return failure();
     Location loc = op.getLoc();
     Value seq = handleOf(rewriter, loc, adaptor.getInputSequence());
     Value axis = constI64(rewriter, loc, op.getAxis());
     Value newAxis = constI64(rewriter, loc, op.getNewAxis());
-    SmallVector<Value> dynamic;
-    for (int64_t d = 0; d < type->getRank(); ++d)
-      if (type->isDynamicDim(d))
-        dynamic.push_back(rewriter.create<arith::IndexCastOp>(
-            loc, rewriter.getIndexType(),
-            callRuntime(rewriter, loc, "onnxc_seq_concat_dim",
-                        {seq, axis, newAxis, constI64(rewriter, loc, d)})));
+    SmallVector<Value> dynamic =
+        dynamicSizes(rewriter, loc, type, [&](int64_t d) {
+          return callRuntime(rewriter, loc, "onnxc_seq_concat_dim",
+                             {seq, axis, newAxis, constI64(rewriter, loc, d)});
+        });
     rewriter.replaceOp(
         op, tensorFilledBy(
-                rewriter, loc, *type, dynamic, "onnxc_seq_concat",
-                {seq, axis, newAxis, constI64(rewriter, loc, dtypeOf(*type))}));
+                rewriter, loc, type, dynamic, "onnxc_seq_concat",
+                {seq, axis, newAxis, constI64(rewriter, loc, dtypeOf(type))}));
     return success();
   }
 };
@@ -410,10 +398,9 @@ struct OptionalGetElementLowering
       rewriter.replaceOp(op, valueOf(rewriter, loc, handle, type));
       return success();
     }
-    auto ranked = dyn_cast<RankedTensorType>(type);
+    RankedTensorType ranked = getRankedResultType(op);
     if (!ranked)
-      return op.emitOpError("needs a ranked result to be lowered (got ")
-             << type << ")";
+      return failure();
     rewriter.replaceOp(op, handleToTensor(rewriter, loc, handle, ranked,
                                           "OptionalGetElement"));
     return success();
@@ -463,8 +450,8 @@ struct DictVectorizerLowering
   LogicalResult
   matchAndRewrite(onnx::DictVectorizerOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    FailureOr<RankedTensorType> type = rankedResult(op);
-    if (failed(type))
+    RankedTensorType type = getRankedResultType(op);
+    if (!type)
       return failure();
     Location loc = op.getLoc();
     Value x = handleOf(rewriter, loc, adaptor.getX());
@@ -473,15 +460,14 @@ struct DictVectorizerLowering
                        labelConstant(rewriter, loc, op.getInt64Vocabulary(),
                                      op.getStringVocabulary()));
     // A sequence gives a row a map.
-    SmallVector<Value> dynamic;
-    if (type->isDynamicDim(0))
-      dynamic.push_back(rewriter.create<arith::IndexCastOp>(
-          loc, rewriter.getIndexType(),
-          callRuntime(rewriter, loc, "onnxc_seq_length", x)));
+    SmallVector<Value> dynamic =
+        dynamicSizes(rewriter, loc, type, [&](int64_t) {
+          return callRuntime(rewriter, loc, "onnxc_seq_length", x);
+        });
     rewriter.replaceOp(
         op, tensorFilledBy(
-                rewriter, loc, *type, dynamic, "onnxc_dict_vectorize",
-                {x, vocabulary, constI64(rewriter, loc, dtypeOf(*type))}));
+                rewriter, loc, type, dynamic, "onnxc_dict_vectorize",
+                {x, vocabulary, constI64(rewriter, loc, dtypeOf(type))}));
     return success();
   }
 };
