@@ -98,38 +98,45 @@ Value onnxc::tolinalg::createCString(OpBuilder &b, Location loc,
                                  b.create<arith::ConstantIntOp>(loc, 8, 64));
 }
 
-/// The runtime's string functions (onnxc_runtime.h): name, number of i64
-/// arguments (the last one an i1 for onnxc_string_in_table), result.
+/// The runtime's string functions (onnxc_runtime.h): name, argument types
+/// and result type, a letter each: l i64 (a string handle or an integer),
+/// b i1, d f64.
 namespace {
 struct StringFunction {
   StringRef name;
-  unsigned numArgs;
-  bool returnsBool;
+  StringRef args;
+  char result;
 };
 } // namespace
 static constexpr StringFunction kStringFunctions[] = {
-    {"onnxc_string_equal", 2, true},
-    {"onnxc_string_concat", 2, false},
-    {"onnxc_string_split_count", 3, false},
-    {"onnxc_string_split_part", 4, false},
-    {"onnxc_string_in_table", 4, true},
-    {"onnxc_string_change_case", 2, false}};
+    {"onnxc_string_equal", "ll", 'b'},
+    {"onnxc_string_concat", "ll", 'l'},
+    {"onnxc_string_split_count", "lll", 'l'},
+    {"onnxc_string_split_part", "llll", 'l'},
+    {"onnxc_string_in_table", "lllb", 'b'},
+    {"onnxc_string_change_case", "ll", 'l'},
+    {"onnxc_string_from_float", "dl", 'l'},
+    {"onnxc_string_from_int", "ll", 'l'},
+    {"onnxc_string_to_float", "l", 'd'},
+    {"onnxc_string_to_int", "ll", 'l'}};
 
 /// Declares the runtime's string functions in the module of `op` (a body
 /// builder of a linalg.generic has no module to find yet).
 static void declareStringFunctions(Operation *op, OpBuilder &b) {
   auto module = op->getParentOfType<ModuleOp>();
-  Type i64 = b.getI64Type(), i1 = b.getI1Type();
+  auto typeOf = [&](char code) -> Type {
+    return code == 'b'   ? b.getI1Type()
+           : code == 'd' ? Type(b.getF64Type())
+                         : Type(b.getI64Type());
+  };
   for (const StringFunction &f : kStringFunctions) {
     if (module.lookupSymbol(f.name))
       continue;
-    SmallVector<Type> args(f.numArgs, i64);
-    if (f.name == "onnxc_string_in_table")
-      args.back() = i1;
+    SmallVector<Type> args = llvm::map_to_vector(f.args, typeOf);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(module.getBody());
     b.create<func::FuncOp>(module.getLoc(), f.name,
-                           b.getFunctionType(args, f.returnsBool ? i1 : i64))
+                           b.getFunctionType(args, typeOf(f.result)))
         .setPrivate();
   }
 }
@@ -145,30 +152,6 @@ static Value callString(OpBuilder &b, Location loc, StringRef name,
 
 static bool isStringTensor(Value value) {
   return isa<onnx::StringType>(getElementTypeOrSelf(value.getType()));
-}
-
-/// Declares the runtime's conversions between strings and numbers in the
-/// module of `op` (onnxc_runtime.h).
-static void declareCastFunctions(Operation *op, OpBuilder &b) {
-  auto module = op->getParentOfType<ModuleOp>();
-  Type i64 = b.getI64Type(), f64 = b.getF64Type();
-  struct Signature {
-    StringRef name;
-    SmallVector<Type, 2> args;
-    Type result;
-  } functions[] = {{"onnxc_string_from_float", {f64, i64}, i64},
-                   {"onnxc_string_from_int", {i64, i64}, i64},
-                   {"onnxc_string_to_float", {i64}, f64},
-                   {"onnxc_string_to_int", {i64, i64}, i64}};
-  for (const Signature &f : functions) {
-    if (module.lookupSymbol(f.name))
-      continue;
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(module.getBody());
-    b.create<func::FuncOp>(module.getLoc(), f.name,
-                           b.getFunctionType(f.args, f.result))
-        .setPrivate();
-  }
 }
 
 /// The string of the number `x` (of element type `from`, signless).
@@ -262,7 +245,7 @@ struct StringCastLowering : public OpConversionPattern<OpT> {
     RankedTensorType resultType = getRankedResultType(op);
     if (!resultType)
       return failure();
-    declareCastFunctions(op, rewriter);
+    declareStringFunctions(op, rewriter);
     Value result = createElementwise(
         rewriter, op.getLoc(), ValueRange{adaptor.getOperands()[0]}, resultType,
         [&](OpBuilder &b, Location loc, ValueRange args) {
