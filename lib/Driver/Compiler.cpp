@@ -503,32 +503,6 @@ LogicalResult compileModel(const CompileOptions &options, MLIRContext &context,
     func.setResultAttrs(i, ArrayRef<NamedAttribute>{});
 
   bool gpu = !options.target.gpu.empty();
-  // Strings, sequences and optionals are handles of host records that
-  // device code cannot follow.
-  if (gpu) {
-    Operation *stringOp = nullptr;
-    module->walk([&](Operation *op) {
-      // Sequences and optionals are handles of host objects too.
-      auto isHostHandle = [](Type type) {
-        return isa<onnx::StringType>(getElementTypeOrSelf(type)) ||
-               isa<onnx::SeqType, onnx::OptType, onnx::MapType>(type);
-      };
-      if (!llvm::any_of(op->getOperandTypes(), isHostHandle) &&
-          !llvm::any_of(op->getResultTypes(), isHostHandle))
-        return WalkResult::advance();
-      // Name a node: constants have no node of their own.
-      if (!stringOp || isa<onnx::ConstantOp>(stringOp))
-        stringOp = op;
-      return isa<onnx::ConstantOp>(op) ? WalkResult::advance()
-                                       : WalkResult::interrupt();
-    });
-    if (stringOp) {
-      stringOp->emitOpError(
-          "has string tensors, sequences or optionals, which the nvptx "
-          "target does not support (compile for the CPU)");
-      return failure();
-    }
-  }
   std::unique_ptr<llvm::TargetMachine> machine =
       createTargetMachine(options.target, error);
   if (!machine)

@@ -166,6 +166,14 @@ onnxc_status onnxcWritePbTemp(const onnxc_tensor *tensor, const char *path,
 /// Checks that `model` is a usable version 2 model descriptor.
 onnxc_status onnxcCheckModel(const onnxc_model_desc *model);
 
+/// The rank of the memref descriptor that carries a value of `sig` through
+/// the model ABI: a handle's rank-0 memref for the kinds that are not tensors.
+int32_t onnxcDescriptorRank(const onnxc_tensor_sig *sig);
+
+/// The size in bytes of an element of that memref: a handle's 8 for the kinds
+/// that are not tensors.
+size_t onnxcDescriptorElementSize(const onnxc_tensor_sig *sig);
+
 /// Sets the pool that onnxc_current_threadpool() returns on this thread and
 /// returns the previous one.
 onnxc_threadpool *onnxcSetCurrentThreadpool(onnxc_threadpool *pool);

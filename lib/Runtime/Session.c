@@ -90,10 +90,18 @@ static onnxc_status checkSig(const onnxc_tensor_sig *sig, const char *kind,
   return ONNXC_OK;
 }
 
-/// The words of the memref descriptor of `sig`: a handle's rank-0 memref
-/// for the kinds that are not tensors.
+int32_t onnxcDescriptorRank(const onnxc_tensor_sig *sig) {
+  return sig->kind == ONNXC_KIND_TENSOR ? sig->rank : 0;
+}
+
+size_t onnxcDescriptorElementSize(const onnxc_tensor_sig *sig) {
+  return sig->kind == ONNXC_KIND_TENSOR ? onnxc_dtype_size(sig->dtype)
+                                        : sizeof(int64_t);
+}
+
+/// The words of the memref descriptor of `sig`.
 static size_t descWords(const onnxc_tensor_sig *sig) {
-  return sig->kind == ONNXC_KIND_TENSOR ? 3 + 2 * (size_t)sig->rank : 3;
+  return 3 + 2 * (size_t)onnxcDescriptorRank(sig);
 }
 
 /// Checks that `model` is a usable version 2 model descriptor.

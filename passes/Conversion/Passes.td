@@ -409,7 +409,9 @@ def GPUMapParallelLoopsPass
     not nested in another) is collapsed into one dimension, tiled by
     `block-size`, and its tile loop mapped to `block_x` and its point loop to
     `thread_x`; parallel loops nested inside become sequential. Loops that
-    are not parallel (whole reductions) stay on the host.
+    are not parallel (whole reductions) and loops that call a function (the
+    runtime's string and sequence functions, which are host code) stay on
+    the host.
 
     ```mlir
     scf.parallel (%i, %j) = (%c0, %c0) to (%c4, %c100) step (%c1, %c1) {...}

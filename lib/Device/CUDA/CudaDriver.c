@@ -686,7 +686,7 @@ void onnxc_gpu_run(const onnxc_model_desc *model, onnxc_entry_fn body,
   int32_t numInputs = model->num_inputs;
   size_t words = 0;
   for (int32_t i = 0; i < numInputs; ++i)
-    words += 3 + 2 * (size_t)model->inputs[i].rank;
+    words += 3 + 2 * (size_t)onnxcDescriptorRank(&model->inputs[i]);
   int64_t *staged = calloc(words + 1, sizeof(int64_t));
   void **stagedPtrs = calloc((size_t)numInputs + 1, sizeof(void *));
   void **buffers = calloc((size_t)numInputs + 1, sizeof(void *));
@@ -699,9 +699,9 @@ void onnxc_gpu_run(const onnxc_model_desc *model, onnxc_entry_fn body,
   }
   int64_t *w = staged;
   for (int32_t i = 0; i < numInputs; ++i) {
-    int32_t rank = model->inputs[i].rank;
+    int32_t rank = onnxcDescriptorRank(&model->inputs[i]);
     const int64_t *desc = inputs[i];
-    size_t elemSize = onnxc_dtype_size(model->inputs[i].dtype);
+    size_t elemSize = onnxcDescriptorElementSize(&model->inputs[i]);
     int64_t numel = descriptorNumel(desc + 3, rank);
     size_t bytes = (size_t)(numel > 0 ? numel : 0) * elemSize;
     buffers[i] = gpuAlloc(bytes ? bytes : 1);
@@ -736,7 +736,7 @@ void onnxc_gpu_run(const onnxc_model_desc *model, onnxc_entry_fn body,
       void *allocated = (void *)(intptr_t)out[0];
       if (allocated && (uintptr_t)allocated != ONNXC_GLOBAL_SENTINEL)
         prefetch(allocated, CU_DEVICE_CPU, stream);
-      out += 3 + 2 * model->outputs[k].rank;
+      out += 3 + 2 * onnxcDescriptorRank(&model->outputs[k]);
     }
     mgpuStreamSynchronize(stream);
   }
@@ -746,8 +746,8 @@ void onnxc_gpu_run(const onnxc_model_desc *model, onnxc_entry_fn body,
   out = outputs;
   void **released = calloc((size_t)model->num_outputs + 1, sizeof(void *));
   for (int32_t k = 0; k < model->num_outputs; ++k) {
-    int32_t rank = model->outputs[k].rank;
-    size_t elemSize = onnxc_dtype_size(model->outputs[k].dtype);
+    int32_t rank = onnxcDescriptorRank(&model->outputs[k]);
+    size_t elemSize = onnxcDescriptorElementSize(&model->outputs[k]);
     int64_t numel = descriptorNumel(out + 3, rank);
     size_t bytes = (size_t)(numel > 0 ? numel : 0) * elemSize;
     void *allocated = (void *)(intptr_t)out[0];
@@ -789,7 +789,7 @@ void onnxc_gpu_run(const onnxc_model_desc *model, onnxc_entry_fn body,
   /* The outputs are garbage: drop them; the session reports the error. */
   out = outputs;
   for (int32_t k = 0; k < model->num_outputs; ++k) {
-    int32_t rank = model->outputs[k].rank;
+    int32_t rank = onnxcDescriptorRank(&model->outputs[k]);
     free((void *)(intptr_t)out[0]);
     memset(out, 0, (3 + 2 * (size_t)rank) * sizeof(int64_t));
     out += 3 + 2 * rank;

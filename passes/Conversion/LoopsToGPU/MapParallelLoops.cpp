@@ -22,12 +22,21 @@ namespace onnxc {
 
 using namespace mlir;
 
-/// The scf.parallel ops of `func` that no other scf.parallel encloses.
+/// Whether `loop` calls a function: a runtime function of the host (string
+/// and sequence operations) that a kernel cannot call.
+static bool callsHost(scf::ParallelOp loop) {
+  return loop.getBody()
+      ->walk([](CallOpInterface) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
+/// The scf.parallel ops of `func` that no other scf.parallel encloses, but
+/// those that call the host, which stay there.
 static SmallVector<scf::ParallelOp> outermostParallelLoops(func::FuncOp func) {
   SmallVector<scf::ParallelOp> loops;
   func.walk([&](scf::ParallelOp op) {
     if (!op->getParentOfType<scf::ParallelOp>() &&
-        !op->getParentOfType<gpu::LaunchOp>())
+        !op->getParentOfType<gpu::LaunchOp>() && !callsHost(op))
       loops.push_back(op);
   });
   return loops;

@@ -71,3 +71,27 @@ func.func @nested(%m: memref<64x64xf32>, %v: f32) {
   }
   return
 }
+
+// -----
+
+// A loop that calls a function (a runtime string function, host code that a
+// kernel cannot call) stays on the host: not collapsed, tiled nor mapped.
+// CHECK-LABEL: func.func @calls_host
+// CHECK: scf.parallel (%[[I:.+]], %[[J:.+]]) = (%{{.+}}, %{{.+}}) to (%{{.+}}, %{{.+}}) step (%{{.+}}, %{{.+}}) {
+// CHECK:   func.call @onnxc_string_concat
+// CHECK-NOT: mapping
+// CHECK: return
+func.func private @onnxc_string_concat(i64, i64) -> i64
+func.func @calls_host(%a: memref<2x3xi64>, %b: memref<2x3xi64>, %y: memref<2x3xi64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c2, %c3) step (%c1, %c1) {
+    %x = memref.load %a[%i, %j] : memref<2x3xi64>
+    %z = memref.load %b[%i, %j] : memref<2x3xi64>
+    %s = func.call @onnxc_string_concat(%x, %z) : (i64, i64) -> i64
+    memref.store %s, %y[%i, %j] : memref<2x3xi64>
+  }
+  return
+}
