@@ -173,6 +173,10 @@ void onnxc::buildONNXLowerToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createParallelLoopToGpuPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createCanonicalizerPass());
+  // Constants and dims into the launches: the kernels then divide by
+  // constants (a multiply and shift, not a 64-bit division) and LLVM sees
+  // their trip counts; outlining alone would pass each as an argument.
+  pm.addPass(createGpuLauchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createGPUMergeKernelModulesPass());
   pm.addNestedPass<func::FuncOp>(createGPUAsyncLaunchesPass());
