@@ -61,6 +61,19 @@ def mma_ptx(a_regs, b_regs, c_regs, prec):
         out.append([[D[g + 8 * r, 2 * t + c] for c in range(2)] for r in range(2)])
     return out
 
+def load_tile(load, rows, cols, tid, bz, rowBase, rowLimit, colBase, colLimit):
+    """loadTile: thread tid's share of a rows x cols operand tile, its column
+    fixed, its rows THREADS // cols apart, indices clamped into the operand and
+    the values outside replaced by zeros."""
+    col = colBase + tid % cols
+    values = []
+    for i in range(rows * cols // THREADS):
+        row = rowBase + tid // cols + i * (THREADS // cols)
+        v = load(bz, min(row, rowLimit - 1), min(col, colLimit - 1))
+        values.append(v if row < rowLimit and col < colLimit else 0)
+    return values
+
+
 def kernel(view, M, N, K, batch, prec):
     """The kernel as GemmKernels.cpp builds it, thread by thread."""
     perReg = 1 if prec == "tf32" else 2
@@ -72,17 +85,25 @@ def kernel(view, M, N, K, batch, prec):
             for bx in range((N + BN - 1) // BN):
                 rowBase, colBase = by * BM, bx * BN
                 accs = {tid: [np.zeros((2, 2)) for _ in range(8)] for tid in range(THREADS)}
-                for k0 in range(kBegin, min(K, kBegin + chunk), BK):
+                kEnd = min(K, kBegin + chunk)
+                if kBegin >= kEnd:
+                    continue
+
+                def load_tiles(k0):
+                    """Each thread's registers for step k0 (loadTile): clamped loads, zeros outside."""
+                    return {tid: (load_tile(view.loadA, BM, BK, tid, bz, rowBase, M, k0, K)
+                                  + load_tile(view.loadB, BK, BN, tid, bz, k0, K, colBase, N))
+                            for tid in range(THREADS)}
+                staged = load_tiles(kBegin)
+                for k0 in range(kBegin, kEnd, BK):
                     At = np.zeros((BM, BK)); Bt = np.zeros((BK, BN))
                     for tid in range(THREADS):
-                        for i in range(BM * BK // THREADS):
-                            e = i * THREADS + tid; r, c = e // BK, e % BK
-                            row, col = rowBase + r, k0 + c
-                            At[r, c] = view.loadA(bz, row, col) if row < M and col < K else 0
-                        for i in range(BK * BN // THREADS):
-                            e = i * THREADS + tid; r, c = e // BN, e % BN
-                            row, col = k0 + r, colBase + c
-                            Bt[r, c] = view.loadB(bz, row, col) if row < K and col < N else 0
+                        na = BM * BK // THREADS
+                        for i, v in enumerate(staged[tid][:na]):
+                            At[tid // BK + i * (THREADS // BK), tid % BK] = v
+                        for i, v in enumerate(staged[tid][na:]):
+                            Bt[tid // BN + i * (THREADS // BN), tid % BN] = v
+                    staged = load_tiles(k0 + BK)
                     for warp in range(4):
                         lanes = range(warp * 32, warp * 32 + 32)
                         warpRow, warpCol = (warp // 2) * 32, (warp % 2) * 32

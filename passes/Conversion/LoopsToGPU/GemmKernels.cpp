@@ -6,7 +6,8 @@
 // a 32x32 quarter as 2x4 tiles of 16x8 accumulated in f32. With a tensor-core
 // precision the 16x8 tiles are mma.sync (nvgpu.mma.sync for tf32 and f16;
 // the NVVM intrinsic for bf16, which MLIR 19's nvgpu and nvvm ops reject);
-// with fp32 each thread computes the same 32 outputs with FMAs.
+// with fp32 each thread computes the same 32 outputs with FMAs. The operands
+// of the next step are loaded into registers while a step computes.
 // Convolutions are implicit GEMMs: no im2col buffer, the staging loads
 // gather the input window directly. An output of few tiles splits its
 // reduction over more blocks, which add into C atomically.
@@ -124,43 +125,52 @@ static Value convertForTile(OpBuilder &b, Location loc, Value value,
   }
 }
 
-/// Stages the rows x cols tile of an operand at (rowBase, colBase) into
-/// `tile`, zeros outside (rowLimit, colLimit); the kThreads threads take
-/// consecutive elements, so that a row's columns are read together.
-static void stageTile(OpBuilder &b, Location loc, Value tile, int64_t rows,
-                      int64_t cols, Value tid, Value batch, Value rowBase,
-                      Value rowLimit, Value colBase, Value colLimit,
-                      const std::function<Value(OpBuilder &, Location, Value,
-                                                Value, Value)> &load,
-                      Precision precision) {
+/// This thread's share of the rows x cols tile of an operand at (rowBase,
+/// colBase), loaded into registers as the tile's element type, zeros outside
+/// (rowLimit, colLimit). The kThreads threads take consecutive elements, so
+/// that a row's columns are read together; each thread's column is the same
+/// in every row it loads. Indices outside are clamped to the last row and
+/// column, so that every load is in bounds and none waits on a branch: the
+/// loads are all in flight at once.
+static SmallVector<Value>
+loadTile(OpBuilder &b, Location loc, int64_t rows, int64_t cols, Value tid,
+         Value batch, Value rowBase, Value rowLimit, Value colBase,
+         Value colLimit,
+         const std::function<Value(OpBuilder &, Location, Value, Value, Value)>
+             &load,
+         Precision precision) {
   IndexMath im{b, loc};
   static_assert((kBlockM * kBlockK) % kThreads == 0 &&
-                    (kBlockK * kBlockN) % kThreads == 0,
-                "tiles split evenly over the threads");
-  b.create<scf::ForOp>(
-      loc, im.c(0), im.c(rows * cols / kThreads), im.c(1), ValueRange{},
-      [&](OpBuilder &b, Location loc, Value i, ValueRange) {
-        IndexMath im{b, loc};
-        Value e = im.add(im.mul(i, kThreads), tid);
-        Value r = im.div(e, cols), c = im.rem(e, cols);
-        Value row = im.add(rowBase, r), col = im.add(colBase, c);
-        Value inside = b.create<arith::AndIOp>(loc, im.lt(row, rowLimit),
-                                               im.lt(col, colLimit));
-        Type f32 = b.getF32Type();
-        auto guarded = b.create<scf::IfOp>(
-            loc, inside,
-            [&](OpBuilder &b, Location loc) {
-              b.create<scf::YieldOp>(loc, load(b, loc, batch, row, col));
-            },
-            [&](OpBuilder &b, Location loc) {
-              Value zero =
-                  b.create<arith::ConstantOp>(loc, b.getFloatAttr(f32, 0.0));
-              b.create<scf::YieldOp>(loc, zero);
-            });
-        Value value = convertForTile(b, loc, guarded.getResult(0), precision);
-        b.create<memref::StoreOp>(loc, value, tile, ValueRange{r, c});
-        b.create<scf::YieldOp>(loc);
-      });
+                    (kBlockK * kBlockN) % kThreads == 0 &&
+                    kThreads % kBlockK == 0 && kThreads % kBlockN == 0,
+                "tiles split evenly over the threads, whole rows at a time");
+  Value col = im.add(colBase, im.rem(tid, cols));
+  Value colInside = im.lt(col, colLimit);
+  Value clampedCol = im.min(col, im.add(colLimit, -1));
+  Value firstRow = im.add(rowBase, im.div(tid, cols));
+  Value lastRow = im.add(rowLimit, -1);
+  Value zero = b.create<arith::ConstantOp>(loc, b.getF32FloatAttr(0.0));
+  SmallVector<Value> values;
+  for (int64_t i = 0; i < rows * cols / kThreads; ++i) {
+    Value row = im.add(firstRow, i * (kThreads / cols));
+    Value inside =
+        b.create<arith::AndIOp>(loc, im.lt(row, rowLimit), colInside);
+    Value value = load(b, loc, batch, im.min(row, lastRow), clampedCol);
+    value = b.create<arith::SelectOp>(loc, inside, value, zero);
+    values.push_back(convertForTile(b, loc, value, precision));
+  }
+  return values;
+}
+
+/// Stores what loadTile loaded into the shared `tile`.
+static void storeTile(OpBuilder &b, Location loc, Value tile, int64_t cols,
+                      Value tid, ValueRange values) {
+  IndexMath im{b, loc};
+  Value col = im.rem(tid, cols), firstRow = im.div(tid, cols);
+  for (auto [i, value] : llvm::enumerate(values))
+    b.create<memref::StoreOp>(
+        loc, value, tile,
+        ValueRange{im.add(firstRow, int64_t(i) * (kThreads / cols)), col});
 }
 
 /// The warp-level position of the calling thread: PTX's groupID (lane / 4)
@@ -353,6 +363,11 @@ static void buildGemmKernel(OpBuilder &b, Location loc, const GemmView &view,
   Value batch = im.div(launch.getBlockIds().z, splits);
   Value kBegin = im.mul(im.rem(launch.getBlockIds().z, splits), chunk);
   Value kEnd = im.min(view.k, im.add(kBegin, chunk));
+  // Nothing to add where the reduction is empty (K = 0): the loads below
+  // would have no column to clamp to.
+  auto nonEmpty = b.create<scf::IfOp>(loc, im.lt(kBegin, kEnd),
+                                      /*withElseRegion=*/false);
+  b.setInsertionPointToStart(&nonEmpty.getThenRegion().front());
   Value rowBase = im.mul(launch.getBlockIds().y, kBlockM);
   Value colBase = im.mul(launch.getBlockIds().x, kBlockN);
   Value warp = im.div(tid, kWarpSize), laneId = im.rem(tid, kWarpSize);
@@ -364,33 +379,44 @@ static void buildGemmKernel(OpBuilder &b, Location loc, const GemmView &view,
   Value zero = b.create<arith::ConstantOp>(
       loc, accType, DenseElementsAttr::get(accType, b.getF32FloatAttr(0.0)));
   SmallVector<Value> init(kTilesM * kTilesN, zero);
+  // Software pipelining: the operands of step k0 + kBlockK are loaded into
+  // registers while step k0 computes from shared memory (past the end the
+  // clamped loads read zeros), so that their latency hides behind the
+  // multiplications.
+  auto loadTiles = [&](OpBuilder &b, Location loc, Value k0) {
+    SmallVector<Value> values =
+        loadTile(b, loc, kBlockM, kBlockK, tid, batch, rowBase, view.m, k0,
+                 view.k, view.loadA, precision);
+    values.append(loadTile(b, loc, kBlockK, kBlockN, tid, batch, k0, view.k,
+                           colBase, view.n, view.loadB, precision));
+    return values;
+  };
+  constexpr int64_t kPerThreadA = kBlockM * kBlockK / kThreads;
+  init.append(loadTiles(b, loc, kBegin));
   auto kLoop = b.create<scf::ForOp>(
       loc, kBegin, kEnd, im.c(kBlockK), init,
-      [&](OpBuilder &b, Location loc, Value k0, ValueRange accs) {
+      [&](OpBuilder &b, Location loc, Value k0, ValueRange carried) {
+        IndexMath im{b, loc};
+        ValueRange accs = carried.take_front(kTilesM * kTilesN);
+        ValueRange staged = carried.drop_front(kTilesM * kTilesN);
         // The previous step's reads of the tiles are done before they are
         // overwritten, and the new tiles are complete before they are read.
         b.create<gpu::BarrierOp>(loc);
-        stageTile(b, loc, aTile, kBlockM, kBlockK, tid, batch, rowBase, view.m,
-                  k0, view.k, view.loadA, precision);
-        stageTile(b, loc, bTile, kBlockK, kBlockN, tid, batch, k0, view.k,
-                  colBase, view.n, view.loadB, precision);
+        storeTile(b, loc, aTile, kBlockK, tid, staged.take_front(kPerThreadA));
+        storeTile(b, loc, bTile, kBlockN, tid, staged.drop_front(kPerThreadA));
         b.create<gpu::BarrierOp>(loc);
-        IndexMath im{b, loc};
+        SmallVector<Value> prefetched = loadTiles(b, loc, im.add(k0, kBlockK));
         SmallVector<Value> next(accs.begin(), accs.end());
         if (precision == Precision::FP32) {
-          auto inner = b.create<scf::ForOp>(
-              loc, im.c(0), im.c(kBlockK), im.c(1), next,
-              [&](OpBuilder &b, Location loc, Value kk, ValueRange accs) {
-                b.create<scf::YieldOp>(
-                    loc, fmaStep(b, loc, aTile, bTile, kk, lane, accs));
-              });
-          next.assign(inner.getResults().begin(), inner.getResults().end());
+          for (int64_t kk = 0; kk < kBlockK; ++kk)
+            next = fmaStep(b, loc, aTile, bTile, im.c(kk), lane, next);
         } else {
           int64_t mmaK = precision == Precision::TF32 ? 8 : 16;
           for (int64_t kk = 0; kk < kBlockK; kk += mmaK)
             next =
                 mmaStep(b, loc, aTile, bTile, im.c(kk), lane, next, precision);
         }
+        next.append(prefetched);
         b.create<scf::YieldOp>(loc, next);
       });
 
@@ -417,6 +443,7 @@ static void buildGemmKernel(OpBuilder &b, Location loc, const GemmView &view,
           b.create<scf::YieldOp>(loc);
         });
       }
+  b.setInsertionPointAfter(nonEmpty);
   b.create<gpu::TerminatorOp>(loc);
 }
 

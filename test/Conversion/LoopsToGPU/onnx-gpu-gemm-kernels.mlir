@@ -9,7 +9,8 @@
 // A matmul becomes one launch: 64x64 output tiles (grid x over N, y over M),
 // 128 threads, the A and B tiles in shared memory in the chosen type, a
 // reduction loop by 32 with two barriers, and C += the f32 accumulators
-// (atomically: with few tiles the reduction is split over more blocks).
+// (atomically: with few tiles the reduction is split over more blocks);
+// the operands of the next step are loaded while a step computes.
 // The fragment loads follow the PTX ISA's layouts, with g = lane / 4 and
 // t = lane % 4 (see GemmKernels.cpp):
 //   f16/bf16 m16n8k16: A reg r elt j = A[g + 8(r%2)][2t + j + 8(r/2)],
@@ -54,6 +55,9 @@
 // CHECK: %[[KB:.+]] = arith.muli %[[SPLIT]], %[[CHUNK]]
 // CHECK: %[[KE0:.+]] = arith.addi %[[KB]], %[[CHUNK]]
 // CHECK: %[[KE:.+]] = arith.minui %[[K]], %[[KE0]]
+// An empty reduction (K = 0) adds nothing.
+// CHECK: %[[NONEMPTY:.+]] = arith.cmpi ult, %[[KB]], %[[KE]]
+// CHECK: scf.if %[[NONEMPTY]] {
 // CHECK: %[[ROW0:.+]] = arith.muli %[[BY]], %c64
 // CHECK: %[[COL0:.+]] = arith.muli %[[BX]], %c64
 // CHECK: %[[WARP:.+]] = arith.divui %[[TID]], %c32
@@ -64,18 +68,44 @@
 // CHECK: %[[WROW:.+]] = arith.muli %[[WR]], %c32
 // CHECK: %[[WC:.+]] = arith.remui %[[WARP]], %c2
 // CHECK: %[[WCOL:.+]] = arith.muli %[[WC]], %c32
-// CHECK: %[[ACC:.+]]:8 = scf.for %[[K0:.+]] = %[[KB]] to %[[KE]] step %c32 iter_args
+// The first step's operands into registers: each thread loads column
+// k0 + tid % 32 of A in rows rowBase + tid / 32 + 4i (i < 16), the indices
+// clamped into A and the values outside replaced by zeros, so that the 16
+// loads have no branch between them; then B's column colBase + tid % 64 in
+// rows k0 + tid / 64 + 2i.
+// CHECK: %[[AC:.+]] = arith.addi %[[KB]], %[[LANE]]
+// CHECK: %[[ACIN:.+]] = arith.cmpi ult, %[[AC]], %[[K]]
+// CHECK: %[[KM1:.+]] = arith.addi %[[K]], %c-1
+// CHECK: %[[ACL:.+]] = arith.minui %[[AC]], %[[KM1]]
+// CHECK: %[[AR:.+]] = arith.addi %[[ROW0]], %[[WARP]]
+// CHECK: %[[MM1:.+]] = arith.addi %[[M]], %c-1
+// CHECK: %[[ARIN:.+]] = arith.cmpi ult, %[[AR]], %[[M]]
+// CHECK: %[[AIN:.+]] = arith.andi %[[ARIN]], %[[ACIN]]
+// CHECK: %[[ARL:.+]] = arith.minui %[[AR]], %[[MM1]]
+// CHECK: %[[AV:.+]] = memref.load %[[A]][%[[ARL]], %[[ACL]]]
+// CHECK: arith.select %[[AIN]], %[[AV]], %{{.+}} : f32
+// FP16: arith.truncf %{{.+}} : f32 to f16
+// BF16: arith.truncf %{{.+}} : f32 to bf16
+// TF32: llvm.call_intrinsic "llvm.nvvm.f2tf32.rna"
+// CHECK: %[[AR4:.+]] = arith.addi %[[AR]], %c4
+// CHECK: memref.load %[[A]][%{{.+}}, %[[ACL]]]
+// CHECK-COUNT-14: memref.load %[[A]]
+// CHECK-NOT: memref.store
+// CHECK-COUNT-16: memref.load %[[B]]
+// CHECK: %[[ACC:.+]]:40 = scf.for %[[K0:.+]] = %[[KB]] to %[[KE]] step %c32 iter_args
+// The loop carries the 8 accumulators and the 32 loaded values, which go
+// to shared memory between two barriers.
 // CHECK:   gpu.barrier
-// CHECK:   scf.for
-// CHECK:     memref.load %[[A]]
-// FP16:      arith.truncf %{{.+}} : f32 to f16
-// BF16:      arith.truncf %{{.+}} : f32 to bf16
-// TF32:      llvm.call_intrinsic "llvm.nvvm.f2tf32.rna"
-// CHECK:     memref.store %{{.+}}, %[[AT]]
-// CHECK:   scf.for
-// CHECK:     memref.load %[[B]]
-// CHECK:     memref.store %{{.+}}, %[[BT]]
+// CHECK-COUNT-16: memref.store %{{.+}}, %[[AT]]
+// CHECK-COUNT-16: memref.store %{{.+}}, %[[BT]]
 // CHECK:   gpu.barrier
+// Then the next step's loads, issued before this step's products so that
+// their latency hides behind them (past the end they read zeros).
+// CHECK:   %[[K1:.+]] = arith.addi %[[K0]], %c32
+// CHECK:   %[[AC1:.+]] = arith.addi %[[K1]], %[[LANE]]
+// CHECK:   memref.load %[[A]]
+// CHECK-COUNT-15: memref.load %[[A]]
+// CHECK-COUNT-16: memref.load %[[B]]
 // The first A fragment: rows g and g + 8 of the warp's first 16, columns
 // from 2t (f16, bf16) or t (tf32).
 // FP16:    %[[K2:.+]] = arith.muli %[[T]], %c2
@@ -118,9 +148,9 @@
 // BF16:    vector.extract %{{.+}}[0] : vector<2xbf16> from vector<4x2xbf16>
 // BF16:    llvm.bitcast %{{.+}} : vector<2xbf16> to i32
 // BF16-COUNT-16: llvm.call_intrinsic "llvm.nvvm.mma.m16n8k16.row.col.bf16"({{.+}}) : (i32, i32, i32, i32, i32, i32, f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
-// The fp32 kernel: 32 FMAs per step of k, on the C positions of the mma.
-// FP32:    scf.for %{{.+}} = %c0 to %c32 step %c1 iter_args
-// FP32-COUNT-32: math.fma
+// The fp32 kernel: 32 FMAs per step of k, on the C positions of the mma,
+// for each of the 32 (unrolled).
+// FP32-COUNT-1024: math.fma
 // FP32-NOT: nvgpu.mma.sync
 // CHECK:   scf.yield
 // C += the accumulators: c0 at row g, column 2t of the warp's tile.
@@ -168,7 +198,6 @@ func.func @batch_matmul_transpose_b(%a: memref<12x128x64xf32>, %b: memref<12x128
 // CHECK-LABEL: func.func @conv
 // CHECK-SAME: (%[[X:.+]]: memref<2x4x10x10xf32>, %[[W:.+]]: memref<8x4x3x3xf32>, %[[O:.+]]: memref<2x8x4x4xf32>)
 // CHECK: gpu.launch blocks(%{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %[[IMG:[a-z0-9_]+]]) in (%{{[a-z0-9_]+}} = %c1, %{{[a-z0-9_]+}} = %c1, %{{[a-z0-9_]+}} = %c2)
-// CHECK: scf.for %{{.+}} = %c0 to %c36 step %c32
 // CHECK:   %[[KC:.+]] = arith.divui %[[KA:.+]], %c9
 // CHECK:   %[[KR:.+]] = arith.remui %[[KA]], %c9
 // CHECK:   %[[KY:.+]] = arith.divui %[[KR]], %c3
@@ -181,6 +210,7 @@ func.func @batch_matmul_transpose_b(%a: memref<12x128x64xf32>, %b: memref<12x128
 // CHECK:   %[[SX:.+]] = arith.muli %[[OX]], %c2
 // CHECK:   %[[IX:.+]] = arith.addi %[[SX]], %{{.+}}
 // CHECK:   memref.load %[[X]][%[[IMG]], %{{.+}}, %[[IY]], %[[IX]]]
+// CHECK: scf.for %{{.+}} = %c0 to %c36 step %c32
 // CHECK: memref.atomic_rmw addf %{{.+}}, %[[O]][%[[IMG]], %{{.+}}, %{{.+}}, %{{.+}}]
 // CHECK-NOT: linalg.conv_2d_nchw_fchw
 func.func @conv(%x: memref<2x4x10x10xf32>, %w: memref<8x4x3x3xf32>, %o: memref<2x8x4x4xf32>) {
@@ -200,11 +230,8 @@ func.func @conv(%x: memref<2x4x10x10xf32>, %w: memref<8x4x3x3xf32>, %o: memref<2
 // CHECK:   %[[GA:.+]] = arith.remui %[[Z]], %c4
 // CHECK:   memref.load %[[W]][%[[GA]], %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}]
 // CHECK:   %[[IB:.+]] = arith.divui %[[Z]], %c4
-// CHECK:   %[[GB:.+]] = arith.remui %[[Z]], %c4
-// CHECK:   memref.load %[[X]][%[[IB]], %[[GB]], %{{.+}}, %{{.+}}, %{{.+}}]
-// CHECK: %[[IC:.+]] = arith.divui %[[Z]], %c4
-// CHECK: %[[GC:.+]] = arith.remui %[[Z]], %c4
-// CHECK: memref.atomic_rmw addf %{{.+}}, %[[O]][%[[IC]], %[[GC]], %{{.+}}, %{{.+}}, %{{.+}}]
+// CHECK:   memref.load %[[X]][%[[IB]], %[[GA]], %{{.+}}, %{{.+}}, %{{.+}}]
+// CHECK: memref.atomic_rmw addf %{{.+}}, %[[O]][%[[IB]], %[[GA]], %{{.+}}, %{{.+}}, %{{.+}}]
 // CHECK-NOT: linalg.conv_2d_ngchw_gfchw
 func.func @grouped_conv(%x: memref<2x4x3x10x10xf32>, %w: memref<4x5x3x3x3xf32>, %o: memref<2x4x5x4x4xf32>) {
   linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
