@@ -12,6 +12,9 @@ packages=(
   clang-format-19 clang-tidy-19
   # Libraries.
   libprotobuf-dev protobuf-compiler libcli11-dev libfmt-dev libspdlog-dev catch2
+  # RegexFullMatch: RE2 (the compiler checks patterns; models that use it
+  # link it).
+  libre2-dev pkgconf
   # Models and test data (python3-xgboost: ctest ml-trees' XGBoost models).
   python3-onnx python3-numpy python3-torch python3-torchvision python3-sklearn
   python3-xgboost

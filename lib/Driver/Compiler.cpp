@@ -206,10 +206,32 @@ static LogicalResult runTool(StringRef program, ArrayRef<std::string> args,
   return success();
 }
 
+/// The archive of `name` in the runtime directory of the target, or an
+/// error naming `what` needs it when it is missing.
+static std::optional<std::string> runtimeArchive(const CompileOptions &options,
+                                                 StringRef name, StringRef what,
+                                                 std::string &error) {
+  SmallString<256> path(runtimeDirectory(options));
+  llvm::sys::path::append(path, archName(options.target.arch), name);
+  if (llvm::sys::fs::exists(path))
+    return std::string(path);
+  error = (what + " needs '" + path + "', which is not part of onnxc's " +
+           archName(options.target.arch) + " runtime")
+              .str();
+  return std::nullopt;
+}
+
+/// What matches RegexFullMatch's patterns: an archive of the runtime, RE2
+/// and the C++ library (host only: the aarch64 cross build has no RE2).
+static constexpr const char *kRegexWhat =
+    "the model's RegexFullMatch (regular expressions, through RE2)";
+
 /// Links `object` with the runtime and the CPU kernels into an executable
-/// or shared library at `output` (through a temporary name).
+/// or shared library at `output` (through a temporary name); `regex`: with
+/// RE2 too.
 static LogicalResult link(const CompileOptions &options, StringRef object,
-                          StringRef output, bool shared, std::string &error) {
+                          StringRef output, bool shared, bool regex,
+                          std::string &error) {
   SmallString<256> runtime(runtimeDirectory(options));
   llvm::sys::path::append(runtime, archName(options.target.arch));
   SmallString<256> runtimeLib(runtime), kernelsLib(runtime), mainLib(runtime);
@@ -225,6 +247,10 @@ static LogicalResult link(const CompileOptions &options, StringRef object,
   }
   // The GPU build adds the CUDA driver glue (libcuda is dlopen'ed at run
   // time: nothing links against CUDA).
+  std::optional<std::string> regexLib;
+  if (regex && !(regexLib = runtimeArchive(options, "libonnxc_regex.a",
+                                           kRegexWhat, error)))
+    return failure();
   bool gpu = !options.target.gpu.empty();
   SmallString<256> gpuLib(runtime);
   llvm::sys::path::append(gpuLib, "libonnxc_gpu.a");
@@ -257,6 +283,8 @@ static LogicalResult link(const CompileOptions &options, StringRef object,
     args.push_back("-Wl,--whole-archive");
     if (gpu)
       args.push_back(std::string(gpuLib));
+    if (regexLib)
+      args.push_back(*regexLib);
     args.push_back(std::string(kernelsLib));
     args.push_back(std::string(runtimeLib));
     args.push_back("-Wl,--no-whole-archive");
@@ -265,9 +293,14 @@ static LogicalResult link(const CompileOptions &options, StringRef object,
     args.push_back(std::string(mainLib));
     if (gpu)
       args.push_back(std::string(gpuLib));
+    if (regexLib)
+      args.push_back(*regexLib);
     args.push_back(std::string(kernelsLib));
     args.push_back(std::string(runtimeLib));
   }
+  if (regexLib)
+    for (const char *lib : {"-lre2", "-lstdc++"})
+      args.push_back(lib);
   for (const char *lib : {"-lm", "-lpthread"})
     args.push_back(lib);
   if (gpu)
@@ -282,7 +315,7 @@ static LogicalResult link(const CompileOptions &options, StringRef object,
 /// A static archive of the model object and the runtime's members.
 static LogicalResult writeStaticLibrary(const CompileOptions &options,
                                         StringRef object, StringRef output,
-                                        std::string &error) {
+                                        bool regex, std::string &error) {
   std::vector<llvm::NewArchiveMember> members;
   auto model = llvm::NewArchiveMember::getFile(object, /*Deterministic=*/true);
   if (!model) {
@@ -298,6 +331,11 @@ static LogicalResult writeStaticLibrary(const CompileOptions &options,
   SmallVector<std::string> archives;
   if (!options.target.gpu.empty())
     archives.push_back("libonnxc_gpu.a");
+  if (regex) {
+    if (!runtimeArchive(options, "libonnxc_regex.a", kRegexWhat, error))
+      return failure();
+    archives.push_back("libonnxc_regex.a");
+  }
   archives.push_back("libonnxc_kernels.a");
   archives.push_back("libonnxc_runtime.a");
   SmallVector<std::unique_ptr<llvm::MemoryBuffer>> buffers;
@@ -348,7 +386,8 @@ static LogicalResult writeStaticLibrary(const CompileOptions &options,
 }
 
 /// The C header of a library: the model descriptor and the runtime API.
-static std::string libraryHeader(StringRef symbol, const ModelSignature &sig) {
+static std::string libraryHeader(StringRef symbol, const ModelSignature &sig,
+                                 bool regex) {
   std::string text;
   llvm::raw_string_ostream os(text);
   std::string guard = llvm::StringRef(symbol).upper() + "_H";
@@ -363,7 +402,11 @@ static std::string libraryHeader(StringRef symbol, const ModelSignature &sig) {
   for (const auto &t : sig.outputs)
     os << " " << t.name;
   os << "\n   Run it with onnxc_session_create(&" << symbol
-     << "_model, threads). */\n"
+     << "_model, threads).";
+  if (regex)
+    os << "\n   It matches regular expressions: link the static library with "
+          "-lre2 -lstdc++.";
+  os << " */\n"
      << "extern const onnxc_model_desc " << symbol << "_model;\n\n"
      << "#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << guard << " */\n";
   return text;
@@ -606,10 +649,18 @@ LogicalResult compileModel(const CompileOptions &options, MLIRContext &context,
     if (file.has_error())
       return fail("cannot write '" + object + "': " + file.error().message());
   }
+  // RegexFullMatch's matching comes with RE2 (libonnxc_regex.a).
+  bool regex = llvm::any_of(
+      ArrayRef<StringRef>{"onnxc_regex_compile", "onnxc_regex_full_match"},
+      [&](StringRef name) {
+        llvm::Function *f = llvmModule->getFunction(name);
+        return f && !f->use_empty();
+      });
   llvmModule.reset();
   clock.start("link");
   if (isExe) {
-    if (failed(link(options, object, options.output, /*shared=*/false, error)))
+    if (failed(link(options, object, options.output, /*shared=*/false, regex,
+                    error)))
       return fail(error);
     wrote(options.output);
     return success();
@@ -622,13 +673,15 @@ LogicalResult compileModel(const CompileOptions &options, MLIRContext &context,
   SmallString<256> dir(llvm::sys::path::parent_path(base));
   if (dir.empty())
     dir = ".";
-  if (failed(link(options, object, base + ".so", /*shared=*/true, error)))
+  if (failed(
+          link(options, object, base + ".so", /*shared=*/true, regex, error)))
     return fail(error);
   wrote(base + ".so");
-  if (failed(writeStaticLibrary(options, object, base + ".a", error)))
+  if (failed(writeStaticLibrary(options, object, base + ".a", regex, error)))
     return fail(error);
   wrote(base + ".a");
-  if (failed(writeOutput(base + ".h", libraryHeader(libSymbol, *signature))))
+  if (failed(writeOutput(base + ".h",
+                         libraryHeader(libSymbol, *signature, regex))))
     return fail(error);
   SmallString<256> runtimeHeader(dir);
   llvm::sys::path::append(runtimeHeader, "onnxc_runtime.h");

@@ -1860,6 +1860,7 @@ struct Registry {
     add("StringNormalizer", 10);
     add("StringConcat", 20);
     add("StringSplit", 20);
+    add("RegexFullMatch", 20);
     // Tensors and shapes.
     add("Constant", 1, 0, importConstant);
     add("Identity", 1);

@@ -348,6 +348,13 @@ int64_t onnxc_string_from_float(double value, int64_t is_float32);
 int64_t onnxc_string_from_int(int64_t value, int64_t is_unsigned);
 double onnxc_string_to_float(int64_t s);
 int64_t onnxc_string_to_int(int64_t s, int64_t is_unsigned);
+/* RegexFullMatch (libonnxc_regex.a, which the driver links with -lre2
+ * -lstdc++ into the models that use it): the RE2 regex of the string
+ * `pattern`, compiled once per process (0 when it is not RE2 syntax, which
+ * the compiler already rejects), and whether all of `s` matches `regex`
+ * (false for regex 0). */
+int64_t onnxc_regex_compile(int64_t pattern);
+bool onnxc_regex_full_match(int64_t regex, int64_t s);
 
 /*===------------------------------------------------------------------------===
  * Value operations that compiled models call (lib/Runtime/Values.c). Every

@@ -51,14 +51,17 @@ set(ONNXC_PACKAGE_DEPENDS
   "libllvm19 (>= 1:19.1.7)"
   "libprotobuf32 (>= 3.21.12)"
   "libfmt9 (>= 9.1.0+ds1)"
+  "libre2-9 (>= 20220601+dfsg)"
   "libstdc++6 (>= 11)"
   "libgcc-s1 (>= 3.0)"
   "libc6 (>= 2.34)"
   gcc
   libc6-dev)
 list(JOIN ONNXC_PACKAGE_DEPENDS ", " CPACK_DEBIAN_PACKAGE_DEPENDS)
+# Recommends: the aarch64 cross linker, and RE2 and the C++ library, which
+# the models that use RegexFullMatch link.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS
-  "gcc-aarch64-linux-gnu, libc6-dev-arm64-cross")
+  "gcc-aarch64-linux-gnu, libc6-dev-arm64-cross, libre2-dev, libstdc++-12-dev")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "qemu-user, python3")
 set(CPACK_DEBIAN_COMPRESSION_TYPE xz)
 include(CPack)

@@ -3,7 +3,8 @@
 # machine with an NVIDIA GPU but no LLVM/MLIR needs to run run_on_gpu.py
 # --bundle BUNDLE_DIR: onnx-compile relinked against LLVM's and MLIR's static
 # archives (xz-compressed), the runtime archives beside it where onnx-compile
-# looks for them (BUNDLE/lib/onnxc), and for each NODE_SET (a directory of
+# looks for them (BUNDLE/lib/onnxc), RE2's shared library (BUNDLE/lib/re2, for
+# the models that use RegexFullMatch), and for each NODE_SET (a directory of
 # ONNX node tests, `name=dir`) the tests that passed on the CPU build
 # (CPU_JSON, from run_node_tests.py --json), as BUNDLE/node-NAME.tar.xz and
 # BUNDLE/node-NAME.txt, with onnxc-node-test-server, which runs them (libc
@@ -32,27 +33,37 @@ llvm_lib=/usr/lib/llvm-19/lib
 mlir_archives=$(ls $llvm_lib/libMLIR*.a | grep -v -E 'Test|TableGen|Tblgen|MlirOptMain|CAPI' | tr '\n' ' ')
 llvm_archives=$(ls $llvm_lib/libLLVM*.a | grep -v -E 'BOLT|Exegesis' | tr '\n' ' ')
 multiarch=/usr/lib/$(gcc -print-multiarch)
-for lib in "$llvm_lib/libMLIR.so.19.1" "$llvm_lib/libLLVM.so.1" "$multiarch/libprotobuf.so"; do
+for lib in "$llvm_lib/libMLIR.so.19.1" "$llvm_lib/libLLVM.so.1" "$multiarch/libprotobuf.so" \
+  "$multiarch/libre2.so"; do
   [[ $link == *"$lib"* ]] || { echo "error: the link of onnx-compile no longer names $lib" >&2; exit 1; }
 done
 link=${link//-o bin\/onnx-compile/-o $bundle/bin/onnx-compile}
 link=${link//$llvm_lib\/libMLIR.so.19.1/-Wl,--start-group $mlir_archives}
 link=${link//$llvm_lib\/libLLVM.so.1/$llvm_archives -Wl,--end-group $multiarch/libz.so.1 $multiarch/libzstd.so.1 -lrt}
 link=${link//$multiarch\/libprotobuf.so/$multiarch/libprotobuf.a}
+link=${link//$multiarch\/libre2.so/$multiarch/libre2.a}
 origin='-Wl,-rpath,\$ORIGIN'
 # The build's rpath: LLVM's lib (CMake may end it with a colon).
 link=${link//-Wl,-rpath,$llvm_lib:/-Wl,-rpath,$llvm_lib}
 link=${link//-Wl,-rpath,$llvm_lib/$origin -Wl,--gc-sections -Wl,--strip-all}
 (cd "$build" && eval "$link")
 cp -L "$(ldd "$bundle/bin/onnx-compile" | awk '/libfmt/ {print $3}')" "$bundle/bin/"
-if ldd "$bundle/bin/onnx-compile" | grep -q -E 'libLLVM|libMLIR|libprotobuf'; then
-  echo "error: $bundle/bin/onnx-compile still needs a shared LLVM, MLIR or protobuf" >&2
+if ldd "$bundle/bin/onnx-compile" | grep -q -E 'libLLVM|libMLIR|libprotobuf|libre2'; then
+  echo "error: $bundle/bin/onnx-compile still needs a shared LLVM, MLIR, protobuf or RE2" >&2
   exit 1
 fi
 "$bundle/bin/onnx-compile" --version >/dev/null
 xz -T0 -6 -f "$bundle/bin/onnx-compile"
 rm -rf "$bundle/lib/onnxc"
 cp -r "$build/lib/onnxc" "$bundle/lib/onnxc"
+# The models that use RegexFullMatch link -lre2 (the GPU machine has no
+# libre2-dev): RE2's shared library, which run_on_gpu.py --bundle puts on
+# LIBRARY_PATH and LD_LIBRARY_PATH.
+rm -rf "$bundle/lib/re2" && mkdir -p "$bundle/lib/re2"
+re2=$(readlink -f "$multiarch/libre2.so")
+cp "$re2" "$bundle/lib/re2/$(basename "$re2")"
+ln -s "$(basename "$re2")" "$bundle/lib/re2/$(objdump -p "$re2" | awk '/SONAME/ {print $2}')"
+ln -s "$(basename "$re2")" "$bundle/lib/re2/libre2.so"
 ninja -C "$build" test/conformance/onnxc-node-test-server >/dev/null
 cp "$build/test/conformance/onnxc-node-test-server" "$bundle/bin/"
 

@@ -2,6 +2,8 @@
 
 #include "dialects/ONNX/IR/ShapeHelpers.h"
 
+#include <re2/re2.h>
+
 using namespace mlir;
 using namespace onnxc::onnx;
 using namespace onnxc::onnx::detail;
@@ -71,5 +73,26 @@ LogicalResult StringNormalizerOp::inferReturnTypes(
                                              ? SmallVector<int64_t>{kDyn}
                                              : SmallVector<int64_t>{1, kDyn},
                                          string));
+  return success();
+}
+
+LogicalResult RegexFullMatchOp::inferReturnTypes(
+    MLIRContext *ctx, std::optional<Location> loc, ValueRange operands,
+    DictionaryAttr attrs, OpaqueProperties props, RegionRange regions,
+    SmallVectorImpl<Type> &result) {
+  Adaptor op(operands, attrs, props, regions);
+  // regexfullmatch_c1: RE2 syntax.
+  RE2::Options options;
+  options.set_log_errors(false);
+  RE2 regex(op.getPattern().str(), options);
+  if (!regex.ok())
+    return opError(loc, "RegexFullMatch",
+                   "expects a 'pattern' in RE2 syntax ('", op.getPattern(),
+                   "': ", regex.error(), ")");
+  Type i1 = IntegerType::get(ctx, 1);
+  if (auto x = dyn_cast<RankedTensorType>(op.getX().getType()))
+    result.push_back(RankedTensorType::get(x.getShape(), i1));
+  else
+    result.push_back(UnrankedTensorType::get(i1));
   return success();
 }

@@ -118,7 +118,9 @@ static constexpr StringFunction kStringFunctions[] = {
     {"onnxc_string_from_float", "dl", 'l'},
     {"onnxc_string_from_int", "ll", 'l'},
     {"onnxc_string_to_float", "l", 'd'},
-    {"onnxc_string_to_int", "ll", 'l'}};
+    {"onnxc_string_to_int", "ll", 'l'},
+    {"onnxc_regex_compile", "l", 'l'},
+    {"onnxc_regex_full_match", "ll", 'b'}};
 
 /// Declares the runtime's string functions in the module of `op` (a body
 /// builder of a linalg.generic has no module to find yet).
@@ -275,6 +277,30 @@ struct StringConcatLowering : public ONNXToLinalgPattern<onnx::StringConcatOp> {
           Value handle =
               callString(b, nl, "onnxc_string_concat", args, b.getI64Type());
           return fromSignless(b, nl, handle, string);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// RegexFullMatch: the pattern compiled once per run (the runtime keeps
+/// each pattern's regex for the process), then each string matched.
+struct RegexFullMatchLowering
+    : public ONNXToLinalgPattern<onnx::RegexFullMatchOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
+
+  LogicalResult lower(onnx::RegexFullMatchOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
+    declareStringFunctions(op, rewriter);
+    Value pattern = createStringScalar(rewriter, loc, op.getPattern());
+    Value regex = callString(rewriter, loc, "onnxc_regex_compile",
+                             ValueRange{pattern}, rewriter.getI64Type());
+    Value result = createElementwise(
+        rewriter, loc, ValueRange{adaptor.getX()}, resultType,
+        [&](OpBuilder &b, Location nl, ValueRange args) {
+          return callString(b, nl, "onnxc_regex_full_match",
+                            ValueRange{regex, args[0]}, b.getI1Type());
         });
     rewriter.replaceOp(op, result);
     return success();
@@ -456,6 +482,7 @@ struct StringNormalizerLowering
 
 void onnxc::populateONNXStringToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<StringEqualLowering, StringConcatLowering, StringSplitLowering,
-               StringNormalizerLowering, StringCastLowering<onnx::CastOp>,
+               StringNormalizerLowering, RegexFullMatchLowering,
+               StringCastLowering<onnx::CastOp>,
                StringCastLowering<onnx::CastLikeOp>>(patterns.getContext());
 }

@@ -37,6 +37,19 @@ func.func @concat(%x: tensor<3x!onnx.string>, %y: tensor<1x!onnx.string>) -> ten
 
 // -----
 
+// RegexFullMatch compiles the pattern (a string constant) once, outside the
+// elementwise loop, and matches each string with it.
+// CHECK-LABEL: func.func @regex_full_match
+// CHECK: %[[REGEX:.+]] = call @onnxc_regex_compile(%{{.+}}) : (i64) -> i64
+// CHECK: linalg.generic
+// CHECK: func.call @onnxc_regex_full_match(%[[REGEX]], %{{.+}}) : (i64, i64) -> i1
+func.func @regex_full_match(%x: tensor<2x3x!onnx.string>) -> tensor<2x3xi1> {
+  %0 = onnx.RegexFullMatch %x {pattern = "a+b"} : (tensor<2x3x!onnx.string>) -> tensor<2x3xi1>
+  return %0 : tensor<2x3xi1>
+}
+
+// -----
+
 // StringSplit counts the parts, takes the most of them as the new dim and
 // asks for each part by its index (-1: no maxsplit).
 // CHECK-LABEL: func.func @split

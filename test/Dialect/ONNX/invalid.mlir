@@ -2812,6 +2812,15 @@ func.func @stringsplit_c1(%x: tensor<2x!onnx.string>) -> (tensor<*x!onnx.string>
 
 // -----
 
+func.func @regexfullmatch_c1(%x: tensor<2x!onnx.string>) -> tensor<*xi1> {
+  // expected-error @+2 {{'onnx.RegexFullMatch' op expects a 'pattern' in RE2 syntax ('(ab': missing ): (ab)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.RegexFullMatch %x {pattern = "(ab"} : (tensor<2x!onnx.string>) -> tensor<*xi1>
+  return %0 : tensor<*xi1>
+}
+
+// -----
+
 func.func @stringnormalizer_c1(%x: tensor<2x!onnx.string>) -> tensor<*x!onnx.string> {
   // expected-error @+2 {{'onnx.StringNormalizer' op expects a 'case_change_action' of UPPER, LOWER or NONE (got 'TITLE')}}
   // expected-error @+1 {{failed to infer returned types}}

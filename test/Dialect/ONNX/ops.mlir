@@ -787,7 +787,7 @@ func.func @quantized_blocked(%x: tensor<3x4xf32>, %s: tensor<3x2xf32>, %z: tenso
 }
 
 // CHECK-LABEL: func.func @strings
-func.func @strings(%x: tensor<3x!onnx.string>, %y: tensor<1x!onnx.string>) -> (tensor<3xi1>, tensor<3x?x!onnx.string>, tensor<3xi64>, tensor<?x!onnx.string>) {
+func.func @strings(%x: tensor<3x!onnx.string>, %y: tensor<1x!onnx.string>) -> (tensor<3xi1>, tensor<3x?x!onnx.string>, tensor<3xi64>, tensor<?x!onnx.string>, tensor<3xi1>) {
   // CHECK: onnx.Constant {value = dense<["a", "b"]> : tensor<2x!onnx.string>}
   %c = onnx.Constant {value = dense<["a", "b"]> : tensor<2x!onnx.string>} : () -> tensor<2x!onnx.string>
   // CHECK: onnx.StringConcat %{{.*}}, %{{.*}} : (tensor<3x!onnx.string>, tensor<1x!onnx.string>) -> tensor<3x!onnx.string>
@@ -798,7 +798,9 @@ func.func @strings(%x: tensor<3x!onnx.string>, %y: tensor<1x!onnx.string>) -> (t
   %p:2 = onnx.StringSplit %z {delimiter = ".", maxsplit = 1 : i64} : (tensor<3x!onnx.string>) -> (tensor<3x?x!onnx.string>, tensor<3xi64>)
   // CHECK: onnx.StringNormalizer %{{.*}} {case_change_action = "LOWER", stopwords = ["a"]} : (tensor<3x!onnx.string>) -> tensor<?x!onnx.string>
   %n = onnx.StringNormalizer %x {case_change_action = "LOWER", stopwords = ["a"]} : (tensor<3x!onnx.string>) -> tensor<?x!onnx.string>
-  return %e, %p#0, %p#1, %n : tensor<3xi1>, tensor<3x?x!onnx.string>, tensor<3xi64>, tensor<?x!onnx.string>
+  // CHECK: onnx.RegexFullMatch %{{.*}} {pattern = "[a-z]+\\.(com|org)"} : (tensor<3x!onnx.string>) -> tensor<3xi1>
+  %r = onnx.RegexFullMatch %x {pattern = "[a-z]+\\.(com|org)"} : (tensor<3x!onnx.string>) -> tensor<3xi1>
+  return %e, %p#0, %p#1, %n, %r : tensor<3xi1>, tensor<3x?x!onnx.string>, tensor<3xi64>, tensor<?x!onnx.string>, tensor<3xi1>
 }
 
 // CHECK: dialect_resources

@@ -68,4 +68,20 @@ def ONNX_StringNormalizerOp : ONNX_InferredOp<"StringNormalizer"> {
   let results = (outs ONNX_StringTensor:$Y);
 }
 
+def ONNX_RegexFullMatchOp : ONNX_InferredOp<"RegexFullMatch"> {
+  let summary = "whether each string matches a regular expression";
+  let description = [{
+    Models the ONNX `RegexFullMatch` operator (opset 20): `Y` is true where
+    the whole string of `X` matches `pattern`, a regular expression in RE2's
+    syntax (checked when the op is built; the runtime matches with RE2,
+    UTF-8 aware).
+
+    ```mlir
+    %y = onnx.RegexFullMatch %x {pattern = "www\\.[\\w.-]+\\.com"} : (tensor<3x!onnx.string>) -> tensor<3xi1>
+    ```
+  }];
+  let arguments = (ins ONNX_StringTensor:$X, StrAttr:$pattern);
+  let results = (outs ONNX_BoolTensor:$Y);
+}
+
 #endif // ONNXC_DIALECTS_ONNX_IR_OPS_STRING_TD
