@@ -15,6 +15,8 @@ packages=(
   # RegexFullMatch: RE2 (the compiler checks patterns; models that use it
   # link it).
   libre2-dev pkgconf
+  # ImageDecoder: the image libraries (the models that use it link them).
+  libjpeg62-turbo-dev libpng-dev libtiff-dev libwebp-dev libopenjp2-7-dev
   # Models and test data (python3-xgboost: ctest ml-trees' XGBoost models).
   python3-onnx python3-numpy python3-torch python3-torchvision python3-sklearn
   python3-xgboost

@@ -221,16 +221,52 @@ static std::optional<std::string> runtimeArchive(const CompileOptions &options,
   return std::nullopt;
 }
 
-/// What matches RegexFullMatch's patterns: an archive of the runtime, RE2
-/// and the C++ library (host only: the aarch64 cross build has no RE2).
-static constexpr const char *kRegexWhat =
-    "the model's RegexFullMatch (regular expressions, through RE2)";
+namespace {
+/// A part of the runtime that brings libraries of its own, linked only into
+/// the models that call one of its functions. Host only: the aarch64 cross
+/// build has none of their libraries.
+struct RuntimePart {
+  StringRef archive;
+  ArrayRef<StringRef> functions;
+  ArrayRef<StringRef> libraries;
+  /// What needs it, for messages; and for a library's header.
+  StringRef what, uses;
+};
+} // namespace
 
-/// Links `object` with the runtime and the CPU kernels into an executable
-/// or shared library at `output` (through a temporary name); `regex`: with
-/// RE2 too.
+static constexpr StringRef kRegexFunctions[] = {"onnxc_regex_compile",
+                                                "onnxc_regex_full_match"};
+static constexpr StringRef kRegexLibraries[] = {"-lre2", "-lstdc++"};
+static constexpr StringRef kImageFunctions[] = {"onnxc_image_decode"};
+static constexpr StringRef kImageLibraries[] = {"-ljpeg", "-lpng16", "-ltiff",
+                                                "-lwebp", "-lopenjp2"};
+static const RuntimePart kRuntimeParts[] = {
+    {"libonnxc_regex.a", kRegexFunctions, kRegexLibraries,
+     "the model's RegexFullMatch (regular expressions, through RE2)",
+     "matches regular expressions"},
+    {"libonnxc_image.a", kImageFunctions, kImageLibraries,
+     "the model's ImageDecoder (through the image libraries)",
+     "decodes images"},
+};
+
+/// The parts of the runtime whose functions `module` calls.
+static SmallVector<const RuntimePart *>
+runtimePartsOf(const llvm::Module &module) {
+  SmallVector<const RuntimePart *> parts;
+  for (const RuntimePart &part : kRuntimeParts)
+    if (llvm::any_of(part.functions, [&](StringRef name) {
+          const llvm::Function *f = module.getFunction(name);
+          return f && !f->use_empty();
+        }))
+      parts.push_back(&part);
+  return parts;
+}
+
+/// Links `object` with the runtime, the CPU kernels and `parts` into an
+/// executable or shared library at `output` (through a temporary name).
 static LogicalResult link(const CompileOptions &options, StringRef object,
-                          StringRef output, bool shared, bool regex,
+                          StringRef output, bool shared,
+                          ArrayRef<const RuntimePart *> parts,
                           std::string &error) {
   SmallString<256> runtime(runtimeDirectory(options));
   llvm::sys::path::append(runtime, archName(options.target.arch));
@@ -247,10 +283,14 @@ static LogicalResult link(const CompileOptions &options, StringRef object,
   }
   // The GPU build adds the CUDA driver glue (libcuda is dlopen'ed at run
   // time: nothing links against CUDA).
-  std::optional<std::string> regexLib;
-  if (regex && !(regexLib = runtimeArchive(options, "libonnxc_regex.a",
-                                           kRegexWhat, error)))
-    return failure();
+  SmallVector<std::string> partLibs;
+  for (const RuntimePart *part : parts) {
+    std::optional<std::string> lib =
+        runtimeArchive(options, part->archive, part->what, error);
+    if (!lib)
+      return failure();
+    partLibs.push_back(*lib);
+  }
   bool gpu = !options.target.gpu.empty();
   SmallString<256> gpuLib(runtime);
   llvm::sys::path::append(gpuLib, "libonnxc_gpu.a");
@@ -283,8 +323,7 @@ static LogicalResult link(const CompileOptions &options, StringRef object,
     args.push_back("-Wl,--whole-archive");
     if (gpu)
       args.push_back(std::string(gpuLib));
-    if (regexLib)
-      args.push_back(*regexLib);
+    llvm::append_range(args, partLibs);
     args.push_back(std::string(kernelsLib));
     args.push_back(std::string(runtimeLib));
     args.push_back("-Wl,--no-whole-archive");
@@ -293,14 +332,13 @@ static LogicalResult link(const CompileOptions &options, StringRef object,
     args.push_back(std::string(mainLib));
     if (gpu)
       args.push_back(std::string(gpuLib));
-    if (regexLib)
-      args.push_back(*regexLib);
+    llvm::append_range(args, partLibs);
     args.push_back(std::string(kernelsLib));
     args.push_back(std::string(runtimeLib));
   }
-  if (regexLib)
-    for (const char *lib : {"-lre2", "-lstdc++"})
-      args.push_back(lib);
+  for (const RuntimePart *part : parts)
+    for (StringRef lib : part->libraries)
+      args.push_back(lib.str());
   for (const char *lib : {"-lm", "-lpthread"})
     args.push_back(lib);
   if (gpu)
@@ -315,7 +353,8 @@ static LogicalResult link(const CompileOptions &options, StringRef object,
 /// A static archive of the model object and the runtime's members.
 static LogicalResult writeStaticLibrary(const CompileOptions &options,
                                         StringRef object, StringRef output,
-                                        bool regex, std::string &error) {
+                                        ArrayRef<const RuntimePart *> parts,
+                                        std::string &error) {
   std::vector<llvm::NewArchiveMember> members;
   auto model = llvm::NewArchiveMember::getFile(object, /*Deterministic=*/true);
   if (!model) {
@@ -331,10 +370,10 @@ static LogicalResult writeStaticLibrary(const CompileOptions &options,
   SmallVector<std::string> archives;
   if (!options.target.gpu.empty())
     archives.push_back("libonnxc_gpu.a");
-  if (regex) {
-    if (!runtimeArchive(options, "libonnxc_regex.a", kRegexWhat, error))
+  for (const RuntimePart *part : parts) {
+    if (!runtimeArchive(options, part->archive, part->what, error))
       return failure();
-    archives.push_back("libonnxc_regex.a");
+    archives.push_back(part->archive.str());
   }
   archives.push_back("libonnxc_kernels.a");
   archives.push_back("libonnxc_runtime.a");
@@ -387,7 +426,7 @@ static LogicalResult writeStaticLibrary(const CompileOptions &options,
 
 /// The C header of a library: the model descriptor and the runtime API.
 static std::string libraryHeader(StringRef symbol, const ModelSignature &sig,
-                                 bool regex) {
+                                 ArrayRef<const RuntimePart *> parts) {
   std::string text;
   llvm::raw_string_ostream os(text);
   std::string guard = llvm::StringRef(symbol).upper() + "_H";
@@ -403,9 +442,12 @@ static std::string libraryHeader(StringRef symbol, const ModelSignature &sig,
     os << " " << t.name;
   os << "\n   Run it with onnxc_session_create(&" << symbol
      << "_model, threads).";
-  if (regex)
-    os << "\n   It matches regular expressions: link the static library with "
-          "-lre2 -lstdc++.";
+  for (const RuntimePart *part : parts) {
+    os << "\n   It " << part->uses << ": link the static library with";
+    for (StringRef lib : part->libraries)
+      os << " " << lib;
+    os << ".";
+  }
   os << " */\n"
      << "extern const onnxc_model_desc " << symbol << "_model;\n\n"
      << "#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << guard << " */\n";
@@ -649,17 +691,12 @@ LogicalResult compileModel(const CompileOptions &options, MLIRContext &context,
     if (file.has_error())
       return fail("cannot write '" + object + "': " + file.error().message());
   }
-  // RegexFullMatch's matching comes with RE2 (libonnxc_regex.a).
-  bool regex = llvm::any_of(
-      ArrayRef<StringRef>{"onnxc_regex_compile", "onnxc_regex_full_match"},
-      [&](StringRef name) {
-        llvm::Function *f = llvmModule->getFunction(name);
-        return f && !f->use_empty();
-      });
+  // RegexFullMatch and ImageDecoder come with their libraries.
+  SmallVector<const RuntimePart *> parts = runtimePartsOf(*llvmModule);
   llvmModule.reset();
   clock.start("link");
   if (isExe) {
-    if (failed(link(options, object, options.output, /*shared=*/false, regex,
+    if (failed(link(options, object, options.output, /*shared=*/false, parts,
                     error)))
       return fail(error);
     wrote(options.output);
@@ -674,14 +711,14 @@ LogicalResult compileModel(const CompileOptions &options, MLIRContext &context,
   if (dir.empty())
     dir = ".";
   if (failed(
-          link(options, object, base + ".so", /*shared=*/true, regex, error)))
+          link(options, object, base + ".so", /*shared=*/true, parts, error)))
     return fail(error);
   wrote(base + ".so");
-  if (failed(writeStaticLibrary(options, object, base + ".a", regex, error)))
+  if (failed(writeStaticLibrary(options, object, base + ".a", parts, error)))
     return fail(error);
   wrote(base + ".a");
   if (failed(writeOutput(base + ".h",
-                         libraryHeader(libSymbol, *signature, regex))))
+                         libraryHeader(libSymbol, *signature, parts))))
     return fail(error);
   SmallString<256> runtimeHeader(dir);
   llvm::sys::path::append(runtimeHeader, "onnxc_runtime.h");

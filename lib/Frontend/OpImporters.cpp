@@ -1861,6 +1861,7 @@ struct Registry {
     add("StringConcat", 20);
     add("StringSplit", 20);
     add("RegexFullMatch", 20);
+    add("ImageDecoder", 20);
     // Tensors and shapes.
     add("Constant", 1, 0, importConstant);
     add("Identity", 1);

@@ -116,6 +116,12 @@ void *onnxcRunArenaAlloc(size_t size);
 /// out of any arena); NULL with the last error set on failure.
 onnxc_tensor *onnxcValueCopy(const onnxc_tensor *value);
 
+/// A zeroed tensor in the run arena (freed when the run ends), its data in
+/// the same block; a shape it cannot hold stops the run with a message
+/// naming `op`. Its address is a value handle (Values.c).
+onnxc_tensor *onnxcArenaTensor(int32_t dtype, int32_t rank, const int64_t *dims,
+                               const char *op);
+
 /// The name of a kind ("tensor", "sequence", ...).
 const char *onnxcKindName(int32_t kind);
 

@@ -278,9 +278,8 @@ static onnxc_tensor *need(int64_t handle, int32_t kind, const char *op) {
   return value;
 }
 
-/// A zeroed tensor in the run arena, its data in the same block.
-static onnxc_tensor *arenaTensor(int32_t dtype, int32_t rank,
-                                 const int64_t *dims, const char *op) {
+onnxc_tensor *onnxcArenaTensor(int32_t dtype, int32_t rank, const int64_t *dims,
+                               const char *op) {
   int64_t numel;
   size_t nbytes;
   if (onnxcCheckShape(dtype, rank, dims, &numel, &nbytes) != ONNXC_OK)
@@ -371,7 +370,8 @@ int64_t onnxc_value_from_memref(int64_t dtype, int64_t rank, void *desc) {
   size_t size = elemSize(dtype, op);
   if (rank < 0 || rank > ONNXC_MAX_RANK)
     fail(op, "rank %lld is out of range", (long long)rank);
-  onnxc_tensor *t = arenaTensor((int32_t)dtype, (int32_t)rank, words + 3, op);
+  onnxc_tensor *t =
+      onnxcArenaTensor((int32_t)dtype, (int32_t)rank, words + 3, op);
   const unsigned char *aligned = (const unsigned char *)(intptr_t)words[1];
   if (t->numel)
     onnxcCopyStrided(t->data, aligned + words[2] * (int64_t)size, (int32_t)rank,
@@ -553,7 +553,7 @@ int64_t onnxc_seq_split(int64_t input, int64_t split, int64_t axis,
     for (int32_t i = 0; i < rank; ++i)
       if (i != ax || !dropAxis)
         dims[outRank++] = i == ax ? len : in->dims[i];
-    onnxc_tensor *piece = arenaTensor(in->dtype, outRank, dims, op);
+    onnxc_tensor *piece = onnxcArenaTensor(in->dtype, outRank, dims, op);
     size_t chunk = (size_t)(len * inner) * size;
     for (int64_t o = 0; o < outer && chunk; ++o)
       memcpy((unsigned char *)piece->data + (size_t)o * chunk,
@@ -684,7 +684,7 @@ int64_t onnxc_zipmap(int64_t probs, int64_t labels) {
   onnxc_tensor *r =
       arenaSequence(ONNXC_DTYPE_FLOAT, ONNXC_KIND_MAP, l->dtype, rows);
   for (int64_t n = 0; n < rows; ++n) {
-    onnxc_tensor *values = arenaTensor(ONNXC_DTYPE_FLOAT, 1, &classes, op);
+    onnxc_tensor *values = onnxcArenaTensor(ONNXC_DTYPE_FLOAT, 1, &classes, op);
     memcpy(values->data, (const float *)p->data + n * classes, values->nbytes);
     onnxc_tensor *map = onnxcRunArenaAlloc(sizeof(onnxc_tensor));
     map->kind = ONNXC_KIND_MAP;

@@ -355,6 +355,12 @@ int64_t onnxc_string_to_int(int64_t s, int64_t is_unsigned);
  * (false for regex 0). */
 int64_t onnxc_regex_compile(int64_t pattern);
 bool onnxc_regex_full_match(int64_t regex, int64_t s);
+/* ImageDecoder (libonnxc_image.a, which the driver links with the image
+ * libraries into the models that use it): the [H, W, C] uint8 tensor value
+ * (in the run's arena) of the image whose bytes the uint8 tensor value
+ * `encoded` holds, C = 3 for `format` 0 (RGB) and 1 (BGR), 1 for 2
+ * (Grayscale); [0, 0, C] when it does not decode. */
+int64_t onnxc_image_decode(int64_t encoded, int64_t format);
 
 /*===------------------------------------------------------------------------===
  * Value operations that compiled models call (lib/Runtime/Values.c). Every

@@ -58,10 +58,11 @@ set(ONNXC_PACKAGE_DEPENDS
   gcc
   libc6-dev)
 list(JOIN ONNXC_PACKAGE_DEPENDS ", " CPACK_DEBIAN_PACKAGE_DEPENDS)
-# Recommends: the aarch64 cross linker, and RE2 and the C++ library, which
-# the models that use RegexFullMatch link.
+# Recommends: the aarch64 cross linker; RE2 and the C++ library, which the
+# models that use RegexFullMatch link; the image libraries, which those
+# that use ImageDecoder link.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS
-  "gcc-aarch64-linux-gnu, libc6-dev-arm64-cross, libre2-dev, libstdc++-12-dev")
+  "gcc-aarch64-linux-gnu, libc6-dev-arm64-cross, libre2-dev, libstdc++-12-dev, libjpeg62-turbo-dev, libpng-dev, libtiff-dev, libwebp-dev, libopenjp2-7-dev")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "qemu-user, python3")
 set(CPACK_DEBIAN_COMPRESSION_TYPE xz)
 include(CPack)

@@ -3,8 +3,9 @@
 # machine with an NVIDIA GPU but no LLVM/MLIR needs to run run_on_gpu.py
 # --bundle BUNDLE_DIR: onnx-compile relinked against LLVM's and MLIR's static
 # archives (xz-compressed), the runtime archives beside it where onnx-compile
-# looks for them (BUNDLE/lib/onnxc), RE2's shared library (BUNDLE/lib/re2, for
-# the models that use RegexFullMatch), and for each NODE_SET (a directory of
+# looks for them (BUNDLE/lib/onnxc), the shared libraries that the models
+# using RegexFullMatch or ImageDecoder link (BUNDLE/lib/models), and for each
+# NODE_SET (a directory of
 # ONNX node tests, `name=dir`) the tests that passed on the CPU build
 # (CPU_JSON, from run_node_tests.py --json), as BUNDLE/node-NAME.tar.xz and
 # BUNDLE/node-NAME.txt, with onnxc-node-test-server, which runs them (libc
@@ -56,14 +57,21 @@ fi
 xz -T0 -6 -f "$bundle/bin/onnx-compile"
 rm -rf "$bundle/lib/onnxc"
 cp -r "$build/lib/onnxc" "$bundle/lib/onnxc"
-# The models that use RegexFullMatch link -lre2 (the GPU machine has no
-# libre2-dev): RE2's shared library, which run_on_gpu.py --bundle puts on
-# LIBRARY_PATH and LD_LIBRARY_PATH.
-rm -rf "$bundle/lib/re2" && mkdir -p "$bundle/lib/re2"
-re2=$(readlink -f "$multiarch/libre2.so")
-cp "$re2" "$bundle/lib/re2/$(basename "$re2")"
-ln -s "$(basename "$re2")" "$bundle/lib/re2/$(objdump -p "$re2" | awk '/SONAME/ {print $2}')"
-ln -s "$(basename "$re2")" "$bundle/lib/re2/libre2.so"
+# The libraries that the models using RegexFullMatch or ImageDecoder link
+# (-lre2, -ljpeg...; the GPU machine has no -dev packages), with what they
+# load in turn but the C and C++ runtimes: run_on_gpu.py --bundle puts
+# BUNDLE/lib/models on LIBRARY_PATH and LD_LIBRARY_PATH.
+models=$bundle/lib/models
+rm -rf "$models" && mkdir -p "$models"
+for dev in libre2.so libjpeg.so libpng16.so libtiff.so libwebp.so libopenjp2.so; do
+  real=$(readlink -f "$multiarch/$dev")
+  for lib in "$real" $(ldd "$real" | awk '$3 ~ /^\// {print $3}'); do
+    soname=$(objdump -p "$lib" | awk '/SONAME/ {print $2}')
+    case $soname in libc.so*|libm.so*|libstdc++.so*|libgcc_s.so*|libz.so*|ld-linux*) continue ;; esac
+    [ -e "$models/$soname" ] || cp -L "$lib" "$models/$soname"
+  done
+  ln -sf "$(objdump -p "$real" | awk '/SONAME/ {print $2}')" "$models/$dev"
+done
 ninja -C "$build" test/conformance/onnxc-node-test-server >/dev/null
 cp "$build/test/conformance/onnxc-node-test-server" "$bundle/bin/"
 

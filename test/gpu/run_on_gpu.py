@@ -634,11 +634,12 @@ def unpack_bundle(args):
         os.chmod(exe + ".tmp", 0o755)
         os.replace(exe + ".tmp", exe)
     args.compiler = exe
-    # RE2 for the models that use RegexFullMatch: cc links -lre2 from
-    # LIBRARY_PATH, and they load it from LD_LIBRARY_PATH.
-    re2 = os.path.join(bundle, "lib", "re2")
+    # The libraries of the models that use RegexFullMatch or ImageDecoder:
+    # cc links them from LIBRARY_PATH, and the models load them from
+    # LD_LIBRARY_PATH.
+    models = os.path.join(bundle, "lib", "models")
     for var in ("LIBRARY_PATH", "LD_LIBRARY_PATH"):
-        os.environ[var] = os.pathsep.join(p for p in (re2, os.environ.get(var)) if p)
+        os.environ[var] = os.pathsep.join(p for p in (models, os.environ.get(var)) if p)
     sets = []
     for tar in sorted(glob.glob(os.path.join(bundle, "node-*.tar.xz"))):
         name = os.path.basename(tar)[len("node-"):-len(".tar.xz")]

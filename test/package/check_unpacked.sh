@@ -37,7 +37,7 @@ echo "package: $deb ($(du -k "$deb" | cut -f1) KiB), unpacked in $root"
 for f in usr/bin/onnx-compile usr/bin/onnx-opt \
   usr/lib/onnxc/$arch/libonnxc_runtime.a usr/lib/onnxc/$arch/libonnxc_kernels.a \
   usr/lib/onnxc/$arch/libonnxc_main.a usr/lib/onnxc/$arch/libonnxc_gpu.a \
-  usr/lib/onnxc/$arch/libonnxc_regex.a \
+  usr/lib/onnxc/$arch/libonnxc_regex.a usr/lib/onnxc/$arch/libonnxc_image.a \
   usr/lib/onnxc/include/onnxc_runtime.h \
   usr/share/man/man1/onnx-compile.1.gz usr/share/man/man1/onnx-opt.1.gz \
   usr/share/doc/onnxc/README.md usr/share/doc/onnxc/docs/install.md \

@@ -539,3 +539,28 @@ LogicalResult TfIdfVectorizerOp::inferReturnTypes(
   result.push_back(RankedTensorType::get(shape, Float32Type::get(ctx)));
   return success();
 }
+
+LogicalResult
+ImageDecoderOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
+                                 ValueRange operands, DictionaryAttr attrs,
+                                 OpaqueProperties props, RegionRange regions,
+                                 SmallVectorImpl<Type> &result) {
+  Adaptor op(operands, attrs, props, regions);
+  StringRef format = op.getPixelFormat();
+  // imagedecoder_c1
+  if (format != "RGB" && format != "BGR" && format != "Grayscale")
+    return opError(loc, "ImageDecoder",
+                   "expects a 'pixel_format' of RGB, BGR or Grayscale (got '",
+                   format, "')");
+  // imagedecoder_c2
+  auto stream = dyn_cast<RankedTensorType>(op.getEncodedStream().getType());
+  if (stream && stream.getRank() != 1)
+    return opError(loc, "ImageDecoder",
+                   "expects a 1-D encoded_stream (got rank ", stream.getRank(),
+                   ")");
+  int64_t channels = format == "Grayscale" ? 1 : 3;
+  result.push_back(RankedTensorType::get(
+      {ShapedType::kDynamic, ShapedType::kDynamic, channels},
+      IntegerType::get(ctx, 8, IntegerType::Unsigned)));
+  return success();
+}

@@ -52,6 +52,18 @@ mlir::Value createStringConstant(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value createCString(mlir::OpBuilder &b, mlir::Location loc,
                           llvm::StringRef text);
 
+/// The handle (i64) of a new runtime tensor value, in the run's arena,
+/// holding a copy of `tensor` (Sequence.cpp).
+mlir::Value tensorToHandle(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value tensor);
+
+/// A tensor of `type` holding the runtime tensor value of `handle`, which
+/// must have its rank and static dims (else the run stops with a message
+/// naming `opName`) (Sequence.cpp).
+mlir::Value handleToTensor(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value handle, mlir::RankedTensorType type,
+                           llvm::StringRef opName);
+
 /// Reports an element type that arith cannot compute on.
 mlir::LogicalResult unsupportedElementType(mlir::Operation *op,
                                            mlir::Type type);

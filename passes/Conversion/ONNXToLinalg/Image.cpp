@@ -1,4 +1,4 @@
-//===- Image.cpp - onnx Col2Im, DeformConv and AffineGrid to linalg -------===//
+//===- Image.cpp - onnx Col2Im, DeformConv, AffineGrid, ImageDecoder ------===//
 //
 // Three ops of image geometry, each a parallel linalg.generic over its result
 // whose body computes where each element comes from. Col2Im gathers: an
@@ -7,11 +7,13 @@
 // the input channels of its group and the kernel taps the weight times the
 // input read bilinearly (0 outside) at the tap's position moved by its
 // offset, times the mask. AffineGrid applies theta to the normalized
-// coordinates of each position, in f64.
+// coordinates of each position, in f64. ImageDecoder calls the runtime's
+// decoders.
 //
 //===----------------------------------------------------------------------===//
 
 #include "passes/Conversion/ONNXToLinalg/Common.h"
+#include "passes/Conversion/ONNXToLinalg/KernelCall.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 #include "passes/Conversion/ONNXToLinalg/Pattern.h"
 
@@ -396,7 +398,36 @@ struct AffineGridLowering : public ONNXToLinalgPattern<onnx::AffineGridOp> {
 };
 } // namespace
 
+namespace {
+/// ImageDecoder: the runtime decodes a copy of the stream into a tensor
+/// value of the run (its height and width known only then), which becomes
+/// the result.
+struct ImageDecoderLowering : public ONNXToLinalgPattern<onnx::ImageDecoderOp> {
+  using ONNXToLinalgPattern::ONNXToLinalgPattern;
+
+  LogicalResult lower(onnx::ImageDecoderOp op, OpAdaptor adaptor,
+                      RankedTensorType resultType, Location loc,
+                      ConversionPatternRewriter &rewriter) const override {
+    // The runtime's codes of the pixel formats (ImageDecoder.c).
+    int64_t format = llvm::StringSwitch<int64_t>(op.getPixelFormat())
+                         .Case("BGR", 1)
+                         .Case("Grayscale", 2)
+                         .Default(0);
+    Value stream = tensorToHandle(rewriter, loc, adaptor.getEncodedStream());
+    Value image =
+        callKernel(
+            rewriter, loc, "onnxc_image_decode",
+            {stream, rewriter.create<arith::ConstantIntOp>(loc, format, 64)},
+            rewriter.getI64Type())
+            .front();
+    rewriter.replaceOp(
+        op, handleToTensor(rewriter, loc, image, resultType, "ImageDecoder"));
+    return success();
+  }
+};
+} // namespace
+
 void onnxc::populateONNXImageToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<Col2ImLowering, DeformConvLowering, AffineGridLowering>(
-      patterns.getContext());
+  patterns.add<Col2ImLowering, DeformConvLowering, AffineGridLowering,
+               ImageDecoderLowering>(patterns.getContext());
 }

@@ -121,8 +121,8 @@ static Value callWithMemref(OpBuilder &b, Location loc, StringRef name,
   return returnsValue ? scope.getResult(0) : Value();
 }
 
-/// The handle of a new runtime tensor holding a copy of `tensor`.
-static Value tensorToHandle(OpBuilder &b, Location loc, Value tensor) {
+Value onnxc::tolinalg::tensorToHandle(OpBuilder &b, Location loc,
+                                      Value tensor) {
   Value signless = toSignless(b, loc, tensor);
   Value buffer = readBuffer(b, loc, signless);
   return callWithMemref(b, loc, "onnxc_value_from_memref",
@@ -155,11 +155,8 @@ static Value tensorFilledBy(OpBuilder &b, Location loc, RankedTensorType type,
   return fromSignless(b, loc, filledTensor(b, loc, signless, buffer), type);
 }
 
-/// A tensor of `type` holding the runtime tensor of `handle`, which must
-/// have its rank and static dims (else the run stops with a message naming
-/// `opName`).
-static Value handleToTensor(OpBuilder &b, Location loc, Value handle,
-                            RankedTensorType type, StringRef opName) {
+Value onnxc::tolinalg::handleToTensor(OpBuilder &b, Location loc, Value handle,
+                                      RankedTensorType type, StringRef opName) {
   Value name = cString(b, loc, opName);
   Value rank = constI64(b, loc, type.getRank());
   SmallVector<Value> dynamic = dynamicSizes(b, loc, type, [&](int64_t d) {

@@ -1,7 +1,7 @@
 // RUN: onnx-opt %s -convert-onnx-to-linalg -split-input-file | FileCheck %s
 
-// Col2Im, DeformConv and AffineGrid (passes/Conversion/ONNXToLinalg/Image.cpp):
-// one parallel generic over the result each.
+// Col2Im, DeformConv, AffineGrid and ImageDecoder (passes/Conversion/ONNXToLinalg/Image.cpp):
+// one parallel generic over the result each (ImageDecoder: runtime calls).
 
 // Col2Im gathers: each image element loops over the positions of the block
 // and reads the column of the block that covers it there, when that block
@@ -73,4 +73,19 @@ func.func @deform_conv_dynamic(%x: tensor<?x?x?x?xf32>, %w: tensor<?x?x?x?xf32>,
   %none = onnx.NoValue : () -> none
   %0 = onnx.DeformConv %x, %w, %off, %none, %none {kernel_shape = array<i64: 2, 2>} : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>, none, none) -> tensor<?x?x?x?xf32>
   return %0 : tensor<?x?x?x?xf32>
+}
+
+// -----
+
+// ImageDecoder: a copy of the stream as a runtime value, decoded by the
+// runtime into a value of the run whose dims size the result.
+// CHECK-LABEL: func.func @image_decoder
+// CHECK: call @onnxc_value_from_memref
+// CHECK: %[[IMAGE:.+]] = call @onnxc_image_decode(%{{.+}}, %c1_i64) : (i64, i64) -> i64
+// CHECK: call @onnxc_value_dim(%[[IMAGE]]
+// CHECK: call @onnxc_value_dim(%[[IMAGE]]
+// CHECK: call @onnxc_value_to_memref(%[[IMAGE]]
+func.func @image_decoder(%x: tensor<?xui8>) -> tensor<?x?x3xui8> {
+  %0 = onnx.ImageDecoder %x {pixel_format = "BGR"} : (tensor<?xui8>) -> tensor<?x?x3xui8>
+  return %0 : tensor<?x?x3xui8>
 }

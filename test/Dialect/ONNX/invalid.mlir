@@ -2130,6 +2130,24 @@ func.func @deformconv_c8(%x: tensor<1x1x3x3xf32>, %w: tensor<1x1x2x2xf32>, %o: t
 
 // -----
 
+func.func @imagedecoder_c1(%x: tensor<100xui8>) -> tensor<*xui8> {
+  // expected-error @+2 {{'onnx.ImageDecoder' op expects a 'pixel_format' of RGB, BGR or Grayscale (got 'RGBA')}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.ImageDecoder %x {pixel_format = "RGBA"} : (tensor<100xui8>) -> tensor<*xui8>
+  return %0 : tensor<*xui8>
+}
+
+// -----
+
+func.func @imagedecoder_c2(%x: tensor<10x10xui8>) -> tensor<*xui8> {
+  // expected-error @+2 {{'onnx.ImageDecoder' op expects a 1-D encoded_stream (got rank 2)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.ImageDecoder %x : (tensor<10x10xui8>) -> tensor<*xui8>
+  return %0 : tensor<*xui8>
+}
+
+// -----
+
 func.func @affinegrid_c1(%t: tensor<2x2x3xf32>, %s: tensor<4xi64>) -> tensor<*xf32> {
   // expected-error @+2 {{'onnx.AffineGrid' op expects 'align_corners' to be 0 or 1 (got 2)}}
   // expected-error @+1 {{failed to infer returned types}}

@@ -727,6 +727,15 @@ func.func @image_geometry(%cols: tensor<1x5x15xf32>, %shape2: tensor<2xi64>,
   return %0, %1, %2, %3, %4 : tensor<1x1x5x5xf32>, tensor<1x?x?x?xf32>, tensor<2x?x?x2xf32>, tensor<2x5x6x2xf32>, tensor<1x1x2x2xf32>
 }
 
+// CHECK-LABEL: func.func @image_decoder
+func.func @image_decoder(%x: tensor<?xui8>) -> (tensor<?x?x3xui8>, tensor<?x?x1xui8>) {
+  // CHECK: onnx.ImageDecoder %{{.*}} : (tensor<?xui8>) -> tensor<?x?x3xui8>
+  %0 = onnx.ImageDecoder %x : (tensor<?xui8>) -> tensor<?x?x3xui8>
+  // CHECK: onnx.ImageDecoder %{{.*}} {pixel_format = "Grayscale"} : (tensor<?xui8>) -> tensor<?x?x1xui8>
+  %1 = onnx.ImageDecoder %x {pixel_format = "Grayscale"} : (tensor<?xui8>) -> tensor<?x?x1xui8>
+  return %0, %1 : tensor<?x?x3xui8>, tensor<?x?x1xui8>
+}
+
 // CHECK-LABEL: func.func @tensor_scatter
 func.func @tensor_scatter(%cache: tensor<2x1x4x5xf32>, %u: tensor<2x1x2x5xf32>, %i: tensor<2xi64>,
                           %c3: tensor<3x4x5xf32>, %u3: tensor<3x?x5xf32>)

@@ -357,4 +357,26 @@ def ONNX_TfIdfVectorizerOp : ONNX_InferredOp<"TfIdfVectorizer"> {
   let results = (outs TensorOf<[F32]>:$Y);
 }
 
+def ONNX_ImageDecoderOp : ONNX_InferredOp<"ImageDecoder"> {
+  let summary = "decode an encoded image";
+  let description = [{
+    Models the ONNX `ImageDecoder` operator (opset 20): `encoded_stream`
+    holds the bytes of a BMP, JPEG, JPEG 2000, TIFF, PNG, WebP or PNM
+    image (told apart by their first bytes), and `image` its pixels as
+    `[H, W, 3]` (`pixel_format` "RGB" or "BGR") or `[H, W, 1]`
+    ("Grayscale"), as ONNX's reference decodes them with Pillow: JPEG with
+    libjpeg-turbo's fancy upsampling, a colour image to grey by ITU-R
+    601-2 luma, a grey one repeated to RGB, alpha dropped. A stream that
+    does not decode gives `[0, 0, C]`. The runtime decodes
+    (`libonnxc_image.a`, linked only into the models that use it).
+
+    ```mlir
+    %y = onnx.ImageDecoder %x {pixel_format = "BGR"} : (tensor<1058xui8>) -> tensor<?x?x3xui8>
+    ```
+  }];
+  let arguments = (ins TensorOf<[UI8]>:$encoded_stream,
+                       DefaultValuedAttr<StrAttr, "\"RGB\"">:$pixel_format);
+  let results = (outs TensorOf<[UI8]>:$image);
+}
+
 #endif // ONNXC_DIALECTS_ONNX_IR_OPS_MISC_TD
