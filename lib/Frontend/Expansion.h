@@ -17,11 +17,14 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/TypeUtilities.h"
 
+#include <cmath>
+
 namespace onnxc::frontend {
 
 using llvm::ArrayRef;
 using llvm::cast;
 using llvm::dyn_cast;
+using llvm::dyn_cast_or_null;
 using llvm::isa;
 using llvm::StringRef;
 using mlir::Attribute;
@@ -38,6 +41,7 @@ using mlir::NamedAttribute;
 using mlir::NoneType;
 using mlir::OpBuilder;
 using mlir::RankedTensorType;
+using mlir::ShapedType;
 using mlir::StringAttr;
 using mlir::success;
 using mlir::Type;
@@ -117,6 +121,53 @@ public:
                       op("Shape", x, {attr("start", 3)})},
                      {axis0});
     return op("Reshape", {repeated, shape});
+  }
+
+  /// Grouped-query attention's K or V, `x` [B, kv heads, S, H], with its
+  /// heads repeated to Q's (`q4`, [B, heads, L, H]): `x` itself where the
+  /// head counts `qHeads` and `kvHeads` are known and equal; a count known
+  /// only at run time (kDynamic) is read then.
+  Value repeatHeadsFor(Value q4, Value x, int64_t qHeads, int64_t kvHeads) {
+    bool known =
+        !ShapedType::isDynamic(qHeads) && !ShapedType::isDynamic(kvHeads);
+    if (known && qHeads == kvHeads)
+      return x;
+    auto headCount = [&](Value y) {
+      return op("Shape", y, {attr("start", 1), attr("end", 2)});
+    };
+    Value group = known ? node.i64Constant({qHeads / kvHeads})
+                        : op("Div", {headCount(q4), headCount(x)});
+    Value heads = known ? node.i64Constant({qHeads}) : headCount(q4);
+    return repeatKVHeads(x, group, heads);
+  }
+
+  /// sqrt(scale) as a 0-D tensor of the float type `element` (ONNX data
+  /// type `dtype`), by which attention scales Q and K each; where `scale` is
+  /// NaN, scale = 1/sqrt(head size of `q4`), computed at run time (in
+  /// float) where that size is dynamic.
+  Value rootScale(Value q4, double scale, Type element, int64_t dtype) {
+    if (std::isnan(scale)) {
+      auto q4Type =
+          dyn_cast_or_null<RankedTensorType>(ok() ? q4.getType() : Type());
+      int64_t headSize = q4Type ? q4Type.getDimSize(3) : ShapedType::kDynamic;
+      if (ShapedType::isDynamic(headSize)) {
+        Value size = castTo(op("Shape", q4, {attr("start", 3)}),
+                            ::onnx::TensorProto::FLOAT);
+        return castTo(op("Reciprocal", op("Sqrt", op("Sqrt", size))), dtype);
+      }
+      scale = 1.0 / std::sqrt(static_cast<double>(headSize));
+    }
+    return scalar(element, std::sqrt(scale));
+  }
+
+  /// Attention's scores of `q4` [B, heads, L, H] and `keys` [B, heads, S,
+  /// H]: (Q sqrt(scale)) (K sqrt(scale))^T, [B, heads, L, S], scale as
+  /// rootScale takes it.
+  Value attentionScores(Value q4, Value keys, double scale, Type element,
+                        int64_t dtype) {
+    Value root = rootScale(q4, scale, element, dtype);
+    return op("MatMul", {op("Mul", {q4, root}),
+                         transpose(op("Mul", {keys, root}), {0, 1, 3, 2})});
   }
 
   /// A 0-D constant of the float type `element` (infinities included).

@@ -170,42 +170,9 @@ FailureOr<SmallVector<Value>> importAttention(NodeContext &node,
     presentValue = e.op("Concat", {pastValue, v4}, {axis2});
   }
   // Grouped-query attention: each K/V head serves qHeads / kvHeads of Q's.
-  // With a head count known only at run time, the group is computed then
-  // (and is 1 where the counts turn out equal).
-  auto headCount = [&](Value x4) {
-    return e.op("Shape", x4, {e.attr("start", 1), e.attr("end", 2)});
-  };
-  auto repeatHeads = [&](Value x) {
-    if (staticHeads && qHeads == kvHeads)
-      return x;
-    Value group = staticHeads ? node.i64Constant({qHeads / kvHeads})
-                              : e.op("Div", {headCount(q4), headCount(x)});
-    Value heads = staticHeads ? node.i64Constant({qHeads}) : headCount(q4);
-    return e.repeatKVHeads(x, group, heads);
-  };
-  Value keys = repeatHeads(presentKey), values = repeatHeads(presentValue);
-  // Scale Q and K by sqrt(scale) each; the default scale 1/sqrt(head size)
-  // is computed at run time (in float) where the head size is dynamic.
-  double scale = *scaleAttr;
-  Value rootScale;
-  if (std::isnan(scale)) {
-    auto q4Type =
-        dyn_cast_or_null<RankedTensorType>(e.ok() ? q4.getType() : Type());
-    int64_t headSize = q4Type ? q4Type.getDimSize(3) : ShapedType::kDynamic;
-    if (ShapedType::isDynamic(headSize)) {
-      Value size = e.castTo(e.op("Shape", q4, {e.attr("start", 3)}),
-                            ::onnx::TensorProto::FLOAT);
-      rootScale = e.castTo(e.op("Reciprocal", e.op("Sqrt", e.op("Sqrt", size))),
-                           *dtype);
-    } else {
-      scale = 1.0 / std::sqrt(static_cast<double>(headSize));
-    }
-  }
-  if (!rootScale)
-    rootScale = e.scalar(element, std::sqrt(scale));
-  Value scores = e.op(
-      "MatMul", {e.op("Mul", {q4, rootScale}),
-                 e.transpose(e.op("Mul", {keys, rootScale}), {0, 1, 3, 2})});
+  Value keys = e.repeatHeadsFor(q4, presentKey, qHeads, kvHeads);
+  Value values = e.repeatHeadsFor(q4, presentValue, qHeads, kvHeads);
+  Value scores = e.attentionScores(q4, keys, *scaleAttr, element, *dtype);
   Value qkOutput = scores; // mode 0
   if (*softcap > 0) {
     Value cap = e.scalar(element, *softcap);

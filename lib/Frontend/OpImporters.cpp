@@ -22,6 +22,8 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <limits>
+
 using namespace mlir;
 
 namespace onnxc::frontend {
@@ -973,6 +975,101 @@ static FailureOr<SmallVector<Value>> importSequenceMap(NodeContext &node,
   if (failed(verifyBuilt(op, error)))
     return failure();
   return SmallVector<Value>(op->getResults());
+}
+
+/// Graph attribute `name` of the node (one input, one output), applied to
+/// `input` in place: its nodes are imported into a placeholder region and
+/// moved to the builder's position, its input replaced by `input`. Returns
+/// its output.
+static FailureOr<Value> inlineSubgraph(NodeContext &node, StringRef name,
+                                       Value input, std::string &error) {
+  SubgraphRegions regions(node, onnx::IfOp::getOperationName(), 1);
+  if (failed(node.importSubgraph(name, regions[0], input.getType(), error)))
+    return failure();
+  Block &body = regions[0].front();
+  Operation *yield = body.getTerminator();
+  if (body.getNumArguments() != 1 || yield->getNumOperands() != 1) {
+    error = "expects a '" + name.str() + "' graph of one input and one output";
+    return failure();
+  }
+  body.getArgument(0).replaceAllUsesWith(input);
+  Value result = yield->getOperand(0);
+  Block *block = node.builder.getInsertionBlock();
+  block->getOperations().splice(node.builder.getInsertionPoint(),
+                                body.getOperations(), body.begin(),
+                                Block::iterator(yield));
+  return result;
+}
+
+/// FlexAttention (ai.onnx.preview 1) as ONNX 1.22's function body builds it:
+/// K and V heads repeated for grouped-query attention; scores = (Q
+/// sqrt(scale)) (K sqrt(scale))^T, scale 1/sqrt(head size) by default,
+/// cast to float (double for double inputs); the `score_mod` and then the
+/// `mask_mod` graph applied to the scores (each maps the scores tensor to a
+/// tensor of its shape); Softmax over the keys; the `prob_mod` graph
+/// applied to the probabilities; times V (in float for float16 and
+/// bfloat16, cast back).
+static FailureOr<SmallVector<Value>> importFlexAttention(NodeContext &node,
+                                                         std::string &error) {
+  std::optional<double> scaleAttr =
+      floatAttr(node, "scale", std::numeric_limits<double>::quiet_NaN(), error);
+  if (!scaleAttr)
+    return failure();
+  Value q = node.inputs[0], k = node.inputs[1], v = node.inputs[2];
+  auto rank4 = [](Value x) {
+    auto type = dyn_cast<RankedTensorType>(x.getType());
+    return type && type.getRank() == 4 ? type : RankedTensorType();
+  };
+  RankedTensorType qType = rank4(q), kType = rank4(k), vType = rank4(v);
+  if (!qType || !kType || !vType) {
+    error = "expects Q, K and V of rank 4";
+    return failure();
+  }
+  Type element = qType.getElementType();
+  std::optional<int64_t> dtype = floatDType(element);
+  std::optional<int64_t> vDType = floatDType(vType.getElementType());
+  if (!dtype || !vDType) {
+    error = "needs floating-point Q, K and V";
+    return failure();
+  }
+  int64_t qHeads = qType.getDimSize(1), kvHeads = kType.getDimSize(1);
+  if (!ShapedType::isDynamic(qHeads) && !ShapedType::isDynamic(kvHeads) &&
+      (kvHeads <= 0 || qHeads % kvHeads != 0)) {
+    error = "needs head counts, that of Q a multiple of that of K";
+    return failure();
+  }
+  Expansion e(node, error);
+  // Grouped-query attention: each K/V head serves qHeads / kvHeads of Q's.
+  Value keys = e.repeatHeadsFor(q, k, qHeads, kvHeads);
+  Value values = e.repeatHeadsFor(q, v, qHeads, kvHeads);
+  Value scores = e.attentionScores(q, keys, *scaleAttr, element, *dtype);
+  int64_t computeDType = *dtype == ::onnx::TensorProto::DOUBLE
+                             ? ::onnx::TensorProto::DOUBLE
+                             : ::onnx::TensorProto::FLOAT;
+  scores = e.castTo(scores, computeDType);
+  if (!e.ok())
+    return failure();
+  auto modified = [&](StringRef graph, Value x) -> FailureOr<Value> {
+    bool present = llvm::any_of(node.node.attribute(), [&](const auto &a) {
+      return a.name() == graph;
+    });
+    return present ? inlineSubgraph(node, graph, x, error) : x;
+  };
+  for (StringRef graph : {"score_mod", "mask_mod"}) {
+    FailureOr<Value> next = modified(graph, scores);
+    if (failed(next))
+      return failure();
+    scores = *next;
+  }
+  FailureOr<Value> probs =
+      modified("prob_mod", e.op("Softmax", scores, {e.attr("axis", -1)}));
+  if (failed(probs))
+    return failure();
+  Value y = e.castTo(e.op("MatMul", {*probs, e.castTo(values, computeDType)}),
+                     *vDType);
+  if (!e.ok())
+    return failure();
+  return SmallVector<Value>{y};
 }
 
 /// Scan (opset 9 on): the body takes the states and one slice of each scan
@@ -2035,6 +2132,8 @@ struct Registry {
     add("SplitToSequence", 11, 2);
     add("ConcatFromSequence", 11);
     add("SequenceMap", 17, 0, importSequenceMap);
+    // The preview domain (onnx/defs/preview).
+    addIn("ai.onnx.preview", "FlexAttention", 1, 3, importFlexAttention);
     add("Optional", 15, 1, importOptional);
     add("OptionalHasElement", 15, 1);
     add("OptionalGetElement", 15);
