@@ -20,6 +20,8 @@ packages=(
   # Models and test data (python3-xgboost: ctest ml-trees' XGBoost models).
   python3-onnx python3-numpy python3-torch python3-torchvision python3-sklearn
   python3-xgboost
+  # Pillow: test/e2e/check_images.py encodes and decodes the images.
+  python3-pil
   # examples/ci's test reads the CI files (YAML).
   python3-yaml
   # AArch64 cross build and runs.
