@@ -281,8 +281,6 @@ static LogicalResult link(const CompileOptions &options, StringRef object,
       return failure();
     }
   }
-  // The GPU build adds the CUDA driver glue (libcuda is dlopen'ed at run
-  // time: nothing links against CUDA).
   SmallVector<std::string> partLibs;
   for (const RuntimePart *part : parts) {
     std::optional<std::string> lib =
@@ -291,6 +289,8 @@ static LogicalResult link(const CompileOptions &options, StringRef object,
       return failure();
     partLibs.push_back(*lib);
   }
+  // The GPU build adds the CUDA driver glue (libcuda is dlopen'ed at run
+  // time: nothing links against CUDA).
   bool gpu = !options.target.gpu.empty();
   SmallString<256> gpuLib(runtime);
   llvm::sys::path::append(gpuLib, "libonnxc_gpu.a");
