@@ -237,8 +237,12 @@ FailureOr<SmallVector<Value>> importAttention(NodeContext &node,
            e.castTo(scores, *softmaxPrecision ? *softmaxPrecision : *dtype),
            {e.attr("axis", -1)});
   probabilities = e.castTo(probabilities, *dtype);
-  if (!biases.empty()) {
-    // A query row with no key allowed is zero, not the NaN of exp(-inf) / 0.
+  // A query row with no key allowed is zero, not the NaN of exp(-inf) / 0.
+  // Only a mask or nonpad_kv_seqlen can disallow a whole row: the causal
+  // bias alone always allows key 0 (0 <= query index + past length), and
+  // without the guard the block is plain attention with an additive mask,
+  // which onnx-fuse-attention can fuse.
+  if (mask || nonpad) {
     Value best = e.op("ReduceMax", {scores, node.i64Constant({-1})},
                       {e.attr("keepdims", 1)});
     Value anyAllowed = e.op("Greater", {best, minusInf});

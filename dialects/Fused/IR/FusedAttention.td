@@ -28,7 +28,8 @@ def Fused_AttentionOp : Op<Fused_Dialect, "attention",
     an Add of the mask, Softmax (opset 13 and up, last axis), MatMul by `V`,
     Transpose and Reshape back. It matches ONNX Runtime's com.microsoft
     `MultiHeadAttention` without biases (`num_heads`, `scale`) and ONNX's
-    `Attention` (opset 23) on 3-D inputs.
+    `Attention` (opset 23) on 3-D inputs, causal masking included (the
+    causal bias is the mask).
 
     ```mlir
     %y = fused.attention %q, %k, %v, %mask {num_heads = 12 : i64, scale = 0.125 : f32} : (tensor<?x128x768xf32>, tensor<?x128x768xf32>, tensor<?x128x768xf32>, tensor<?x1x1x128xf32>) -> tensor<?x128x768xf32>
