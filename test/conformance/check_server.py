@@ -2,8 +2,9 @@
 
   check_server.py --compiler onnx-compile --server onnxc-node-test-server --work DIR [--node-dir DIR]
 
-1. A handful of node tests (some of --node-dir's, ONNX 1.22's where present, and two written here:
-   one with two data sets, one whose data the model rejects) through run_node_tests.py, once with
+1. A handful of node tests (some of --node-dir's, ONNX 1.22's where present, and three written
+   here: one with two data sets, one whose data the model rejects, one of an operator that does
+   not exist) through run_node_tests.py, once with
    an executable per test and once through the server: every test's result and reason must be
    the same, and the expected ones.
 2. The server's client (run_node_tests.Server) against a library that crashes, hangs and exits:
@@ -27,7 +28,7 @@ sys.path.insert(0, HERE)
 import run_node_tests  # noqa: E402
 
 # Of ONNX 1.22's tests: several outputs, bfloat16 data, a random op, a loop, a convolution, a
-# compile failure (an operator onnxc lacks: pick another when it gains it).
+# string op whose model links RE2.
 REAL_TESTS = ("test_add", "test_relu", "test_matmul_2d", "test_split_equal_parts_1d_opset18",
               "test_cast_FLOAT_to_BFLOAT16", "test_bernoulli", "test_training_dropout_mask", "test_loop11",
               "test_conv_with_strides_padding", "test_regex_full_match_basic")
@@ -65,11 +66,13 @@ def node_tests(args):
         for name in REAL_TESTS:
             if os.path.isdir(os.path.join(args.node_dir, name)):
                 os.symlink(os.path.join(os.path.abspath(args.node_dir), name), os.path.join(node_dir, name))
-                expected[name] = "compile" if name == "test_regex_full_match_basic" else "pass"
+                expected[name] = "pass"
     x = np.linspace(-2, 2, 12, dtype=np.float32).reshape(3, 4)
     write_test(node_dir, "test_two_sets", "Relu", [(x, np.maximum(x, 0)), (-x, np.maximum(-x, 0))])
     write_test(node_dir, "test_bad_shape", "Relu", [(x.reshape(4, 3), np.maximum(x, 0).reshape(4, 3))])
-    expected.update(test_two_sets="pass", test_bad_shape="run")
+    # A compile failure: an operator that ONNX does not have.
+    write_test(node_dir, "test_unknown_op", "NoSuchOperator", [(x, x)])
+    expected.update(test_two_sets="pass", test_bad_shape="run", test_unknown_op="compile")
     results = {}
     for mode, extra in (("exe", []), ("server", ["--server", args.server])):
         report = os.path.join(args.work, f"{mode}.json")
