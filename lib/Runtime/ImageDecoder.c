@@ -272,6 +272,8 @@ static OPJ_SIZE_T jp2Read(void *buf, OPJ_SIZE_T n, void *user) {
 
 static OPJ_OFF_T jp2Skip(OPJ_OFF_T n, void *user) {
   Jp2Stream *s = user;
+  if (n < 0)
+    return -1;
   OPJ_OFF_T left = (OPJ_OFF_T)(s->size - s->at);
   OPJ_OFF_T count = n < left ? n : left;
   s->at += (OPJ_SIZE_T)count;
@@ -360,7 +362,7 @@ static bool decodeBmp(const unsigned char *data, size_t size, Picture *p) {
   uint32_t compression = le32(data + 30);
   /* BI_RGB, or BI_BITFIELDS with the usual masks of 32-bit BGRX. */
   bool plain = compression == 0 ||
-               (compression == 3 && bits == 32 && header >= 52 &&
+               (compression == 3 && bits == 32 && header >= 52 && size >= 66 &&
                 le32(data + 54) == 0xff0000 && le32(data + 58) == 0xff00 &&
                 le32(data + 62) == 0xff);
   if (header < 40 || (bits != 24 && bits != 32) || !plain || width <= 0 ||

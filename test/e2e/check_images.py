@@ -30,7 +30,12 @@ FORMATS = {"jpeg": ("JPEG", "RGB", {"quality": 85}), "png": ("PNG", "RGB", {}), 
            "jpeg2000": ("JPEG2000", "RGB", {"quality_mode": "rates", "quality_layers": [20]}),
            "ppm": ("PPM", "RGB", {}), "grey_png": ("PNG", "L", {}), "grey_jpeg": ("JPEG", "L", {}),
            "rgba_png": ("PNG", "RGBA", {})}
-FORMATS_ALL = list(FORMATS) + ["garbage"]
+# Streams that are no image: bytes of no format, and a BMP header cut short
+# before the colour masks that its BI_BITFIELDS compression announces.
+BROKEN = {"garbage": b"not an image at all",
+          "short_bmp": b"BM" + b"\0" * 12 + (52).to_bytes(4, "little") + b"\1\0\0\0" * 2
+          + b"\1\0\x20\0" + (3).to_bytes(4, "little") + b"\0" * 20}
+FORMATS_ALL = list(FORMATS) + list(BROKEN)
 
 
 def picture(mode):
@@ -49,8 +54,8 @@ def picture(mode):
 
 
 def encoded(name):
-    if name == "garbage":
-        return b"not an image at all"
+    if name in BROKEN:
+        return BROKEN[name]
     fmt, mode, options = FORMATS[name]
     out = io.BytesIO()
     picture(mode).save(out, format=fmt, **options)
@@ -74,7 +79,7 @@ def write(out):
 
 
 def expected(name):
-    if name == "garbage":
+    if name in BROKEN:
         return [np.zeros((0, 0, 3), np.uint8), np.zeros((0, 0, 3), np.uint8), np.zeros((0, 0, 1), np.uint8)]
     img = Image.open(io.BytesIO(encoded(name)))
     rgb = np.array(img.convert("RGB"))
