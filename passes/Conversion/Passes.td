@@ -543,17 +543,21 @@ def GPUMergeKernelModulesPass
     `gpu-kernel-outlining` puts every kernel in a gpu.module of its own; this
     pass moves them all into one gpu.module named `module-name`, so that the
     model carries a single PTX module that the runtime loads once, and
-    retargets every `gpu.launch_func`. Symbols that several modules cloned
+    retargets every `gpu.launch_func`. Each kernel takes its old module's name
+    followed by the name of the ONNX node it computes (the first `NameLoc` of
+    its location, as a C identifier), so that a profile names the node. Symbols that several modules cloned
     (constant globals) are kept once. A module without kernels gets an empty
     one, so that every model has a (possibly empty) PTX module.
 
     ```mlir
     gpu.module @main_graph_kernel { gpu.func @main_graph_kernel(...) kernel }
-    gpu.module @main_graph_kernel_0 { gpu.func @main_graph_kernel_0(...) kernel }
+    gpu.module @main_graph_kernel_0 {
+      gpu.func @main_graph_kernel(...) kernel loc("/layer.0/MatMul")
+    }
     // becomes
     gpu.module @onnxc_kernels {
       gpu.func @main_graph_kernel(...) kernel
-      gpu.func @main_graph_kernel_0(...) kernel
+      gpu.func @main_graph_kernel_0__layer_0_MatMul(...) kernel
     }
     ```
   }];

@@ -1,12 +1,13 @@
 """check_report.py BUILD WORK - run_on_gpu.py's machinery on any machine,
 through the stand-in driver (ONNXC_CUDA_DRIVER): two node tests and the
-smallest zoo model at two batch sizes, its profile (the latency with and
-without ONNXC_GPU_SYNC=1; ncu's kernel times where ncu is installed), then
---merge of two reports. The
+smallest zoo model at two batch sizes, its profile at both (latency, and
+each kernel's time under ONNXC_GPU_PROFILE=1), then --merge of two
+reports. The
 stand-in runs no kernel (its outputs are zeros), so every GPU result must be
 reported as a mismatch, and the report must say so; the exit status is 1."""
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -17,7 +18,10 @@ from onnx import TensorProto, helper, numpy_helper
 build, work = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 here = os.path.dirname(os.path.abspath(__file__))
 script = os.path.join(here, "run_on_gpu.py")
-os.makedirs(work, exist_ok=True)
+# From scratch: run_on_gpu.py reuses the executables it finds there, which
+# would be those of an older build.
+shutil.rmtree(work, ignore_errors=True)
+os.makedirs(work)
 # Two node tests in the layout of ONNX's (model.onnx, test_data_set_0).
 node_dir = os.path.join(work, "node")
 x = np.linspace(-2, 2, 12, dtype=np.float32).reshape(3, 4)
@@ -61,10 +65,13 @@ if sorted((r["batch"], r["precision"]) for r in rows) != [(1, "fp16"), (1, "fp32
 if any(r["ok"] or r["error"] is None or r["gpu_ms"] is None for r in rows):
     failures.append(f"every row should be a timed mismatch: {rows}")
 profile = report["profile"]
-if len(profile) != 1 or profile[0]["async_ms"] is None or profile[0]["sync_ms"] is None:
+if [p["batch"] for p in profile] != [1, 2] or any(
+        p["async_ms"] is None or p["profiled_ms"] is None or not p["kernels"] or len(p["top"]) != p["kernels"]
+        or any(name.startswith("main_graph_kernel") is False or launches <= 0 for name, launches, _, _, _ in p["top"])
+        for p in profile):
     failures.append(f"profile: {profile}")
 md = open(os.path.join(out, "gpu.md")).read()
-if "| gru_classifier | " + f"{profile[0]['async_ms']:.3f} | " not in md:
+if profile and f"| gru_classifier | 1 | {profile[0]['async_ms']:.3f} | " not in md:
     failures.append("gpu.md lacks the profile")
 if "| gru_classifier | 2 | fp16 |" not in md or "| ONNX 1.12 | 2 | 2 | 0 | 0.0% |" not in md:
     failures.append("gpu.md lacks the rows")

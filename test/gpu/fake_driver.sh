@@ -61,6 +61,18 @@ else
   echo "FAIL [bench]:"; cat "$work/stderr"; fail=1
 fi
 
+# ONNXC_GPU_PROFILE=1: at exit, the runs after the first and every kernel,
+# named after its ONNX node, each launched once per run.
+ONNXC_GPU_PROFILE=1 ONNXC_CUDA_DRIVER=$driver "$work/model" --bench 3 --output-dir "$work/out-profile" \
+  "$input" >/dev/null 2>"$work/stderr"
+if grep -qE '^onnxc GPU profile: 3 runs, per run [0-9.]+ ms, kernels [0-9.]+ ms in [1-9][0-9]* kernels$' "$work/stderr" &&
+    grep -qE '^onnxc GPU profile: [0-9.]+ 1\.0 [0-9]+ [0-9]+ main_graph_kernel[_0-9]*_[A-Za-z]' "$work/stderr" &&
+    ! grep -E '^onnxc GPU profile: [0-9.]+ [0-9.]+ ' "$work/stderr" | grep -qvE ' 1\.0 [0-9]+ [0-9]+ [A-Za-z_0-9]+$'; then
+  echo "ok   [profile]"
+else
+  echo "FAIL [profile]:"; cat "$work/stderr"; fail=1
+fi
+
 # Kernels for a newer GPU than the device: one clear line, exit 1.
 "$compiler" "$model" --target nvptx --gpu sm_90 -o "$work/model-sm90"
 status=0

@@ -32,10 +32,10 @@ the installed onnxruntime has it. Four steps:
      GPU at the same precision (fp32 with TF32 off, tf32 with TF32 matmuls and
      convolutions, fp16 and bf16 under torch.autocast; inputs already on the
      GPU) and ONNX Runtime's CUDA EP (fp32).
-  4. profile (--profile, run before step 3): for each named model at batch 1 in fp32, the
-     latency as run and with ONNXC_GPU_SYNC=1 (the host waits after every
-     launch), and the GPU time of each kernel under Nsight Compute (ncu),
-     when it is installed.
+  4. profile (--profile, run before step 3): for each named model in fp32 at
+     each batch, the latency as run and, under ONNXC_GPU_PROFILE=1 (the host
+     waits for each launch and times it), each kernel's time per run; kernels
+     are named after their ONNX nodes.
 
 Writes OUT/gpu-report.json, OUT/gpu-report.md and OUT/gpu.md (the text of
 docs/gpu.md); --deadline S stops starting work after S seconds and reports
@@ -56,6 +56,7 @@ import json
 import lzma
 import os
 import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -438,70 +439,43 @@ def model_rows(args, clock, compiles, exports):
     return rows
 
 
-def find_ncu():
-    """Nsight Compute's command line, or None."""
-    found = shutil.which("ncu") or shutil.which("ncu", path="/usr/local/cuda/bin")
-    return found or next(iter(sorted(glob.glob("/opt/nvidia/nsight-compute/*/ncu"))), None)
-
-
-NCU_UNIT_MS = {"nsecond": 1e-6, "ns": 1e-6, "usecond": 1e-3, "us": 1e-3, "msecond": 1.0, "ms": 1.0,
-               "second": 1e3, "s": 1e3}
-
-
-def ncu_kernel_times(ncu, exe, inputs, out_dir, timeout):
-    """[(kernel name, ms)] of one run of `exe` under ncu (each kernel's
-    gpu__time_duration), or a string saying why not."""
-    import csv
-    r = run([ncu, "--clock-control", "none", "--metrics", "gpu__time_duration.sum", "--csv",
-             exe, "--output-dir", out_dir] + inputs, timeout=timeout)
-    rows = list(csv.reader(l for l in r.stdout.splitlines() if l.startswith('"')))
-    if r.returncode != 0 or not rows or "Kernel Name" not in rows[0]:
-        return f"ncu failed (exit {r.returncode}): {first_line(r.stderr or r.stdout)}"
-    head = rows[0]
-    name, unit, value = head.index("Kernel Name"), head.index("Metric Unit"), head.index("Metric Value")
-    times = []
-    for row in rows[1:]:
-        try:
-            times.append((row[name], float(row[value].replace(",", "")) * NCU_UNIT_MS[row[unit]]))
-        except (IndexError, KeyError, ValueError):
-            continue
-    return times
+PROFILE_LINE = re.compile(r"^onnxc GPU profile: ([0-9.]+) ([0-9.]+) ([0-9]+) ([0-9]+) (\S+)$")
+PROFILE_HEAD = re.compile(r"^onnxc GPU profile: ([0-9]+) runs, per run ([0-9.]+) ms, kernels ([0-9.]+) ms in ([0-9]+) kernels$")
 
 
 def profile_rows(args, clock, compiles):
-    """Where a batch-1 fp32 run of each --profile model goes: its latency as
-    run, its latency with ONNXC_GPU_SYNC=1 (the host waits after each
-    launch), and ncu's GPU time per kernel."""
-    ncu = find_ncu()
+    """Where the fp32 runs of each --profile model go, at each batch: the
+    latency as run, and under ONNXC_GPU_PROFILE=1 (the host waits for each
+    launch and times it) the run's time, the kernels' sum and each kernel's
+    time per run (kernels are named after their ONNX nodes)."""
     rows = []
     for m in args.profile:
-        row = {"model": m, "async_ms": None, "sync_ms": None, "kernels": None, "kernel_ms": None,
-               "top": [], "detail": ""}
-        rows.append(row)
-        inputs = batch_inputs(args, m, 1)
-        built = compiles[m].result() if m in compiles and compiles[m].done() else {}
-        exe = built.get("gpu-fp32", (None,))[0]
-        if not exe or not inputs or clock.left() < 40:
-            row["detail"] = "not built" if not exe or not inputs else "out of time"
-            continue
-        row["async_ms"] = bench_exe(exe, inputs, 1.5, args.bench)
-        row["sync_ms"] = bench_exe(exe, inputs, 1.5, args.bench, env={"ONNXC_GPU_SYNC": "1"})
-        if not ncu:
-            row["detail"] = "no ncu on this machine"
-            continue
-        times = ncu_kernel_times(ncu, exe, inputs, exe + ".ncu-out", max(30, min(240, clock.left() - 10)))
-        if isinstance(times, str):
-            row["detail"] = times
-            log(f"profile {m}: {times}")
-            continue
-        row["kernels"], row["kernel_ms"] = len(times), sum(t for _, t in times)
-        by_name = {}
-        for k, t in times:
-            n, total = by_name.get(k, (0, 0.0))
-            by_name[k] = (n + 1, total + t)
-        row["top"] = sorted(([k, n, t] for k, (n, t) in by_name.items()), key=lambda x: -x[2])[:8]
-        log(f"profile {m}: {fmt(row['async_ms'])} ms as run, {fmt(row['sync_ms'])} ms with ONNXC_GPU_SYNC=1, "
-            f"{row['kernels']} kernels take {fmt(row['kernel_ms'])} ms on the GPU")
+        for batch in args.batches:
+            row = {"model": m, "batch": batch, "async_ms": None, "profiled_ms": None, "kernels": None,
+                   "kernel_ms": None, "top": [], "detail": ""}
+            rows.append(row)
+            inputs = batch_inputs(args, m, batch)
+            built = compiles[m].result() if m in compiles and compiles[m].done() else {}
+            exe = built.get("gpu-fp32", (None,))[0]
+            if not exe or not inputs or clock.left() < 40:
+                row["detail"] = "not built" if not exe or not inputs else "out of time"
+                continue
+            row["async_ms"] = bench_exe(exe, inputs, 1.5, args.bench)
+            r = run([exe, "--bench", "5", "--output-dir", exe + ".profile-out"] + inputs, timeout=180,
+                    env=dict(os.environ, ONNXC_GPU_PROFILE="1"))
+            for line in r.stderr.splitlines():
+                head, kernel = PROFILE_HEAD.match(line), PROFILE_LINE.match(line)
+                if head:
+                    row["profiled_ms"], row["kernel_ms"] = float(head[2]), float(head[3])
+                    row["kernels"] = int(head[4])
+                elif kernel:
+                    row["top"].append([kernel[5], float(kernel[2]), float(kernel[1]), int(kernel[3]),
+                                       int(kernel[4])])
+            if row["kernels"] is None:
+                row["detail"] = f"no profile (exit {r.returncode}): {first_line(r.stderr)}"
+            log(f"profile {m} b{batch}: {fmt(row['async_ms'])} ms as run, {fmt(row['profiled_ms'])} ms profiled, "
+                f"{row['kernels']} kernels take {fmt(row['kernel_ms'])} ms; costliest: "
+                + "; ".join(f"{k} {t:.3f}" for k, _, t, _, _ in row["top"][:5]))
     return rows
 
 
@@ -579,19 +553,19 @@ def markdown(report):
     if profile:
         lines += [
             "",
-            "## Where the time goes (batch 1, fp32)",
+            "## Where the time goes (fp32)",
             "",
-            "Latency as run (kernels chained on one stream), with `ONNXC_GPU_SYNC=1` (the host waits after "
-            "each launch), and the sum of the kernels' GPU times under Nsight Compute "
-            "(`gpu__time_duration`, one run): what the latency has beyond that sum is the host's share "
-            "(launches, copies in and out, waits).",
+            "Latency as run (kernels chained on one stream), then under `ONNXC_GPU_PROFILE=1`, where the "
+            "host waits for each launch and times it: the run's time, the sum of its kernels' times "
+            "(launch included) and the costliest kernels, named after their ONNX nodes. The rest of "
+            "a profiled run is the host's (copies in and out, allocation, host loops).",
             "",
-            "| model | onnxc ms | ONNXC_GPU_SYNC=1 ms | kernels | their GPU time ms | costliest kernels (launches, ms) |",
-            "|---|---|---|---|---|---|",
+            "| model | batch | onnxc ms | profiled ms | kernels | their time ms | costliest kernels (launches per run, ms per run) |",
+            "|---|---|---|---|---|---|---|",
         ]
         for r in profile:
-            top = "; ".join(f"{k} ({n}, {t:.3f})" for k, n, t in r["top"][:4]) or r["detail"] or "n/a"
-            lines.append(f"| {r['model']} | {fmt(r['async_ms'])} | {fmt(r['sync_ms'])} | "
+            top = "; ".join(f"`{k}` ({n:g}, {t:.3f})" for k, n, t, _, _ in r["top"][:5]) or r["detail"] or "n/a"
+            lines.append(f"| {r['model']} | {r.get('batch', 1)} | {fmt(r['async_ms'])} | {fmt(r.get('profiled_ms'))} | "
                          f"{r['kernels'] if r['kernels'] is not None else 'n/a'} | {fmt(r['kernel_ms'])} | {top} |")
     return "\n".join(lines) + "\n"
 
@@ -681,7 +655,7 @@ def main():
     ap.add_argument("--node-chunk", type=int, default=500,
                     help="node tests per runner call (default 500; each starts its servers afresh); the deadline stops between chunks")
     ap.add_argument("--profile", default="",
-                    help="zoo models whose batch-1 fp32 run is profiled (ONNXC_GPU_SYNC=1, ncu) after the rest")
+                    help="zoo models whose fp32 runs are profiled (ONNXC_GPU_PROFILE=1) before the rest")
     ap.add_argument("--merge", nargs="+", metavar="REPORT",
                     help="write OUT/gpu.md and OUT/gpu-report.json of these runs' gpu-report.json and stop")
     args = ap.parse_args()

@@ -27,6 +27,8 @@
  *
  *===----------------------------------------------------------------------===*/
 
+#define _POSIX_C_SOURCE 200809L
+
 #include "lib/Runtime/RuntimeInternal.h"
 
 #include <dlfcn.h>
@@ -34,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /// The GPU build's entry: runs `body` (the model) with its inputs staged
 /// into GPU-visible memory and its outputs handed back in malloc'ed memory;
@@ -113,6 +116,9 @@ static char initError[512];
 /// ONNXC_GPU_SYNC=1: wait for each kernel before the next launch (to tell a
 /// race between kernels and the host apart, and to time the difference).
 static bool syncEachLaunch;
+/// ONNXC_GPU_PROFILE=1: time each launch (waiting for it) and print each
+/// kernel's share at exit (see the profile section below).
+static bool profileLaunches;
 
 /// The first GPU error of the run on this thread ("" if none).
 static _Thread_local char runError[1024];
@@ -135,6 +141,92 @@ static void gpuFail(const char *what, CUresult result) {
 
 static bool gpuFailed(void) { return runError[0] != 0; }
 
+/*===------------------------------------------------------------------------===
+ * ONNXC_GPU_PROFILE=1: where a run's time goes. Each launch is timed on the
+ * host from the launch to the end of the kernel (the stream is idle before
+ * it: every launch waits), so a kernel's time includes its launch (a few
+ * microseconds). The process's first run (module loading, weights moving to
+ * the GPU) is left out. At exit, a table on stderr: per run, the wall time,
+ * the kernels' sum, and each kernel (named after its ONNX node) costliest
+ * first.
+ *===------------------------------------------------------------------------===*/
+
+typedef struct KernelTime {
+  const char *name; /* NULL: an empty slot */
+  uint64_t launches;
+  double ms;
+  unsigned grid, block; /* of the last launch, flattened */
+} KernelTime;
+
+enum { kProfileSlots = 8192 };
+static pthread_mutex_t profileLock = PTHREAD_MUTEX_INITIALIZER;
+static KernelTime *kernelTimes; /* kProfileSlots, by name hash */
+static uint64_t startedRuns, profiledRuns;
+static double profiledRunMs;
+/// Whether this thread's run is one that the profile counts.
+static _Thread_local bool profileThisRun;
+/// The name of the function that mgpuModuleGetFunction last returned on this
+/// thread: the generated code asks for a kernel right before launching it.
+static _Thread_local const char *nextKernelName;
+
+static double nowMs(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+static void recordKernel(const char *name, double ms, unsigned grid,
+                         unsigned block) {
+  pthread_mutex_lock(&profileLock);
+  if (!kernelTimes)
+    kernelTimes = calloc(kProfileSlots, sizeof(KernelTime));
+  uint64_t hash = 1469598103934665603ull;
+  for (const char *c = name; *c; ++c)
+    hash = (hash ^ (unsigned char)*c) * 1099511628211ull;
+  for (size_t probe = 0; kernelTimes && probe < kProfileSlots; ++probe) {
+    KernelTime *slot = &kernelTimes[(hash + probe) % kProfileSlots];
+    if (slot->name && strcmp(slot->name, name) != 0)
+      continue;
+    slot->name = name;
+    slot->launches += 1;
+    slot->ms += ms;
+    slot->grid = grid;
+    slot->block = block;
+    break;
+  }
+  pthread_mutex_unlock(&profileLock);
+}
+
+static int byTimeDescending(const void *a, const void *b) {
+  double x = ((const KernelTime *)a)->ms, y = ((const KernelTime *)b)->ms;
+  return x < y ? 1 : x > y ? -1 : 0;
+}
+
+static void printProfile(void) {
+  pthread_mutex_lock(&profileLock);
+  size_t used = 0;
+  double kernelMs = 0;
+  for (size_t i = 0; kernelTimes && i < kProfileSlots; ++i)
+    if (kernelTimes[i].name) {
+      kernelTimes[used++] = kernelTimes[i];
+      kernelMs += kernelTimes[i].ms;
+    }
+  double runs = profiledRuns ? (double)profiledRuns : 1.0;
+  fprintf(stderr,
+          "onnxc GPU profile: %llu runs, per run %.3f ms, kernels %.3f ms "
+          "in %zu kernels\n",
+          (unsigned long long)profiledRuns, profiledRunMs / runs,
+          kernelMs / runs, used);
+  fprintf(stderr, "onnxc GPU profile: ms/run launches/run grid block kernel\n");
+  if (used)
+    qsort(kernelTimes, used, sizeof(KernelTime), byTimeDescending);
+  for (size_t i = 0; i < used; ++i)
+    fprintf(stderr, "onnxc GPU profile: %.4f %.1f %u %u %s\n",
+            kernelTimes[i].ms / runs, (double)kernelTimes[i].launches / runs,
+            kernelTimes[i].grid, kernelTimes[i].block, kernelTimes[i].name);
+  pthread_mutex_unlock(&profileLock);
+}
+
 #define LOAD(field, name)                                                      \
   do {                                                                         \
     *(void **)&cuda.field = dlsym(lib, name);                                  \
@@ -151,6 +243,10 @@ static void initialize(void) {
      missing file to check the no-GPU path on any machine). */
   const char *sync = getenv("ONNXC_GPU_SYNC");
   syncEachLaunch = sync && sync[0] == '1';
+  const char *profile = getenv("ONNXC_GPU_PROFILE");
+  profileLaunches = profile && profile[0] == '1';
+  if (profileLaunches)
+    atexit(printProfile);
   const char *driver = getenv("ONNXC_CUDA_DRIVER");
   if (!driver || !driver[0])
     driver = "libcuda.so.1";
@@ -539,6 +635,7 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
     gpuFail("cuModuleGetFunction", result);
     return NULL;
   }
+  nextKernelName = name;
   return function;
 }
 
@@ -576,16 +673,21 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
     return;
   if (gridX == 0 || gridY == 0 || gridZ == 0)
     return; /* an empty tensor */
+  double start = profileLaunches ? nowMs() : 0;
   CUresult result = cuda.launchKernel(
       (CUfunction)function, (unsigned)gridX, (unsigned)gridY, (unsigned)gridZ,
       (unsigned)blockX, (unsigned)blockY, (unsigned)blockZ, (unsigned)smem,
       (CUstream)stream, params, extra);
   if (result != 0)
     gpuFail("cuLaunchKernel", result);
-  else if (syncEachLaunch)
+  else if (syncEachLaunch || profileLaunches)
     mgpuStreamSynchronize(stream);
   else
     runInFlight = true;
+  if (profileThisRun && result == 0)
+    recordKernel(nextKernelName ? nextKernelName : "(unnamed)",
+                 nowMs() - start, (unsigned)(gridX * gridY * gridZ),
+                 (unsigned)(blockX * blockY * blockZ));
 }
 
 void *mgpuMemAlloc(uint64_t bytes, void *stream, bool isHostShared) {
@@ -678,10 +780,16 @@ static void gatherStrided(char *dst, const int64_t *desc, int32_t rank,
 void onnxc_gpu_run(const onnxc_model_desc *model, onnxc_entry_fn body,
                    void *const *inputs, void *outputs) {
   runError[0] = 0;
+  double start = nowMs();
   if (!gpuReady()) {
     onnxcSetError(ONNXC_ERROR_DEVICE, "%s",
                   initError[0] ? initError : runError);
     return;
+  }
+  if (profileLaunches) {
+    pthread_mutex_lock(&profileLock);
+    profileThisRun = startedRuns++ > 0;
+    pthread_mutex_unlock(&profileLock);
   }
   int32_t numInputs = model->num_inputs;
   size_t words = 0;
@@ -784,6 +892,12 @@ void onnxc_gpu_run(const onnxc_model_desc *model, onnxc_entry_fn body,
   free(buffers);
   free(staged);
   free(stagedPtrs);
+  if (profileThisRun) {
+    pthread_mutex_lock(&profileLock);
+    profiledRuns += 1;
+    profiledRunMs += nowMs() - start;
+    pthread_mutex_unlock(&profileLock);
+  }
   if (!gpuFailed())
     return;
   /* The outputs are garbage: drop them; the session reports the error. */

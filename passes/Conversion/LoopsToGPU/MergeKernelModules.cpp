@@ -1,13 +1,14 @@
 //===- MergeKernelModules.cpp - The onnx-gpu-merge-kernel-modules pass ----===//
 //
 // Moves the kernels of every gpu.module into one, so that a model carries a
-// single PTX module.
+// single PTX module, and names each kernel after the ONNX node it computes.
 //
 //===----------------------------------------------------------------------===//
 
 #include "passes/Conversion/Passes.h"
 
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringExtras.h"
 
 namespace onnxc {
 #define GEN_PASS_DEF_GPUMERGEKERNELMODULESPASS
@@ -17,6 +18,33 @@ namespace onnxc {
 using namespace mlir;
 
 namespace {
+/// The first node name in `loc` ("" if none): the importer gives each op the
+/// NameLoc of its node; expansions and fusions wrap it.
+static StringRef nodeName(Location loc) {
+  StringRef found;
+  loc->walk([&](Location inner) {
+    if (auto name = dyn_cast<NameLoc>(inner)) {
+      found = name.getName().getValue();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+/// `base`, followed by the node's name as a C identifier (at most 64
+/// characters of it): profiles and PTX then say which node a kernel is.
+static std::string kernelName(StringRef base, Location loc) {
+  std::string name = base.str();
+  StringRef node = nodeName(loc).take_back(64);
+  if (node.empty())
+    return name;
+  name += '_';
+  for (char c : node)
+    name += llvm::isAlnum(c) ? c : '_';
+  return name;
+}
+
 struct GPUMergeKernelModulesPass
     : public onnxc::impl::GPUMergeKernelModulesPassBase<
           GPUMergeKernelModulesPass> {
@@ -41,7 +69,7 @@ struct GPUMergeKernelModulesPass
       return;
     }
     // Outlining names each module uniquely but may reuse kernel names: a
-    // kernel takes its module's name.
+    // kernel takes its module's name and its node's.
     DenseMap<std::pair<StringAttr, StringAttr>, StringAttr> renamed;
     for (gpu::GPUModuleOp gpuModule : gpuModules) {
       SymbolTable table(gpuModule);
@@ -49,7 +77,9 @@ struct GPUMergeKernelModulesPass
         if (!kernel.isKernel())
           continue;
         StringAttr oldName = kernel.getNameAttr();
-        StringAttr newName = gpuModule.getNameAttr();
+        StringAttr newName = StringAttr::get(
+            &getContext(),
+            kernelName(gpuModule.getName(), kernel.getLoc()));
         if (oldName != newName) {
           if (table.lookup(newName)) {
             kernel.emitError("cannot rename kernel '")

@@ -1,16 +1,17 @@
 // RUN: onnx-opt %s -onnx-gpu-merge-kernel-modules -split-input-file | FileCheck %s
 
 // Two outlined modules whose kernels share a name become one module; each
-// kernel takes its old module's name, the constant global both cloned is
-// kept once, and the launches follow.
+// kernel takes its old module's name followed by its node's (the first
+// NameLoc of its location, as an identifier), the constant global both
+// cloned is kept once, and the launches follow.
 // CHECK-LABEL: module attributes {gpu.container_module}
 // CHECK: func.func @main
 // CHECK:   gpu.launch_func @onnxc_kernels::@k0
-// CHECK:   gpu.launch_func @onnxc_kernels::@k1
+// CHECK:   gpu.launch_func @onnxc_kernels::@k1__layer_0_MatMul
 // CHECK: gpu.module @onnxc_kernels {
 // CHECK-DAG: memref.global "private" constant @cst
 // CHECK-DAG: gpu.func @k0(%{{.+}}: memref<4xf32>) kernel
-// CHECK-DAG: gpu.func @k1(%{{.+}}: memref<4xf32>) kernel
+// CHECK-DAG: gpu.func @k1__layer_0_MatMul(%{{.+}}: memref<4xf32>) kernel
 // CHECK: }
 // CHECK-NOT: gpu.module
 module attributes {gpu.container_module} {
@@ -32,7 +33,7 @@ module attributes {gpu.container_module} {
     gpu.func @main_kernel(%m: memref<4xf32>) kernel {
       %g = memref.get_global @cst : memref<4xf32>
       gpu.return
-    }
+    } loc(fused["/layer.0/MatMul"("model.onnx":1:1), "other"])
   }
 }
 
