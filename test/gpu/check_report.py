@@ -67,7 +67,7 @@ if any(r["ok"] or r["error"] is None or r["gpu_ms"] is None for r in rows):
 profile = report["profile"]
 if [p["batch"] for p in profile] != [1, 2] or any(
         p["async_ms"] is None or p["profiled_ms"] is None or not p["kernels"] or len(p["top"]) != p["kernels"]
-        or any(name.startswith("main_graph_kernel") is False or launches <= 0 for name, launches, _, _, _ in p["top"])
+        or any(not name.startswith("main_graph_kernel") or launches <= 0 for name, launches, _, _, _ in p["top"])
         for p in profile):
     failures.append(f"profile: {profile}")
 md = open(os.path.join(out, "gpu.md")).read()
