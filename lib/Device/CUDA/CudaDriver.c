@@ -685,8 +685,8 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
   else
     runInFlight = true;
   if (profileThisRun && result == 0)
-    recordKernel(nextKernelName ? nextKernelName : "(unnamed)",
-                 nowMs() - start, (unsigned)(gridX * gridY * gridZ),
+    recordKernel(nextKernelName ? nextKernelName : "(unnamed)", nowMs() - start,
+                 (unsigned)(gridX * gridY * gridZ),
                  (unsigned)(blockX * blockY * blockZ));
 }
 

@@ -78,8 +78,7 @@ struct GPUMergeKernelModulesPass
           continue;
         StringAttr oldName = kernel.getNameAttr();
         StringAttr newName = StringAttr::get(
-            &getContext(),
-            kernelName(gpuModule.getName(), kernel.getLoc()));
+            &getContext(), kernelName(gpuModule.getName(), kernel.getLoc()));
         if (oldName != newName) {
           if (table.lookup(newName)) {
             kernel.emitError("cannot rename kernel '")
