@@ -17,8 +17,10 @@ def ConvertONNXToLinalgPass : Pass<"convert-onnx-to-linalg", "mlir::ModuleOp"> {
     name and the pass fails. An f32 `fused.attention` becomes a call of the
     runtime's attention kernel on read-only buffers of its operands
     (`bufferization.to_memref`) and a new result buffer
-    (`bufferization.to_tensor`); so does a 2-D f32 MaxPool or AveragePool
-    with `pool-kernels` (the runtime's pooling kernel pads implicitly).
+    (`bufferization.to_tensor`); so do, with `cpu-kernels`, a 2-D f32
+    MaxPool or AveragePool (the runtime's pooling kernel pads implicitly) and
+    an f32 LayerNormalization over the last axis (the runtime's kernel does a
+    row in one pass).
   }];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::linalg::LinalgDialect",
@@ -32,10 +34,11 @@ def ConvertONNXToLinalgPass : Pass<"convert-onnx-to-linalg", "mlir::ModuleOp"> {
            "lower QLinearMatMul, QLinearConv, MatMulInteger and ConvInteger "
            "to fused.qmatmul / fused.qconv (the runtime's int8 GEMM) where "
            "they fit, rather than to integer linalg.generic contractions">,
-    Option<"poolKernels", "pool-kernels", "bool", /*default=*/"true",
-           "lower 2-D f32 MaxPool (without Indices) and AveragePool to calls "
-           "of the CPU runtime's pooling kernel, rather than to linalg "
-           "pooling ops on a padded copy">
+    Option<"cpuKernels", "cpu-kernels", "bool", /*default=*/"true",
+           "lower 2-D f32 MaxPool (without Indices) and AveragePool, and f32 "
+           "LayerNormalization over the last axis, to calls of the CPU "
+           "runtime's kernels, rather than to linalg ops (off for the GPU, "
+           "where such a call would run on the host)">
   ];
 }
 

@@ -81,11 +81,11 @@ void onnxc::buildONNXOptimizePipeline(OpPassManager &pm, unsigned level,
 }
 
 void onnxc::buildONNXBufferizePipeline(OpPassManager &pm, unsigned level,
-                                       bool int8Kernels, bool poolKernels) {
+                                       bool int8Kernels, bool cpuKernels) {
   buildONNXOptimizePipeline(pm, level);
   ConvertONNXToLinalgPassOptions toLinalg;
   toLinalg.int8Kernels = int8Kernels;
-  toLinalg.poolKernels = poolKernels;
+  toLinalg.cpuKernels = cpuKernels;
   pm.addPass(createConvertONNXToLinalgPass(toLinalg));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createLinalgFuseElementwisePass());
@@ -161,7 +161,7 @@ void onnxc::buildONNXLowerToNVVMPipeline(OpPassManager &pm,
                                          const NVVMPipelineOptions &options) {
   // The int8 and pooling kernels are host code: linalg ops instead.
   buildONNXBufferizePipeline(pm, options.level, /*int8Kernels=*/false,
-                             /*poolKernels=*/false);
+                             /*cpuKernels=*/false);
   if (options.gemmKernels)
     pm.addNestedPass<func::FuncOp>(
         createGPUGemmKernelsPass({options.precision}));

@@ -48,11 +48,12 @@ void buildONNXLowerToLLVMPipeline(mlir::OpPassManager &pm, unsigned level = 2,
 /// onnx (on tensors) -> bufferized memrefs with explicit deallocation: the
 /// stages that the CPU and GPU pipelines share. `level` is the optimizer's;
 /// `int8Kernels`: integer matmuls and convolutions become fused.qmatmul and
-/// fused.qconv (the CPU runtime's int8 GEMM); `poolKernels`: 2-D f32 pooling
-/// calls the CPU runtime's pooling kernel.
+/// fused.qconv (the CPU runtime's int8 GEMM); `cpuKernels`: 2-D f32 pooling
+/// and last-axis LayerNormalization call the CPU runtime's kernels (off for
+/// the GPU, where a host call would run on the CPU over managed memory).
 void buildONNXBufferizePipeline(mlir::OpPassManager &pm, unsigned level = 2,
                                 bool int8Kernels = true,
-                                bool poolKernels = true);
+                                bool cpuKernels = true);
 
 /// Options of the GPU pipeline.
 struct NVVMPipelineOptions

@@ -20,13 +20,13 @@ using namespace mlir;
 
 void onnxc::populateONNXToLinalgConversionPatterns(RewritePatternSet &patterns,
                                                    bool int8Kernels,
-                                                   bool poolKernels) {
+                                                   bool cpuKernels) {
   populateONNXElementwiseToLinalgPatterns(patterns);
   populateONNXMatMulToLinalgPatterns(patterns);
   populateONNXConvToLinalgPatterns(patterns);
   populateONNXConvTransposeToLinalgPatterns(patterns);
-  populateONNXPoolToLinalgPatterns(patterns, poolKernels);
-  populateONNXNormalizationToLinalgPatterns(patterns);
+  populateONNXPoolToLinalgPatterns(patterns, cpuKernels);
+  populateONNXNormalizationToLinalgPatterns(patterns, cpuKernels);
   populateONNXReduceToLinalgPatterns(patterns);
   populateONNXTensorToLinalgPatterns(patterns);
   populateONNXIndexingToLinalgPatterns(patterns);
@@ -65,7 +65,7 @@ struct ConvertONNXToLinalgPass
     target.addLegalOp<onnxc::fused::QMatMulOp, onnxc::fused::QConvOp>();
     RewritePatternSet patterns(ctx);
     onnxc::populateONNXToLinalgConversionPatterns(patterns, int8Kernels,
-                                                  poolKernels);
+                                                  cpuKernels);
     onnxc::populateFusedAttentionToKernelCallPatterns(patterns);
     onnxc::populateFusedTreeEnsembleToKernelCallPatterns(patterns);
     onnxc::populateFusedMatMulNBitsToKernelCallPatterns(patterns);

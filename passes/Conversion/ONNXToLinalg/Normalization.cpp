@@ -5,12 +5,13 @@
 // LogSoftmax x - max - log(sum); Hardmax compares each index with the
 // argmax. An f32 LayerNormalization over the last axis whose Mean and
 // InvStdDev are unused calls the runtime's row kernel
-// (lib/Kernels/norm/Norm.c); otherwise LayerNormalization,
-// InstanceNormalization and MeanVarianceNormalization reduce mean and variance
-// over their dims, then normalize (scale and shift) in one generic;
-// LpNormalization divides by the reduced norm (zero where that is zero).
-// NegativeLogLikelihoodLoss gathers the target's log probabilities and weights
-// in one generic, then sums; SoftmaxCrossEntropyLoss is LogSoftmax then that.
+// (lib/Kernels/norm/Norm.c) where CPU kernels are allowed; otherwise
+// LayerNormalization, InstanceNormalization and MeanVarianceNormalization
+// reduce mean and variance over their dims, then normalize (scale and shift) in
+// one generic; LpNormalization divides by the reduced norm (zero where that is
+// zero). NegativeLogLikelihoodLoss gathers the target's log probabilities and
+// weights in one generic, then sums; SoftmaxCrossEntropyLoss is LogSoftmax then
+// that.
 //
 //===----------------------------------------------------------------------===//
 
@@ -487,7 +488,10 @@ lowerLayerNormToKernel(onnx::LayerNormalizationOp op, Value x, Value scale,
 
 struct LayerNormalizationLowering
     : public ONNXToLinalgMultiResultPattern<onnx::LayerNormalizationOp> {
-  using ONNXToLinalgMultiResultPattern::ONNXToLinalgMultiResultPattern;
+  LayerNormalizationLowering(MLIRContext *ctx, bool cpuKernels)
+      : ONNXToLinalgMultiResultPattern(ctx), cpuKernels(cpuKernels) {}
+  /// Whether the runtime's kernel may do it (not on the GPU).
+  bool cpuKernels;
 
   LogicalResult lower(onnx::LayerNormalizationOp op, OpAdaptor adaptor,
                       ArrayRef<RankedTensorType> resultTypes, Location loc,
@@ -510,8 +514,8 @@ struct LayerNormalizationLowering
         return op.emitOpError("expects Scale and B of rank at most ")
                << rank - *axis;
     }
-    if (succeeded(
-            lowerLayerNormToKernel(op, x, scale, bias, resultType, rewriter)))
+    if (cpuKernels && succeeded(lowerLayerNormToKernel(op, x, scale, bias,
+                                                       resultType, rewriter)))
       return success();
     SmallVector<OpFoldResult> sizes = getDimSizes(rewriter, loc, x);
     SmallVector<int64_t> axes = getRange(*axis, rank);
@@ -813,12 +817,13 @@ struct SoftmaxCrossEntropyLossLowering
 } // namespace
 
 void onnxc::populateONNXNormalizationToLinalgPatterns(
-    RewritePatternSet &patterns) {
+    RewritePatternSet &patterns, bool cpuKernels) {
   patterns
       .add<BatchNormalizationLowering, SoftmaxLowering,
-           LayerNormalizationLowering, SoftmaxLikeLowering<onnx::LogSoftmaxOp>,
+           SoftmaxLikeLowering<onnx::LogSoftmaxOp>,
            SoftmaxLikeLowering<onnx::HardmaxOp>, InstanceNormalizationLowering,
            LpNormalizationLowering, MeanVarianceNormalizationLowering,
            NegativeLogLikelihoodLossLowering, SoftmaxCrossEntropyLossLowering>(
           patterns.getContext());
+  patterns.add<LayerNormalizationLowering>(patterns.getContext(), cpuKernels);
 }

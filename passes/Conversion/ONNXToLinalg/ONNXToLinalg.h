@@ -19,12 +19,14 @@ void populateONNXConvToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// the general lowering of populateONNXConvToLinalgPatterns).
 void populateONNXConvTransposeToLinalgPatterns(
     mlir::RewritePatternSet &patterns);
-/// `poolKernels`: 2-D f32 MaxPool and AveragePool become calls of the CPU
+/// `cpuKernels`: 2-D f32 MaxPool and AveragePool become calls of the CPU
 /// runtime's pooling kernel.
 void populateONNXPoolToLinalgPatterns(mlir::RewritePatternSet &patterns,
-                                      bool poolKernels = true);
+                                      bool cpuKernels = true);
+/// `cpuKernels`: f32 LayerNormalization over the last axis becomes a call of
+/// the CPU runtime's kernel where it fits.
 void populateONNXNormalizationToLinalgPatterns(
-    mlir::RewritePatternSet &patterns);
+    mlir::RewritePatternSet &patterns, bool cpuKernels = true);
 void populateONNXReduceToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateONNXTensorToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateONNXIndexingToLinalgPatterns(mlir::RewritePatternSet &patterns);
@@ -60,7 +62,7 @@ void populateFusedMatMulNBitsToKernelCallPatterns(
 /// All of the above, but fused.attention.
 void populateONNXToLinalgConversionPatterns(mlir::RewritePatternSet &patterns,
                                             bool int8Kernels = true,
-                                            bool poolKernels = true);
+                                            bool cpuKernels = true);
 
 } // namespace onnxc
 

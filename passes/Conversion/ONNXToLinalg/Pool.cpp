@@ -365,16 +365,16 @@ static SmallVector<Value> createArgMaxPool(OpBuilder &b, Location loc, Value x,
 
 namespace {
 struct MaxPoolLowering : public ONNXToLinalgPattern<onnx::MaxPoolOp> {
-  MaxPoolLowering(MLIRContext *ctx, bool poolKernels)
-      : ONNXToLinalgPattern(ctx), poolKernels(poolKernels) {}
-  bool poolKernels;
+  MaxPoolLowering(MLIRContext *ctx, bool cpuKernels)
+      : ONNXToLinalgPattern(ctx), cpuKernels(cpuKernels) {}
+  bool cpuKernels;
 
   LogicalResult lower(onnx::MaxPoolOp op, OpAdaptor adaptor,
                       RankedTensorType resultType, Location loc,
                       ConversionPatternRewriter &rewriter) const override {
     Type element = resultType.getElementType();
     bool isUnsigned = element.isUnsignedInteger();
-    bool kernel = poolKernels && op.getIndices().use_empty() &&
+    bool kernel = cpuKernels && op.getIndices().use_empty() &&
                   poolKernelApplies(adaptor.getX());
     // The smallest element pads; 0 for unsigned integers.
     Value lowest = fromSignless(
@@ -423,9 +423,9 @@ struct MaxPoolLowering : public ONNXToLinalgPattern<onnx::MaxPoolOp> {
 };
 
 struct AveragePoolLowering : public ONNXToLinalgPattern<onnx::AveragePoolOp> {
-  AveragePoolLowering(MLIRContext *ctx, bool poolKernels)
-      : ONNXToLinalgPattern(ctx), poolKernels(poolKernels) {}
-  bool poolKernels;
+  AveragePoolLowering(MLIRContext *ctx, bool cpuKernels)
+      : ONNXToLinalgPattern(ctx), cpuKernels(cpuKernels) {}
+  bool cpuKernels;
 
   LogicalResult lower(onnx::AveragePoolOp op, OpAdaptor adaptor,
                       RankedTensorType resultType, Location loc,
@@ -433,7 +433,7 @@ struct AveragePoolLowering : public ONNXToLinalgPattern<onnx::AveragePoolOp> {
     MLIRContext *ctx = rewriter.getContext();
     Type element = resultType.getElementType();
     Value zero = createScalar(rewriter, loc, element, 0);
-    bool kernel = poolKernels && poolKernelApplies(adaptor.getX());
+    bool kernel = cpuKernels && poolKernelApplies(adaptor.getX());
     FailureOr<PoolSetup> setup =
         setUpPool(op, adaptor.getX(), kernel ? Value() : zero, rewriter);
     if (failed(setup))
@@ -643,9 +643,9 @@ struct GlobalMaxPoolLowering
 } // namespace
 
 void onnxc::populateONNXPoolToLinalgPatterns(RewritePatternSet &patterns,
-                                             bool poolKernels) {
+                                             bool cpuKernels) {
   patterns.add<MaxPoolLowering, AveragePoolLowering>(patterns.getContext(),
-                                                     poolKernels);
+                                                     cpuKernels);
   patterns.add<GlobalAveragePoolLowering, GlobalMaxPoolLowering>(
       patterns.getContext());
 }

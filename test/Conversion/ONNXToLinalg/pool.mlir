@@ -1,6 +1,6 @@
-// RUN: onnx-opt %s -convert-onnx-to-linalg="pool-kernels=false" -split-input-file | FileCheck %s
+// RUN: onnx-opt %s -convert-onnx-to-linalg="cpu-kernels=false" -split-input-file | FileCheck %s
 
-// Pooling (passes/Conversion/ONNXToLinalg/Pool.cpp) on linalg ops; pool-kernels.mlir
+// Pooling (passes/Conversion/ONNXToLinalg/Pool.cpp) on linalg ops; cpu-kernels.mlir
 // has the calls of the runtime's kernel.
 
 // CHECK-LABEL: func.func @max_pool
