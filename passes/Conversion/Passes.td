@@ -483,6 +483,81 @@ def GPUGemmKernelsPass : Pass<"onnx-gpu-gemm-kernels", "mlir::func::FuncOp"> {
   ];
 }
 
+def GPUReductionKernelsPass
+    : Pass<"onnx-gpu-reduction-kernels", "mlir::func::FuncOp"> {
+  let summary = "reductions along the innermost loop dim as one warp per output";
+  let description = [{
+    Replaces each `linalg.generic` on buffers whose innermost loop dim is a
+    reduction (Softmax's max and sum, LayerNormalization's mean and
+    variance, ReduceMean over the last axes, global pooling) by a
+    `gpu.launch` in which each warp computes one output: its 32 lanes stride
+    over the reduced elements (the reduced dims linearized, so that
+    neighbouring lanes read neighbouring addresses), each folding its share
+    into a value that starts at the combiner's neutral element, and five
+    `gpu.shuffle xor` steps combine the lanes; lane 0 combines the total with
+    the output's initial value. Blocks of 8 warps. The default lowering
+    (`convert-linalg-to-parallel-loops`) gives each output one thread that
+    walks the whole reduction alone.
+
+    It applies where the innermost loop dim is also the innermost dim of an
+    input (a column sum stays with one thread per output, whose neighbours
+    then read neighbouring addresses), the body is one combiner with a
+    neutral element
+    (`arith.addf`, `arith.maximumf`, `arith.muli`...) of the output's value
+    and a function of the inputs (`matchReduction`), the output is an f32 or
+    i32 (a shuffle moves 32 bits) indexed by parallel dims only and read by
+    no input, the static reduced extent is 32 or more (or dynamic), and the
+    op is not already in a kernel or parallel loop.
+
+    ```mlir
+    linalg.generic {iterator_types = ["parallel", "reduction"]}
+        ins(%x : memref<?x768xf32>) outs(%sum : memref<?xf32>) {
+      ^bb0(%in: f32, %out: f32):
+        %s = arith.addf %in, %out : f32
+        linalg.yield %s : f32
+    }
+    // becomes
+    gpu.launch blocks(...) in (%gx = (rows + 7) / 8, ...)
+               threads(...) in (%tx = 256, ...) {
+      scf.if %row < %rows {
+        %part = scf.for %k = %lane to %c768 step %c32 iter_args(%acc = -0.0) {...}
+        // 5 x (gpu.shuffle xor, arith.addf)
+        scf.if %lane == 0 { %sum[%row] = total + %sum[%row] }
+      }
+    }
+    ```
+  }];
+  let dependentDialects = [
+    "mlir::gpu::GPUDialect", "mlir::scf::SCFDialect",
+    "mlir::arith::ArithDialect", "mlir::affine::AffineDialect",
+    "mlir::memref::MemRefDialect"
+  ];
+}
+
+def GPUOrderLoopsPass : Pass<"onnx-gpu-order-loops", "mlir::func::FuncOp"> {
+  let summary = "order linalg loops as the output's dims, so that neighbouring threads write neighbouring addresses";
+  let description = [{
+    `onnx-gpu-map-parallel-loops` gives the innermost parallel loop to
+    neighbouring threads. This pass, run before
+    `convert-linalg-to-parallel-loops`, reorders each linalg op on buffers
+    (named ops generalized first) whose loops are not in the order of its
+    first output's dims: the parallel dims in the output's order, then other
+    parallel dims, then the reductions. `linalg.depthwise_conv_2d_nchw_chw`
+    iterates `(n, oh, ow, c, kh, kw)`: its channels, a plane apart in memory,
+    went to neighbouring threads; a reduction over an outer dim would keep a
+    host loop around a kernel per step. Ops in kernels or parallel loops, ops
+    whose output is indexed by anything but distinct parallel dims and
+    constants, and named ops without a region builder are left alone.
+
+    ```mlir
+    linalg.depthwise_conv_2d_nchw_chw ins(%x, %w : memref<?x144x58x58xf32>, memref<144x3x3xf32>)
+                                      outs(%y : memref<?x144x56x56xf32>)
+    // becomes a linalg.generic over (n, c, oh, ow, kh, kw)
+    ```
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
 def GPUCopyKernelsPass : Pass<"onnx-gpu-copy-kernels", "mlir::func::FuncOp"> {
   let summary = "the host's memref.copy ops as linalg.copy, so that they run as kernels";
   let description = [{

@@ -166,6 +166,10 @@ void onnxc::buildONNXLowerToNVVMPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(
         createGPUGemmKernelsPass({options.precision}));
   pm.addNestedPass<func::FuncOp>(createGPUCopyKernelsPass());
+  // Reductions along the innermost dim: a warp per output.
+  pm.addNestedPass<func::FuncOp>(createGPUReductionKernelsPass());
+  // The rest: the output's contiguous dim to neighbouring threads.
+  pm.addNestedPass<func::FuncOp>(createGPUOrderLoopsPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(
