@@ -12,11 +12,12 @@
  * that stay on the host) reads and writes the same buffers. Kernels are
  * launched on one stream per thread without waiting between them; the
  * generated code waits (mgpuStreamSynchronize) before the host touches
- * memory. Where the device
- * supports it (concurrent managed access), the inputs are prefetched to the
- * GPU on the run's stream before the first kernel, the weights are advised
- * read-mostly and prefetched once, and the outputs are prefetched back
- * before they are copied out, instead of migrating page by page on faults.
+ * memory. The inputs are copied in and the outputs out by the driver's copy
+ * engine (cuMemcpy), so that their pages stay on the GPU instead of
+ * migrating to the host and faulting back at the next run's first kernel.
+ * Where the device supports it (concurrent managed access), the inputs are
+ * prefetched to the GPU on the run's stream before the first kernel, and the
+ * weights are advised read-mostly and prefetched once.
  *
  * The CUDA driver (libcuda.so.1) is loaded with dlopen on first use: nothing
  * links against CUDA, and a machine without a driver or a GPU gets an error
@@ -743,6 +744,20 @@ static int64_t descriptorNumel(const int64_t *sizes, int32_t rank) {
 }
 
 /// Copies the strided elements of descriptor `desc` into contiguous `dst`.
+/// Copies `bytes` from `src` to `dst`, either of which may be managed
+/// memory: with the driver's copy engine while the GPU works (managed pages
+/// stay where they are, on the GPU), with memcpy otherwise (the buffers
+/// then come from malloc).
+static void copyBytes(void *dst, const void *src, size_t bytes) {
+  if (bytes && !gpuFailed() && !initError[0] &&
+      cuda.memcpy((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src,
+                  bytes) == 0)
+    return;
+  memcpy(dst, src, bytes);
+}
+
+/// The elements of the memref `desc` into the contiguous `dst`: one copy if
+/// they are contiguous (copyBytes), element by element otherwise.
 static void gatherStrided(char *dst, const int64_t *desc, int32_t rank,
                           size_t elemSize) {
   const char *aligned = (const char *)(intptr_t)desc[1];
@@ -759,7 +774,8 @@ static void gatherStrided(char *dst, const int64_t *desc, int32_t rank,
     expected *= sizes[d];
   }
   if (contiguous) {
-    memcpy(dst, aligned + offset * (int64_t)elemSize, (size_t)numel * elemSize);
+    copyBytes(dst, aligned + offset * (int64_t)elemSize,
+              (size_t)numel * elemSize);
     return;
   }
   int64_t index[ONNXC_MAX_RANK] = {0};
@@ -836,22 +852,11 @@ void onnxc_gpu_run(const onnxc_model_desc *model, onnxc_entry_fn body,
   if (!gpuFailed())
     releaseStreamBlocks();
 
-  /* The outputs back to the host in bulk before they are read. */
+  /* Each output into its own malloc'ed buffer (what the session adopts),
+     copied by the copy engine: its pages stay on the GPU, where the next
+     run's kernels will reuse them (moved to the host, they would fault back
+     one by one); the model's buffers are released once each. */
   int64_t *out = outputs;
-  if (cuda.memPrefetchAsync && !gpuFailed()) {
-    CUstream stream = mgpuStreamCreate();
-    for (int32_t k = 0; k < model->num_outputs; ++k) {
-      void *allocated = (void *)(intptr_t)out[0];
-      if (allocated && (uintptr_t)allocated != ONNXC_GLOBAL_SENTINEL)
-        prefetch(allocated, CU_DEVICE_CPU, stream);
-      out += 3 + 2 * onnxcDescriptorRank(&model->outputs[k]);
-    }
-    mgpuStreamSynchronize(stream);
-  }
-
-  /* Each output into its own malloc'ed buffer (what the session adopts);
-     the model's buffers are released once each. */
-  out = outputs;
   void **released = calloc((size_t)model->num_outputs + 1, sizeof(void *));
   for (int32_t k = 0; k < model->num_outputs; ++k) {
     int32_t rank = onnxcDescriptorRank(&model->outputs[k]);
