@@ -501,7 +501,10 @@ def GPUReductionKernelsPass
 
     It applies where the innermost loop dim is also the innermost dim of an
     input (a column sum stays with one thread per output, whose neighbours
-    then read neighbouring addresses), the body is one combiner with a
+    then read neighbouring addresses), every reduced input varies with every
+    output dim (a contraction, such as a 4-D MatMul's generic, reuses each
+    row for many outputs: one thread per output reads it better), the body
+    is one combiner with a
     neutral element
     (`arith.addf`, `arith.maximumf`, `arith.muli`...) of the output's value
     and a function of the inputs (`matchReduction`), the output is an f32 or

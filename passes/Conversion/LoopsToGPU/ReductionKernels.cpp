@@ -55,7 +55,7 @@ static Operation *getCombiner(linalg::GenericOp op) {
 
 /// Whether `op` is a reduction this pass rewrites: on buffers, outside
 /// kernels and parallel loops, its innermost loop dim reduced and the
-/// innermost dim of an input, its one
+/// innermost dim of an input, no contraction, its one
 /// output a 32-bit scalar per point of the parallel dims (what a shuffle
 /// moves) at parallel dims or constants, read by no input, and a combiner
 /// with a neutral element.
@@ -84,12 +84,26 @@ static bool isWarpReduction(linalg::GenericOp op) {
       return false;
   }
   // Some input read along the innermost dim of its memory: lanes then read
-  // neighbouring addresses (not so a column sum).
+  // neighbouring addresses (not so a column sum). Every input that is
+  // reduced varies with every output dim: a contraction (a 4-D MatMul's
+  // generic) reuses each row for many outputs, which one thread per output
+  // reads better.
+  SmallVector<unsigned> outputDims;
+  for (AffineExpr e : op.getMatchingIndexingMap(init).getResults())
+    if (auto dim = dyn_cast<AffineDimExpr>(e))
+      outputDims.push_back(dim.getPosition());
   bool contiguous = false;
   for (OpOperand *input : op.getDpsInputOperands()) {
     if (input->get() == init->get())
       return false;
     AffineMap map = op.getMatchingIndexingMap(input);
+    bool reduced = false;
+    for (unsigned d = 0; d < loops; ++d)
+      reduced |= linalg::isReductionIterator(op.getIteratorTypesArray()[d]) &&
+                 map.isFunctionOfDim(d);
+    for (unsigned d : outputDims)
+      if (reduced && !map.isFunctionOfDim(d))
+        return false;
     contiguous |=
         isa<MemRefType>(input->get().getType()) && map.getNumResults() > 0 &&
         map.getResults().back() == getAffineDimExpr(loops - 1, op.getContext());

@@ -81,14 +81,26 @@ func.func @spatial_max(%x: memref<2x64x7x7xf32>, %m: memref<2x64x1x1xf32>) {
 // -----
 
 // Left to the default lowering: a reduction over an outer dim (lanes would
-// read a column), one of 16 elements, an f64 output, and a body whose output
-// value is not just combined (no neutral element to start a lane from).
+// read a column), one of 16 elements, an f64 output, a body whose output
+// value is not just combined (no neutral element to start a lane from), and
+// a batched matmul (its rows serve many outputs).
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT: gpu.launch
-// CHECK-COUNT-4: linalg.generic
+// CHECK-COUNT-5: linalg.generic
 // CHECK-NOT: gpu.launch
 func.func @left_alone(%x: memref<64x128xf32>, %col: memref<128xf32>, %short: memref<64x16xf32>, %row: memref<64xf32>,
-                      %d: memref<64x128xf64>, %drow: memref<64xf64>) {
+                      %d: memref<64x128xf64>, %drow: memref<64xf64>,
+                      %a: memref<2x3x64x128xf32>, %b: memref<2x3x128x64xf32>, %c: memref<2x3x64x64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>,
+                                   affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4, d3)>,
+                                   affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<2x3x64x128xf32>, memref<2x3x128x64xf32>) outs(%c : memref<2x3x64x64xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %p = arith.mulf %in, %in_0 : f32
+    %s = arith.addf %p, %out : f32
+    linalg.yield %s : f32
+  }
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>],
                   iterator_types = ["reduction", "parallel"]}
       ins(%x : memref<64x128xf32>) outs(%col : memref<128xf32>) {
