@@ -2,7 +2,7 @@
 //
 // MatMul: linalg.matmul for 2-D operands and for an N-D A times a 2-D B
 // (A's batch dims folded into its rows), linalg.batch_matmul for 3-D ones
-// with equal batches (and N-D ones with equal static batch dims, folded into
+// with equal batches (and N-D ones with equal batch dims, folded into
 // one), else one linalg.generic with broadcasting batch maps; batch dims
 // that may broadcast at run time (a `?` against a dim not 1) version the
 // product: as is where they are equal, else on operands broadcast first;
@@ -225,9 +225,10 @@ struct MatMulLowering : public ONNXToLinalgPattern<onnx::MatMulOp> {
               .getResult(0);
       product = expandLeading(rewriter, loc, flat, productType, sizes, last);
     } else if (aType.getRank() > 3 && aType.getRank() == bType.getRank() &&
-               aBatch == bBatch &&
-               llvm::none_of(aBatch, ShapedType::isDynamic)) {
-      // Equal static batch dims: one batch dim.
+               aBatch == bBatch) {
+      // Equal batch dims: one batch dim. A `?` in both is equal at run time
+      // here: lower() multiplies such operands only where the sizes were
+      // found equal, or after broadcasting both to the product's.
       int64_t count = aType.getRank() - 3;
       Value flatInit = collapseLeading(rewriter, loc, init, count);
       Value flat = rewriter

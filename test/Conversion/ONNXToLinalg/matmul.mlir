@@ -98,6 +98,24 @@ func.func @matmul_4d(%a: tensor<2x3x3x4xf32>, %b: tensor<2x3x4x5xf32>) -> tensor
 
 // -----
 
+// A dynamic batch on both sides (attention's [N, heads, S, D] products):
+// where the two are equal at run time, and after both are broadcast, the
+// batch dims fold into batch_matmul's as when static.
+// CHECK-LABEL: func.func @matmul_4d_dynamic_batch
+// CHECK: scf.if %{{.+}} -> (tensor<?x12x7x7xf32>)
+// CHECK: %[[A:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0, 1], [2], [3]] : tensor<?x12x7x8xf32> into tensor<?x7x8xf32>
+// CHECK: %[[B:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0, 1], [2], [3]] : tensor<?x12x8x7xf32> into tensor<?x8x7xf32>
+// CHECK: linalg.batch_matmul ins(%[[A]], %[[B]] : tensor<?x7x8xf32>, tensor<?x8x7xf32>)
+// CHECK: } else {
+// CHECK: linalg.batch_matmul
+// CHECK-NOT: linalg.generic {{.*}}"reduction"
+func.func @matmul_4d_dynamic_batch(%a: tensor<?x12x7x8xf32>, %b: tensor<?x12x8x7xf32>) -> tensor<?x12x7x7xf32> {
+  %0 = onnx.MatMul %a, %b : (tensor<?x12x7x8xf32>, tensor<?x12x8x7xf32>) -> tensor<?x12x7x7xf32>
+  return %0 : tensor<?x12x7x7xf32>
+}
+
+// -----
+
 // Broadcast batch dims and a 1-D operand: one generic, then the unit dim that
 // the vector gained is collapsed away.
 // CHECK-DAG: #[[A_MAP:.+]] = affine_map<(d0, d1, d2, d3) -> (d1, d3)>
