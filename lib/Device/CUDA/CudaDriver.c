@@ -627,16 +627,49 @@ void *mgpuModuleLoadJIT(void *data, int optLevel) {
 
 void mgpuModuleUnload(void *module) { (void)module; /* cached */ }
 
+/// The kernels already looked up, by module and name (the generated code
+/// asks before every launch, with the same name constant each time): a
+/// driver call saved per launch. Open addressing; when full, the driver.
+typedef struct KnownFunction {
+  void *module;
+  const char *name;
+  CUfunction function;
+} KnownFunction;
+enum { kKnownFunctions = 8192 };
+static KnownFunction knownFunctions[kKnownFunctions];
+
 void *mgpuModuleGetFunction(void *module, const char *name) {
   if (!module || gpuFailed())
     return NULL;
+  nextKernelName = name;
+  size_t slot = ((uintptr_t)name >> 3) % kKnownFunctions;
+  pthread_mutex_lock(&modulesLock);
+  for (size_t probe = 0; probe < kKnownFunctions; ++probe) {
+    KnownFunction *known = &knownFunctions[(slot + probe) % kKnownFunctions];
+    if (!known->name)
+      break;
+    if (known->name == name && known->module == module) {
+      CUfunction function = known->function;
+      pthread_mutex_unlock(&modulesLock);
+      return function;
+    }
+  }
+  pthread_mutex_unlock(&modulesLock);
   CUfunction function = NULL;
   CUresult result = cuda.moduleGetFunction(&function, (CUmodule)module, name);
   if (result != 0) {
     gpuFail("cuModuleGetFunction", result);
     return NULL;
   }
-  nextKernelName = name;
+  pthread_mutex_lock(&modulesLock);
+  for (size_t probe = 0; probe < kKnownFunctions; ++probe) {
+    KnownFunction *known = &knownFunctions[(slot + probe) % kKnownFunctions];
+    if (!known->name || (known->name == name && known->module == module)) {
+      *known = (KnownFunction){module, name, function};
+      break;
+    }
+  }
+  pthread_mutex_unlock(&modulesLock);
   return function;
 }
 
