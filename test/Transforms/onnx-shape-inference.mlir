@@ -114,6 +114,22 @@ func.func @conv_dynamic_kernel(%x: tensor<2x4x8xf32>, %w: tensor<4x1x?xf32>) -> 
 
 // -----
 
+// A Reshape whose -1 stands beside 0s copying every dynamic dim: the copies
+// cancel, so the -1 is static ([B, S, 24] to [0, 0, 6, -1] is [B, S, 6, 4]);
+// not so where a dynamic dim is not copied.
+// CHECK-LABEL: func.func @reshape_minus_one_beside_copies
+// CHECK: onnx.Reshape %{{.+}}, %{{.+}} : (tensor<?x?x24xf32>, tensor<4xi64>) -> tensor<?x?x6x4xf32>
+// CHECK: onnx.Reshape %{{.+}}, %{{.+}} : (tensor<?x?x24xf32>, tensor<3xi64>) -> tensor<?x6x?xf32>
+func.func @reshape_minus_one_beside_copies(%x: tensor<?x?x24xf32>) -> (tensor<*xf32>, tensor<*xf32>) {
+  %heads = onnx.Constant {value = dense<[0, 0, 6, -1]> : tensor<4xi64>} : () -> tensor<4xi64>
+  %r = onnx.Reshape %x, %heads : (tensor<?x?x24xf32>, tensor<4xi64>) -> tensor<*xf32>
+  %partly = onnx.Constant {value = dense<[0, 6, -1]> : tensor<3xi64>} : () -> tensor<3xi64>
+  %p = onnx.Reshape %x, %partly : (tensor<?x?x24xf32>, tensor<3xi64>) -> tensor<*xf32>
+  return %r, %p : tensor<*xf32>, tensor<*xf32>
+}
+
+// -----
+
 // A shape operand built from constants and a tensor's dims is known in part
 // (ONNX's data propagation): [N, 2, 3] with N from a Split of an input, and
 // [N, 3, 4] with N a dim of the data, give static dims where they are known.

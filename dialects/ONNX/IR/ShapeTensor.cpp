@@ -324,6 +324,22 @@ ReshapeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                        llvm::make_range(shape->begin(), shape->end()), "]");
       dims[inferred] = data.getNumElements() / known;
     }
+  } else if (inferred >= 0 && data.hasRank() && op.getAllowzero() == 0) {
+    // Every dynamic input dim copied (a 0 at its index): those cancel, and
+    // the -1 is the rest of the input over the rest of 'shape' ([B, S, H *
+    // D] to [0, 0, H, -1] gives D whatever B is).
+    auto copied = [&](int64_t i) {
+      return i < static_cast<int64_t>(shape->size()) && (*shape)[i] == 0;
+    };
+    int64_t rest = 1, known = 1;
+    for (int64_t i = 0; i < data.getRank() && rest != kDyn; ++i)
+      if (!copied(i))
+        rest = data.isDynamicDim(i) ? kDyn : rest * data.getDimSize(i);
+    for (auto [i, d] : llvm::enumerate(dims))
+      if (static_cast<int64_t>(i) != inferred && !copied(i))
+        known = ShapedType::isDynamic(d) || known == kDyn ? kDyn : known * d;
+    if (rest != kDyn && known != kDyn && known != 0 && rest % known == 0)
+      dims[inferred] = rest / known;
   }
   // reshape_c5
   if (data.hasStaticShape() && llvm::none_of(dims, ShapedType::isDynamic) &&
