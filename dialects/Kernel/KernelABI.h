@@ -239,10 +239,12 @@ void onnxc_kernel_pool2d_f32(ONNXC_MEMREF4(x), ONNXC_MEMREF4(y), int64_t kh,
                              int64_t bottom, int64_t right, int64_t flags);
 
 /// fused.attention: for each batch b and head h, Y[b, :, h] = softmax(scale
-/// * Q[b, :, h] K[b, :, h]^T + M[b, h]) V[b, :, h], where head h of the 3-D
-/// Q, K, V and Y is its h-th block of columns (width / heads of them) and
-/// M broadcasts to [B, heads, S, T] (a size-1 dim is read at stride 0).
-/// `flags` bit 0: there is a mask (else `m` is not read).
+/// * Q[b, :, h] K[b, :, g]^T + M[b, h]) V[b, :, g], where head h of the 3-D
+/// Q and Y is its h-th block of columns (width / heads of them), K and V
+/// have G heads of the same sizes (G = K's width / Q's head size, a divisor
+/// of heads; g = h / (heads / G), h itself when G = heads) and M broadcasts
+/// to [B, heads, S, T] (a size-1 dim is read at stride 0). `flags` bit 0:
+/// there is a mask (else `m` is not read). Inconsistent widths: no output.
 void onnxc_kernel_attention_f32(ONNXC_MEMREF3(q), ONNXC_MEMREF3(k),
                                 ONNXC_MEMREF3(v), ONNXC_MEMREF4(m),
                                 ONNXC_MEMREF3(y), int64_t heads, float scale,

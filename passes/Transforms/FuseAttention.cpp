@@ -29,11 +29,13 @@ namespace {
 
 /// One of Q, K and V split into heads: `source [B, S, H * D]` reshaped to
 /// `[B, S, H, D]`, then permuted so that dim `i` of the result is dim
-/// `perm[i]` of the reshaped tensor.
+/// `perm[i]` of the reshaped tensor, each head repeated `group` times
+/// (grouped-query attention's K and V; 1 otherwise).
 struct Heads {
   Value source;
   int64_t heads, headDim;
   SmallVector<int64_t, 4> perm;
+  int64_t group = 1;
 };
 
 /// The value of a one-element float constant.
@@ -94,11 +96,48 @@ static bool keepsLeadingDims(ReshapeOp reshape, bool trailingFixed) {
   return kept(0) || (target && target->getInt(0) == -1 && trailingFixed);
 }
 
+/// The repeat of each of K's or V's heads for grouped-query attention, as
+/// the Attention-23 expansion writes it (lib/Frontend/Expansion.h,
+/// repeatKVHeads): `x [B, G, T, D]` unsqueezed at axis 2, expanded by
+/// `[1, 1, g, 1, 1]` and reshaped by `[0, G * g, -1, D]`. Returns `x` and
+/// `g` (static, as are G and D).
+static std::optional<std::pair<Value, int64_t>>
+matchRepeatedHeads(ReshapeOp reshape) {
+  auto out = dyn_cast<RankedTensorType>(reshape.getType());
+  auto expand = reshape.getData().getDefiningOp<ExpandOp>();
+  auto unsqueeze =
+      expand ? expand.getInput().getDefiningOp<UnsqueezeOp>() : UnsqueezeOp();
+  if (!out || out.getRank() != 4 || !unsqueeze || !reshape->hasOneUse() ||
+      !expand->hasOneUse() || !unsqueeze->hasOneUse())
+    return std::nullopt;
+  auto x = dyn_cast<RankedTensorType>(unsqueeze.getData().getType());
+  std::optional<ConstantTensor> axes = readConstant(unsqueeze.getAxes(), 1);
+  std::optional<ConstantTensor> by = readConstant(expand.getShape(), 5);
+  std::optional<ConstantTensor> target = readConstant(reshape.getShape(), 4);
+  if (!x || x.getRank() != 4 || !axes || axes->size() != 1 ||
+      axes->getInt(0) != 2 || !by || by->size() != 5 || !target ||
+      target->size() != 4 || reshape.getAllowzero() != 0)
+    return std::nullopt;
+  int64_t group = by->getInt(2);
+  for (int64_t i : {0, 1, 3, 4})
+    if (by->getInt(i) != 1)
+      return std::nullopt;
+  if (group < 1 || x.isDynamicDim(1) || x.isDynamicDim(3) ||
+      target->getInt(0) != 0 || target->getInt(1) != x.getDimSize(1) * group ||
+      target->getInt(2) != -1 || target->getInt(3) != x.getDimSize(3))
+    return std::nullopt;
+  return std::make_pair(unsqueeze.getData(), group);
+}
+
 /// Walks up from an operand of the attention's MatMuls through Transposes
-/// (composing their permutations) and scalar Muls and Divs (into `scale`)
-/// to the Reshape that splits `[B, S, H * D]` into `[B, S, H, D]`.
+/// (composing their permutations), scalar Muls and Divs (into `scale`) and
+/// at most one repeat of the heads (matchRepeatedHeads) to the Reshape that
+/// splits `[B, S, H * D]` into `[B, S, H, D]`.
 static std::optional<Heads> matchHeads(Value value, double &scale) {
   SmallVector<int64_t, 4> perm = {0, 1, 2, 3};
+  // The permutation where the heads were repeated (their dim 1 there).
+  std::optional<SmallVector<int64_t, 4>> repeatedAt;
+  int64_t group = 1;
   while (Operation *def = value.getDefiningOp()) {
     if (auto transpose = dyn_cast<TransposeOp>(def)) {
       if (!transpose->hasOneUse())
@@ -122,6 +161,14 @@ static std::optional<Heads> matchHeads(Value value, double &scale) {
     auto reshape = dyn_cast<ReshapeOp>(def);
     if (!reshape)
       return std::nullopt;
+    if (std::optional<std::pair<Value, int64_t>> repeat =
+            matchRepeatedHeads(reshape)) {
+      if (repeatedAt)
+        return std::nullopt;
+      repeatedAt = perm;
+      std::tie(value, group) = *repeat;
+      continue;
+    }
     auto in = dyn_cast<RankedTensorType>(reshape.getData().getType());
     auto out = dyn_cast<RankedTensorType>(reshape.getType());
     if (!in || !out || in.getRank() != 3 || out.getRank() != 4 ||
@@ -129,7 +176,15 @@ static std::optional<Heads> matchHeads(Value value, double &scale) {
         in.getDimSize(2) != out.getDimSize(2) * out.getDimSize(3) ||
         !keepsLeadingDims(reshape, /*trailingFixed=*/true))
       return std::nullopt;
-    return Heads{reshape.getData(), out.getDimSize(2), out.getDimSize(3), perm};
+    // The repeated dim is the heads (dim 2 of this Reshape's result): the
+    // Transposes between the two took dim 1 there to it.
+    if (repeatedAt) {
+      auto at = llvm::find(*repeatedAt, 1);
+      if (at == repeatedAt->end() || perm[at - repeatedAt->begin()] != 2)
+        return std::nullopt;
+    }
+    return Heads{reshape.getData(), out.getDimSize(2), out.getDimSize(3), perm,
+                 group};
   }
   return std::nullopt;
 }
@@ -205,9 +260,10 @@ struct FuseAttention : public OpRewritePattern<MatMulOp> {
         k->perm != ArrayRef<int64_t>{0, 2, 3, 1} ||
         v->perm != ArrayRef<int64_t>{0, 2, 1, 3})
       return rewriter.notifyMatchFailure(pv, "Q, K or V not split into heads");
-    if (q->heads != k->heads || q->heads != v->heads ||
-        q->headDim != k->headDim || v->heads != merged.getDimSize(2) ||
-        v->headDim != merged.getDimSize(3))
+    // K and V may have fewer heads, each repeated for a group of Q's.
+    if (q->group != 1 || k->heads != v->heads || k->group != v->group ||
+        q->heads != k->heads * k->group || q->headDim != k->headDim ||
+        q->heads != merged.getDimSize(2) || v->headDim != merged.getDimSize(3))
       return rewriter.notifyMatchFailure(pv, "heads do not agree");
 
     // Self-attention: Q, K and V share their batch (a `?` is one input's).
@@ -225,6 +281,7 @@ struct FuseAttention : public OpRewritePattern<MatMulOp> {
     auto fused = rewriter.create<fused::AttentionOp>(
         flatten.getLoc(), flat, q->source, k->source, v->source, maskOrNone,
         rewriter.getI64IntegerAttr(q->heads),
+        k->group == 1 ? IntegerAttr() : rewriter.getI64IntegerAttr(k->heads),
         rewriter.getF32FloatAttr(float(scale)));
     rewriter.replaceOp(flatten, fused.getY());
     return success();

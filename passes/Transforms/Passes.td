@@ -193,7 +193,11 @@ def ONNXFuseAttentionPass : Pass<"onnx-fuse-attention", "mlir::func::FuncOp"> {
     K or the scores, an optional Add of a mask of rank 4 or less, Softmax
     over the last axis, MatMul by V, Transpose to `[B, S, H, D]` and Reshape
     to `[B, S, H * D]`; all of it becomes one `fused.attention` of the three
-    `[B, S, H * D]` tensors and the mask. Only f32 attention is fused (what
+    `[B, S, H * D]` tensors and the mask. K and V may have fewer heads `G`,
+    each repeated for `H / G` of Q's as ONNX's Attention-23 expansion does
+    (Unsqueeze at axis 2, Expand by `[1, 1, H / G, 1, 1]`, Reshape to
+    `[B, H, T, D]`): grouped-query attention, `kv_num_heads = G`. Only f32
+    attention is fused (what
     the lowering implements), and only where every op in between has no
     other reader. The output projection stays a MatMul.
 

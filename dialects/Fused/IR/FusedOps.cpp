@@ -107,15 +107,25 @@ LogicalResult AttentionOp::verify() {
              << name << " (got rank " << type.getRank() << ")";
   }
   // attention_c3
+  int64_t kvHeads = getKeyValueHeads();
+  if (kvHeads <= 0 || heads % kvHeads != 0)
+    return emitOpError("expects a kv_num_heads that divides num_heads ")
+           << heads << " (got " << kvHeads << ")";
   int64_t width = dimOf(getQuery().getType(), 2);
   int64_t keyWidth = dimOf(getKey().getType(), 2);
-  if (!mayEqual(width, keyWidth))
-    return emitOpError("expects query and key of the same width (got ")
-           << width << " and " << keyWidth << ")";
-  for (int64_t w : {width, keyWidth, dimOf(getValue().getType(), 2)})
-    if (!ShapedType::isDynamic(w) && w % heads != 0)
-      return emitOpError("expects widths divisible by num_heads ")
-             << heads << " (got " << w << ")";
+  if (!ShapedType::isDynamic(width) && width % heads != 0)
+    return emitOpError("expects widths divisible by num_heads ")
+           << heads << " (got " << width << ")";
+  for (int64_t w : {keyWidth, dimOf(getValue().getType(), 2)})
+    if (!ShapedType::isDynamic(w) && w % kvHeads != 0)
+      return emitOpError("expects key and value widths divisible by ")
+             << (kvHeads == heads ? "num_heads " : "kv_num_heads ") << kvHeads
+             << " (got " << w << ")";
+  // Q's and K's heads of the same size: widths in the ratio of the heads.
+  if (!ShapedType::isDynamic(width) && !ShapedType::isDynamic(keyWidth) &&
+      width / heads != keyWidth / kvHeads)
+    return emitOpError("expects query and key heads of the same size (got ")
+           << width / heads << " and " << keyWidth / kvHeads << ")";
   // attention_c4
   int64_t keys = dimOf(getKey().getType(), 1);
   int64_t values = dimOf(getValue().getType(), 1);
@@ -145,7 +155,7 @@ bool AttentionOp::isCompatibleReturnTypes(TypeRange lhs, TypeRange rhs) {
   return onnxc::onnx::areCompatibleTypes(lhs, rhs);
 }
 
-// [B, S] of the query and the width of the value.
+// [B, S] of the query and the width of the value's heads times num_heads.
 LogicalResult
 AttentionOp::inferReturnTypes(MLIRContext *context, std::optional<Location> loc,
                               ValueRange operands, DictionaryAttr attributes,
@@ -154,9 +164,16 @@ AttentionOp::inferReturnTypes(MLIRContext *context, std::optional<Location> loc,
   auto query = dyn_cast<TensorType>(operands[0].getType());
   if (!query)
     return failure();
+  Adaptor adaptor(operands, attributes, properties, regions);
+  int64_t heads = adaptor.getNumHeads();
+  int64_t kvHeads = adaptor.getKvNumHeads().value_or(heads);
+  int64_t width = dimOf(operands[2].getType(), 2);
+  if (!ShapedType::isDynamic(width) && kvHeads > 0 && kvHeads != heads)
+    width = width / kvHeads * heads;
+  else if (kvHeads != heads)
+    width = ShapedType::kDynamic;
   results.push_back(RankedTensorType::get(
-      {dimOf(query, 0), dimOf(query, 1), dimOf(operands[2].getType(), 2)},
-      query.getElementType()));
+      {dimOf(query, 0), dimOf(query, 1), width}, query.getElementType()));
   return success();
 }
 

@@ -1,12 +1,14 @@
 /*===- Attention.c - Multi-head attention kernel ---------------------------===*
  *
  * The entry point that lowered fused.attention calls. Per (batch, head):
- * scores = Q_h K_h^T through the packed GEMM of gemm/ (K_h transposed into a
+ * scores = Q_h K_g^T through the packed GEMM of gemm/ (K_g transposed into a
  * contiguous buffer first), then one pass per row that scales, adds the
- * mask, and normalizes with a vectorizable exp, then P V_h through the GEMM
+ * mask, and normalizes with a vectorizable exp, then P V_g through the GEMM
  * again, written straight into the head's columns of the [B, S, H * D]
- * result. The (batch, head) pairs are spread over the session's thread pool;
- * the GEMMs inside run serially on their thread.
+ * result. g is h itself, or with grouped-query attention (key and value of
+ * G < H heads, G taken from their widths) h / (H / G). The (batch, head) pairs
+ *are spread over the session's thread pool; the GEMMs inside run serially on
+ *their thread.
  *
  *===----------------------------------------------------------------------===*/
 #include "lib/Kernels/Kernels.h"
@@ -20,7 +22,7 @@ enum { FlagHasMask = 1 };
 typedef struct {
   const float *q, *k, *v, *mask;
   float *y;
-  int64_t heads, rows, keys, keyDim, valueDim;
+  int64_t heads, group, rows, keys, keyDim, valueDim;
   int64_t qStride[3], kStride[3], vStride[3], maskStride[4], yStride[3];
   float scale;
   /* Offset tables of the two GEMMs (the same for every head). */
@@ -134,10 +136,10 @@ static void runHeads(void *ctx, int64_t begin, int64_t end) {
   float *keysT = scores + rows * keys;
   SoftmaxRowFn row = chooseSoftmaxRow();
   for (int64_t task = begin; task < end; ++task) {
-    int64_t b = task / a->heads, h = task % a->heads;
+    int64_t b = task / a->heads, h = task % a->heads, g = h / a->group;
     const float *q = a->q + b * a->qStride[0] + h * a->keyDim * a->qStride[2];
-    const float *k = a->k + b * a->kStride[0] + h * a->keyDim * a->kStride[2];
-    const float *v = a->v + b * a->vStride[0] + h * a->valueDim * a->vStride[2];
+    const float *k = a->k + b * a->kStride[0] + g * a->keyDim * a->kStride[2];
+    const float *v = a->v + b * a->vStride[0] + g * a->valueDim * a->vStride[2];
     float *y = a->y + b * a->yStride[0] + h * a->valueDim * a->yStride[2];
 
     for (int64_t j = 0; j < keys; ++j)
@@ -196,12 +198,16 @@ void onnxc_kernel_attention_f32(ONNXC_MEMREF3(q), ONNXC_MEMREF3(k),
                                 ONNXC_MEMREF3(y), int64_t heads, float scale,
                                 int64_t flags) {
   (void)qAlloc, (void)kAlloc, (void)vAlloc, (void)mAlloc, (void)yAlloc,
-      (void)kSize0, (void)kSize2, (void)vSize0, (void)vSize1, (void)ySize0,
-      (void)ySize1, (void)ySize2;
+      (void)kSize0, (void)vSize0, (void)vSize1, (void)ySize0, (void)ySize1;
   int64_t batch = qSize0, rows = qSize1, keys = kSize1;
   if (heads <= 0 || batch <= 0 || rows <= 0)
     return;
-  int64_t keyDim = qSize2 / heads, valueDim = vSize2 / heads;
+  /* Key and value heads from the widths (fused.attention's verifier keeps
+     them consistent): G = kSize2 / keyDim, each serving H / G heads. */
+  int64_t keyDim = qSize2 / heads, valueDim = ySize2 / heads;
+  int64_t kvHeads = keyDim > 0 ? kSize2 / keyDim : heads;
+  if (kvHeads <= 0 || heads % kvHeads != 0 || vSize2 != kvHeads * valueDim)
+    return;
   /* A broadcast mask dim (size 1) is read with stride 0. */
   int64_t maskStride[4] = {
       mSize0 == 1 ? 0 : mStride0, mSize1 == 1 ? 0 : mStride1,
@@ -231,6 +237,7 @@ void onnxc_kernel_attention_f32(ONNXC_MEMREF3(q), ONNXC_MEMREF3(k),
                  (flags & FlagHasMask) ? m + mOff : NULL,
                  y + yOff,
                  heads,
+                 heads / kvHeads,
                  rows,
                  keys,
                  keyDim,

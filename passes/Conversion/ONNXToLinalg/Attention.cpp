@@ -81,13 +81,24 @@ struct AttentionToKernelCall : public OpConversionPattern<fused::AttentionOp> {
           rewriter, loc, rewriter.create<memref::AllocaOp>(loc, unit)));
     }
 
-    // The result: [B, S] of the query, the value's width.
+    // The result: [B, S] of the query, the value's width times the ratio
+    // of the heads (grouped-query attention).
     SmallVector<Value> dynamicSizes;
     for (auto [i, from] : llvm::enumerate(SmallVector<Value>{
-             adaptor.getQuery(), adaptor.getQuery(), adaptor.getValue()}))
-      if (resultType.isDynamicDim(i))
-        dynamicSizes.push_back(
-            rewriter.create<tensor::DimOp>(loc, from, int64_t(i)));
+             adaptor.getQuery(), adaptor.getQuery(), adaptor.getValue()})) {
+      if (!resultType.isDynamicDim(i))
+        continue;
+      Value size = rewriter.create<tensor::DimOp>(loc, from, int64_t(i));
+      if (i == 2 && op.getKeyValueHeads() != op.getNumHeads())
+        size = rewriter.create<arith::MulIOp>(
+            loc,
+            rewriter.create<arith::DivUIOp>(
+                loc, size,
+                rewriter.create<arith::ConstantIndexOp>(loc,
+                                                        op.getKeyValueHeads())),
+            rewriter.create<arith::ConstantIndexOp>(loc, op.getNumHeads()));
+      dynamicSizes.push_back(size);
+    }
     Value result = allocBuffer(rewriter, loc, resultType, dynamicSizes);
     args.push_back(castToDynamic(rewriter, loc, result));
     args.push_back(

@@ -44,6 +44,33 @@ func.func @attention_c3(%q: tensor<1x8x12xf32>) -> tensor<1x8x12xf32> {
 
 // -----
 
+func.func @attention_c3_kv_heads(%q: tensor<1x8x12xf32>, %k: tensor<1x8x6xf32>) -> tensor<1x8x12xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+1 {{expects a kv_num_heads that divides num_heads 6 (got 4)}}
+  %y = fused.attention %q, %k, %k, %none {num_heads = 6 : i64, kv_num_heads = 4 : i64, scale = 0.5 : f32} : (tensor<1x8x12xf32>, tensor<1x8x6xf32>, tensor<1x8x6xf32>, none) -> tensor<1x8x12xf32>
+  return %y : tensor<1x8x12xf32>
+}
+
+// -----
+
+func.func @attention_c3_kv_width(%q: tensor<1x8x12xf32>, %k: tensor<1x8x5xf32>) -> tensor<1x8x12xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+1 {{expects key and value widths divisible by kv_num_heads 2 (got 5)}}
+  %y = fused.attention %q, %k, %k, %none {num_heads = 6 : i64, kv_num_heads = 2 : i64, scale = 0.5 : f32} : (tensor<1x8x12xf32>, tensor<1x8x5xf32>, tensor<1x8x5xf32>, none) -> tensor<1x8x12xf32>
+  return %y : tensor<1x8x12xf32>
+}
+
+// -----
+
+func.func @attention_c3_head_size(%q: tensor<1x8x12xf32>, %k: tensor<1x8x8xf32>) -> tensor<1x8x12xf32> {
+  %none = onnx.NoValue : () -> none
+  // expected-error @+1 {{expects query and key heads of the same size (got 2 and 4)}}
+  %y = fused.attention %q, %k, %k, %none {num_heads = 6 : i64, kv_num_heads = 2 : i64, scale = 0.5 : f32} : (tensor<1x8x12xf32>, tensor<1x8x8xf32>, tensor<1x8x8xf32>, none) -> tensor<1x8x12xf32>
+  return %y : tensor<1x8x12xf32>
+}
+
+// -----
+
 func.func @attention_c4(%q: tensor<1x8x16xf32>, %k: tensor<1x6x16xf32>, %v: tensor<1x5x16xf32>) -> tensor<1x8x16xf32> {
   %none = onnx.NoValue : () -> none
   // expected-error @+1 {{expects as many keys as values (got 6 and 5)}}

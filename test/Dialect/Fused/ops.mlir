@@ -27,6 +27,18 @@ func.func @attention(%q: tensor<?x8x16xf32>, %kv: tensor<?x6x16xf32>, %m: tensor
 
 // -----
 
+// Grouped-query attention: 4 query heads over 2 key and value heads; the
+// result has the query's heads (of the value's head size).
+// CHECK-LABEL: func.func @attention_gqa
+// CHECK: fused.attention %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {kv_num_heads = 2 : i64, num_heads = 4 : i64, scale = 5.000000e-01 : f32} : (tensor<?x8x16xf32>, tensor<?x6x8xf32>, tensor<?x6x6xf32>, none) -> tensor<?x8x12xf32>
+func.func @attention_gqa(%q: tensor<?x8x16xf32>, %k: tensor<?x6x8xf32>, %v: tensor<?x6x6xf32>) -> tensor<?x8x12xf32> {
+  %none = onnx.NoValue : () -> none
+  %y = fused.attention %q, %k, %v, %none {num_heads = 4 : i64, kv_num_heads = 2 : i64, scale = 0.5 : f32} : (tensor<?x8x16xf32>, tensor<?x6x8xf32>, tensor<?x6x6xf32>, none) -> tensor<?x8x12xf32>
+  return %y : tensor<?x8x12xf32>
+}
+
+// -----
+
 // The int8 kernel ops on tensors (with a result) and on memrefs (without).
 // CHECK-LABEL: func.func @qkernels
 // CHECK: fused.qmatmul %{{.*}} outs(%{{.*}}) {relu, w_signed} : {{.*}} -> tensor<4x16xi8>
