@@ -17,6 +17,7 @@
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 
@@ -55,10 +56,15 @@ static std::optional<int64_t> arenaBytes(memref::AllocOp alloc) {
       element.getIntOrFloatBitWidth() % 8 != 0 ||
       alloc.getAlignment().value_or(1) > kArenaAlignment)
     return std::nullopt;
+  // Past 1 TiB (a model's absurd dims; the product may not even fit in 64
+  // bits) a buffer is no arena's: it stays an alloc, which fails at run
+  // time with a message, and the arena's offsets cannot overflow.
+  constexpr int64_t kMaxArenaBytes = int64_t(1) << 40;
   int64_t bytes = element.getIntOrFloatBitWidth() / 8;
   for (int64_t dim : type.getShape())
-    if (!ShapedType::isDynamic(dim))
-      bytes *= dim;
+    if (!ShapedType::isDynamic(dim) &&
+        (llvm::MulOverflow(bytes, dim, bytes) || bytes > kMaxArenaBytes))
+      return std::nullopt;
   return (std::max<int64_t>(bytes, 1) + kArenaAlignment - 1) / kArenaAlignment *
          kArenaAlignment;
 }

@@ -146,3 +146,25 @@ func.func @kept(%cond: i1, %m: index, %n: index) {
   memref.dealloc %g : memref<16xf32>
   return
 }
+
+// -----
+
+// Temporaries past 1 TiB (a fuzzed model's dims; 4 x 2^63 - 1 bytes would
+// overflow int64): they stay allocs; the small one still goes in the arena.
+// CHECK-LABEL: func.func @huge_temporaries
+// CHECK: call @onnxc_arena_acquire
+// CHECK: memref.view %{{.+}} : memref<?xi8> to memref<16xf32>
+// CHECK: %[[H:.+]] = memref.alloc() {alignment = 64 : i64} : memref<9223372036854775807xf32>
+// CHECK: %[[T:.+]] = memref.alloc() {alignment = 64 : i64} : memref<1048576x1048576xf32>
+// CHECK: memref.dealloc %[[H]]
+// CHECK: memref.dealloc %[[T]]
+func.func @huge_temporaries() {
+  %s = memref.alloc() {alignment = 64 : i64} : memref<16xf32>
+  %h = memref.alloc() {alignment = 64 : i64} : memref<9223372036854775807xf32>
+  %t = memref.alloc() {alignment = 64 : i64} : memref<1048576x1048576xf32>
+  "test.use"(%s, %h, %t) : (memref<16xf32>, memref<9223372036854775807xf32>, memref<1048576x1048576xf32>) -> ()
+  memref.dealloc %s : memref<16xf32>
+  memref.dealloc %h : memref<9223372036854775807xf32>
+  memref.dealloc %t : memref<1048576x1048576xf32>
+  return
+}
