@@ -41,7 +41,8 @@ int64_t statsDType(int64_t dtype) {
 /// static in the result where N x H is.
 Value splitHeads(Expansion &e, NodeContext &node, Value x, int64_t heads,
                  int64_t dtype) {
-  auto type = dyn_cast<RankedTensorType>(x.getType());
+  // After an error of the expansion `x` may be null (its ops are no-ops).
+  auto type = dyn_cast_or_null<RankedTensorType>(x ? x.getType() : Type());
   int64_t size = type && type.getRank() == 3 && !type.isDynamicDim(2) &&
                          type.getDimSize(2) % heads == 0
                      ? type.getDimSize(2) / heads
@@ -760,6 +761,10 @@ FailureOr<SmallVector<Value>> importMultiHeadAttention(NodeContext &node,
   Value q = toHeads(query);
   Value k = kvRank == 4 ? key : toHeads(key);
   Value v = kvRank == 4 ? value : toHeads(value);
+  // An op above refused its operands (the error says which): attend()
+  // reads their types.
+  if (!e.ok())
+    return failure();
   if (pastKey) {
     NamedAttribute axis2 = e.attr("axis", 2);
     k = e.op("Concat", {pastKey, k}, {axis2});

@@ -1481,6 +1481,12 @@ static FailureOr<SmallVector<Value>> importResizeV18(NodeContext &node,
               std::to_string(type.getRank()) + ")";
       return failure();
     }
+    // roi and scales get float constants spread in below.
+    if (i != 3u && !isa<NoneType>(node.inputs[i].getType()) &&
+        !isa<FloatType>(getElementTypeOrSelf(node.inputs[i].getType()))) {
+      error = std::string("needs a float ") + kInputNames[i];
+      return failure();
+    }
   }
   // position[d]: where dim d is in `axes`, or -1.
   SmallVector<int64_t> position(rank, -1);
@@ -1836,7 +1842,10 @@ static FailureOr<SmallVector<Value>> importRangeV27(NodeContext &node,
   std::optional<int64_t> dtype = inputDType(node, 0);
   bool halfPrecision = dtype == ::onnx::TensorProto::FLOAT16 ||
                        dtype == ::onnx::TensorProto::BFLOAT16;
-  if (!halfPrecision || *stashType == 0 || node.inputs.size() != 3)
+  // A missing input ("") is importGeneric's to report.
+  auto missing = [](Value v) { return !v || isa<NoneType>(v.getType()); };
+  if (!halfPrecision || *stashType == 0 || node.inputs.size() != 3 ||
+      llvm::any_of(node.inputs, missing))
     return importGeneric(node, error);
   OpBuilder &b = node.builder;
   auto castTo = [&](Value value, int64_t to) {

@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Traits.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace onnxc::onnx {
 
@@ -65,13 +66,13 @@ inline bool dimsDiffer(int64_t a, int64_t b) {
          a != b;
 }
 
-/// Multiplies sizes, giving `?` if any is `?`.
+/// Multiplies sizes, giving `?` if any is `?` or the product overflows
+/// (absurd static dims: it is not a size anything can have).
 inline int64_t productOfDims(llvm::ArrayRef<int64_t> dims) {
   int64_t result = 1;
   for (int64_t d : dims) {
-    if (mlir::ShapedType::isDynamic(d))
+    if (mlir::ShapedType::isDynamic(d) || llvm::MulOverflow(result, d, result))
       return mlir::ShapedType::kDynamic;
-    result *= d;
   }
   return result;
 }

@@ -279,7 +279,9 @@ Value createProduct(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes) {
   Value dynamic;
   for (OpFoldResult size : sizes) {
     if (std::optional<int64_t> c = getConstantIntValue(size)) {
-      constant *= *c;
+      // Wrapping, as the run-time product (arith.muli on index) would.
+      constant = static_cast<int64_t>(static_cast<uint64_t>(constant) *
+                                      static_cast<uint64_t>(*c));
       continue;
     }
     Value v = cast<Value>(size);
@@ -927,14 +929,18 @@ SmallVector<Value> getAxesMask(OpBuilder &b, Location loc, Value axes,
     Value element = nb.create<tensor::ExtractOp>(l, axes, ValueRange{i});
     return nb.create<arith::IndexCastOp>(l, nb.getIndexType(), element);
   };
-  if (std::optional<int64_t> length = getStaticLength(axes)) {
+  // Unrolled when short (valid axes number at most `rank`); a loop past
+  // that, so that a declared length of 2^63 - 1 (a fuzzed model) does not
+  // unroll forever.
+  std::optional<int64_t> length = getStaticLength(axes);
+  if (length && *length <= std::max<int64_t>(rank, 8)) {
     for (int64_t i = 0; i < *length; ++i)
       update(b, loc, readAxis(b, loc, createIndex(b, loc, i)), mask);
     return mask;
   }
-  Value length = b.create<tensor::DimOp>(loc, axes, 0);
+  Value count = b.create<tensor::DimOp>(loc, axes, 0);
   auto loop = b.create<scf::ForOp>(
-      loc, createIndex(b, loc, 0), length, createIndex(b, loc, 1), mask,
+      loc, createIndex(b, loc, 0), count, createIndex(b, loc, 1), mask,
       [&](OpBuilder &nb, Location l, Value i, ValueRange bits) {
         SmallVector<Value> next(bits);
         update(nb, l, readAxis(nb, l, i), next);

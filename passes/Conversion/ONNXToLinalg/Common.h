@@ -335,7 +335,8 @@ mlir::Value normalizeIndex(mlir::OpBuilder &b, mlir::Location loc,
 
 /// Which of `rank` dims the 1-D integer tensor `axes` (indexing `rank` dims,
 /// negative from the back) names, as i1 values computed at run time; a
-/// tensor of static length is read element by element, else in a loop.
+/// tensor of short static length (up to max(rank, 8)) is read element by
+/// element, else in a loop.
 llvm::SmallVector<mlir::Value> getAxesMask(mlir::OpBuilder &b,
                                            mlir::Location loc, mlir::Value axes,
                                            int64_t rank);

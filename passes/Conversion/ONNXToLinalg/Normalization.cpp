@@ -303,6 +303,15 @@ struct BatchNormalizationLowering
     Type element = resultType.getElementType();
     int64_t rank = resultType.getRank();
     Value x = adaptor.getX();
+    // Opset 15 lets the parameters and statistics differ from X's type
+    // (T1, T2): not lowered.
+    for (Value param : {adaptor.getScale(), adaptor.getB(),
+                        adaptor.getInputMean(), adaptor.getInputVar()})
+      if (getElementTypeOrSelf(param.getType()) != element)
+        return op.emitOpError("supports scale, B, input_mean and input_var "
+                              "of X's element type only (got ")
+               << getElementTypeOrSelf(param.getType()) << " with " << element
+               << ")";
     bool training = op.getTrainingMode() != 0;
     Value mean = adaptor.getInputMean(), var = adaptor.getInputVar();
     if (training) {
@@ -345,12 +354,16 @@ struct BatchNormalizationLowering
     // running = input * momentum + batch * (1 - momentum)
     double momentum = op.getMomentum().convertToDouble();
     SmallVector<Value> results{generic.getResult(0)};
-    for (auto [index, running, batch] : llvm::enumerate(
-             ArrayRef<Value>{adaptor.getInputMean(), adaptor.getInputVar()},
-             ArrayRef<Value>{mean, var})) {
+    // Named arrays: an ArrayRef of a braced list in the loop header would
+    // outlive the list.
+    Value runningStats[] = {adaptor.getInputMean(), adaptor.getInputVar()};
+    Value batchStats[] = {mean, var};
+    for (auto [index, running, batch] :
+         llvm::enumerate(runningStats, batchStats)) {
       RankedTensorType type = getRankedResultType(op, index + 1);
       if (!type)
         return failure();
+      Type statElement = type.getElementType();
       Value batchAsType = castTo(rewriter, loc, batch, type);
       results.push_back(createElementwiseMap(
           rewriter, loc, ValueRange{running, batchAsType}, type,
@@ -358,10 +371,11 @@ struct BatchNormalizationLowering
           [&](OpBuilder &b, Location l, ValueRange args) -> Value {
             return b.create<arith::AddFOp>(
                 l,
-                b.create<arith::MulFOp>(l, args[0],
-                                        createScalar(b, l, element, momentum)),
                 b.create<arith::MulFOp>(
-                    l, args[1], createScalar(b, l, element, 1.0 - momentum)));
+                    l, args[0], createScalar(b, l, statElement, momentum)),
+                b.create<arith::MulFOp>(
+                    l, args[1],
+                    createScalar(b, l, statElement, 1.0 - momentum)));
           }));
     }
     rewriter.replaceOp(op, results);

@@ -120,3 +120,14 @@ func.func @tree_cycle(%x: tensor<?x2xf32>) -> tensor<?x1xf32> {
   return %y : tensor<?x1xf32>
 }
 
+
+// -----
+
+// Statistics of another type than X's (opset 15's T2): not lowered, said so
+// (a fuzzed model: it used to reach a tensor.cast between element types).
+func.func @batchnorm_mixed_types(%x: tensor<2x3x4xf32>, %s: tensor<3xf32>, %m: tensor<3xbf16>) -> tensor<2x3x4xf32> {
+  // expected-error @+2 {{supports scale, B, input_mean and input_var of X's element type only (got 'bf16' with 'f32')}}
+  // expected-error @+1 {{failed to legalize operation 'onnx.BatchNormalization'}}
+  %y = onnx.BatchNormalization %x, %s, %s, %m, %m : (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xbf16>, tensor<3xbf16>) -> tensor<2x3x4xf32>
+  return %y : tensor<2x3x4xf32>
+}

@@ -191,6 +191,18 @@ func.func @reduce_runtime_noop(%x: tensor<2x3xf32>, %axes: tensor<?xi64>) -> ten
 
 // -----
 
+// Axes of a static count past max(rank, 8) (a fuzzed model declared
+// 2^63 - 1 of them) are read in a loop too, not unrolled.
+// CHECK-LABEL: func.func @reduce_runtime_huge_axes
+// CHECK: scf.for {{.*}} -> (i1, i1)
+// CHECK: linalg.generic
+func.func @reduce_runtime_huge_axes(%x: tensor<2x3xf32>, %axes: tensor<9223372036854775807xi64>) -> tensor<?x?xf32> {
+  %0 = onnx.ReduceSum %x, %axes : (tensor<2x3xf32>, tensor<9223372036854775807xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
 // ArgMax keeps the best value and its index; select_last_index takes ties.
 // CHECK-LABEL: func.func @argmax
 // CHECK: %[[R:.+]]:2 = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}} outs(%{{.+}}, %{{.+}} : tensor<2xf32>, tensor<2xi64>)
