@@ -134,6 +134,11 @@ struct RecognizeLayerNorm : public OpRewritePattern<DivOp> {
         }
       }
     }
+    // Without a Scale, one of ones is built: not for absurd widths (a fuzzed
+    // model's 2^44 of them would be allocated here).
+    int64_t width = onnx::detail::productOfDims(normShape);
+    if (!scale && (ShapedType::isDynamic(width) || width > (int64_t(1) << 24)))
+      return rewriter.notifyMatchFailure(div, "too wide to build a Scale");
     if (!scale) {
       ConstantTensor ones = ConstantTensor::zeros(paramType);
       std::fill(ones.floats.begin(), ones.floats.end(), 1.0);

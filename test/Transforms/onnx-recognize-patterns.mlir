@@ -29,6 +29,29 @@ func.func @layer_norm(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
 
 // -----
 
+// Without a Scale, one of ones would be built as a constant: not for a
+// normalized width of 2^40 (a fuzzed model's), which stays as it is.
+// CHECK-LABEL: func.func @layer_norm_too_wide
+// CHECK-NOT: onnx.LayerNormalization
+// CHECK: onnx.Div
+module attributes {onnx.opset_import = {ai.onnx = 17 : i64}} {
+func.func @layer_norm_too_wide(%x: tensor<2x1099511627776xf32>) -> tensor<2x1099511627776xf32> {
+  %axes = onnx.Constant {value = dense<-1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %two = onnx.Constant {value = dense<2.0> : tensor<f32>} : () -> tensor<f32>
+  %eps = onnx.Constant {value = dense<1.0e-5> : tensor<f32>} : () -> tensor<f32>
+  %m = onnx.ReduceMean %x, %axes : (tensor<2x1099511627776xf32>, tensor<1xi64>) -> tensor<2x1xf32>
+  %d = onnx.Sub %x, %m : (tensor<2x1099511627776xf32>, tensor<2x1xf32>) -> tensor<2x1099511627776xf32>
+  %p = onnx.Pow %d, %two : (tensor<2x1099511627776xf32>, tensor<f32>) -> tensor<2x1099511627776xf32>
+  %v = onnx.ReduceMean %p, %axes : (tensor<2x1099511627776xf32>, tensor<1xi64>) -> tensor<2x1xf32>
+  %e = onnx.Add %v, %eps : (tensor<2x1xf32>, tensor<f32>) -> tensor<2x1xf32>
+  %s = onnx.Sqrt %e : (tensor<2x1xf32>) -> tensor<2x1xf32>
+  %n = onnx.Div %d, %s : (tensor<2x1099511627776xf32>, tensor<2x1xf32>) -> tensor<2x1099511627776xf32>
+  return %n : tensor<2x1099511627776xf32>
+}
+}
+
+// -----
+
 // GELU at opset 17: left alone, unless the opset may be raised to 20.
 // CHECK-LABEL: func.func @gelu
 // CHECK: onnx.Erf
