@@ -885,6 +885,9 @@ FailureOr<SmallVector<Value>> importContribAttention(NodeContext &node,
     k = e.op("Concat", {pastKey, k}, {axis2});
     v = e.op("Concat", {half(1), v}, {axis2});
   }
+  // As for MultiHeadAttention: attend() reads the types of what came before.
+  if (!e.ok())
+    return failure();
   attention->dtype = *dtype;
   Value y =
       attention->attend(e, node, q, k, v, pastLength, mask, attentionBias);
@@ -982,6 +985,8 @@ Value integerScalar(NodeContext &node, Type element, int64_t value) {
 /// nibble shifted out to the left and back), which ONNX has since opset 11,
 /// so that an exported model stays valid at the model's opset.
 Value unpackNibbles(Expansion &e, NodeContext &node, Value packed) {
+  if (!e.ok())
+    return Value(); // the expansion already failed: its ops are no-ops
   Type u8 = getElementTypeOrSelf(packed.getType());
   Value four = integerScalar(node, u8, 4);
   auto shift = [&](Value x, StringRef direction) {
