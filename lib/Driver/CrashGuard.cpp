@@ -17,6 +17,8 @@
 
 #include "lib/Driver/Compiler.h"
 
+#include "dialects/ONNX/IR/ONNXOps.h"
+
 #include "mlir/IR/Action.h"
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Operation.h"
@@ -59,19 +61,6 @@ struct CompileSite {
 };
 
 thread_local CompileSite site;
-
-/// The name of the ONNX node that `loc` carries, or "".
-std::string nodeNameOf(Location loc) {
-  std::string node;
-  loc->walk([&](Location l) {
-    if (auto name = dyn_cast<NameLoc>(l)) {
-      node = name.getName().str();
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return node;
-}
 
 /// Routes LLVM fatal errors inside runContained to the crash recovery (a
 /// fatal error that asks for no crash report would otherwise exit(1)).
@@ -172,7 +161,7 @@ std::string describeSite(StringRef model, StringRef what) {
                      " at stage " + (site.stage.empty() ? "start" : site.stage);
   std::string node = site.node;
   if (site.rewritten)
-    node = nodeNameOf(*site.rewritten);
+    node = onnx::getNodeName(*site.rewritten).str();
   SmallVector<std::string, 2> details;
   if (!site.pass.empty())
     details.push_back("pass " + site.pass);

@@ -202,6 +202,18 @@ DenseElementsAttr onnxc::onnx::reshapeDense(DenseElementsAttr attr,
   return DenseStringElementsAttr::get(type, values);
 }
 
+StringRef onnxc::onnx::getNodeName(Location loc) {
+  StringRef found;
+  loc->walk([&](Location inner) {
+    if (auto name = dyn_cast<NameLoc>(inner)) {
+      found = name.getName().getValue();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
 bool onnxc::onnx::isLowPrecisionFloat(Type type) {
   return isa<Float4E2M1Type, Float8E8M0Type>(type) ||
          (isa<FloatType>(type) && type.getIntOrFloatBitWidth() == 8);

@@ -63,6 +63,11 @@ mlir::DenseElementsAttr reshapeDense(mlir::DenseElementsAttr attr,
 /// types held as their bit pattern, with no arithmetic (docs/lowering.md).
 bool isLowPrecisionFloat(mlir::Type elementType);
 
+/// The name of the ONNX node that `loc` comes from: the first NameLoc in
+/// it (the importer gives each op its node's; expansions and fusions wrap
+/// it), or "" if none. Owned by the context.
+llvm::StringRef getNodeName(mlir::Location loc);
+
 /// True if `value` is the `none` of onnx.NoValue.
 inline bool isNoValue(mlir::Value value) {
   return llvm::isa<mlir::NoneType>(value.getType());

@@ -10,6 +10,8 @@
 
 #include "passes/Conversion/Passes.h"
 
+#include "dialects/ONNX/IR/ONNXOps.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -25,19 +27,6 @@ using namespace mlir;
 
 static constexpr StringLiteral kEnter = "onnxc_profile_enter";
 static constexpr StringLiteral kExit = "onnxc_profile_exit";
-
-/// The ONNX node an op comes from (its location's first name), or "".
-static std::string nodeOf(Operation *op) {
-  std::string node;
-  op->getLoc()->walk([&](Location loc) {
-    if (auto name = dyn_cast<NameLoc>(loc)) {
-      node = name.getName().str();
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return node;
-}
 
 /// What `op` does, for a site's label (a kernel or runtime function without
 /// its prefix, or loops); empty for ops that do no work.
@@ -127,7 +116,7 @@ struct InsertProfileProbesPass
         std::string work = workOf(op);
         if (work.empty())
           continue;
-        std::string owner = nodeOf(op);
+        std::string owner = onnxc::onnx::getNodeName(op->getLoc()).str();
 
         if (first && owner != node)
           flush();

@@ -7,6 +7,8 @@
 
 #include "passes/Conversion/Passes.h"
 
+#include "dialects/ONNX/IR/ONNXOps.h"
+
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -18,25 +20,11 @@ namespace onnxc {
 using namespace mlir;
 
 namespace {
-/// The first node name in `loc` ("" if none): the importer gives each op the
-/// NameLoc of its node; expansions and fusions wrap it.
-static StringRef nodeName(Location loc) {
-  StringRef found;
-  loc->walk([&](Location inner) {
-    if (auto name = dyn_cast<NameLoc>(inner)) {
-      found = name.getName().getValue();
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return found;
-}
-
 /// `base`, followed by the node's name as a C identifier (at most 64
 /// characters of it): profiles and PTX then say which node a kernel is.
 static std::string kernelName(StringRef base, Location loc) {
   std::string name = base.str();
-  StringRef node = nodeName(loc).take_back(64);
+  StringRef node = onnxc::onnx::getNodeName(loc).take_back(64);
   if (node.empty())
     return name;
   name += '_';
