@@ -53,49 +53,49 @@ static Operation *getCombiner(linalg::GenericOp op) {
   return combiner;
 }
 
-/// Whether `op` is a reduction this pass rewrites: on buffers, outside
-/// kernels and parallel loops, its innermost loop dim reduced and the
-/// innermost dim of an input, no contraction, its one
+/// The combiner of `op` if it is a reduction this pass rewrites, else null:
+/// on buffers, outside kernels and parallel loops, its innermost loop dim
+/// reduced and the innermost dim of an input, no contraction, its one
 /// output a 32-bit scalar per point of the parallel dims (what a shuffle
 /// moves) at parallel dims or constants, read by no input, and a combiner
 /// with a neutral element.
-static bool isWarpReduction(linalg::GenericOp op) {
+static Operation *getWarpReductionCombiner(linalg::GenericOp op) {
   if (!op.hasPureBufferSemantics() || op->getParentOfType<gpu::LaunchOp>() ||
       op->getParentOfType<scf::ParallelOp>())
-    return false;
+    return nullptr;
   unsigned loops = op.getNumLoops();
   if (loops == 0 ||
       !linalg::isReductionIterator(op.getIteratorTypesArray()[loops - 1]))
-    return false;
+    return nullptr;
   Operation *combiner = getCombiner(op);
   if (!combiner || !arith::getNeutralElement(combiner))
-    return false;
+    return nullptr;
   OpOperand *init = op.getDpsInitOperand(0);
   Type element = getElementTypeOrSelf(init->get().getType());
   if (!element.isF32() && !element.isInteger(32))
-    return false;
+    return nullptr;
   // The output at parallel dims or constants (a kept dim of global pooling).
+  SmallVector<unsigned> outputDims;
   for (AffineExpr e : op.getMatchingIndexingMap(init).getResults()) {
     auto dim = dyn_cast<AffineDimExpr>(e);
     if (!dim && !isa<AffineConstantExpr>(e))
-      return false;
-    if (dim && linalg::isReductionIterator(
-                   op.getIteratorTypesArray()[dim.getPosition()]))
-      return false;
+      return nullptr;
+    if (!dim)
+      continue;
+    if (linalg::isReductionIterator(
+            op.getIteratorTypesArray()[dim.getPosition()]))
+      return nullptr;
+    outputDims.push_back(dim.getPosition());
   }
   // Some input read along the innermost dim of its memory: lanes then read
   // neighbouring addresses (not so a column sum). Every input that is
   // reduced varies with every output dim: a contraction (a 4-D MatMul's
   // generic) reuses each row for many outputs, which one thread per output
   // reads better.
-  SmallVector<unsigned> outputDims;
-  for (AffineExpr e : op.getMatchingIndexingMap(init).getResults())
-    if (auto dim = dyn_cast<AffineDimExpr>(e))
-      outputDims.push_back(dim.getPosition());
   bool contiguous = false;
   for (OpOperand *input : op.getDpsInputOperands()) {
     if (input->get() == init->get())
-      return false;
+      return nullptr;
     AffineMap map = op.getMatchingIndexingMap(input);
     bool reduced = false;
     for (unsigned d = 0; d < loops; ++d)
@@ -103,13 +103,13 @@ static bool isWarpReduction(linalg::GenericOp op) {
                  map.isFunctionOfDim(d);
     for (unsigned d : outputDims)
       if (reduced && !map.isFunctionOfDim(d))
-        return false;
+        return nullptr;
     contiguous |=
         isa<MemRefType>(input->get().getType()) && map.getNumResults() > 0 &&
         map.getResults().back() == getAffineDimExpr(loops - 1, op.getContext());
   }
   if (!contiguous)
-    return false;
+    return nullptr;
   // Too short a reduction for a warp (static extent under 32): one thread
   // per output does better.
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -119,7 +119,8 @@ static bool isWarpReduction(linalg::GenericOp op) {
       extent = ShapedType::isDynamic(ranges[d]) || ShapedType::isDynamic(extent)
                    ? ShapedType::kDynamic
                    : extent * ranges[d];
-  return ShapedType::isDynamic(extent) || extent >= kWarpSize;
+  return ShapedType::isDynamic(extent) || extent >= kWarpSize ? combiner
+                                                              : nullptr;
 }
 
 /// `linear` split into indices of `sizes`, the last fastest.
@@ -157,11 +158,11 @@ static Value combine(OpBuilder &b, Operation *combiner, Value lhs, Value rhs) {
   return clone->getResult(0);
 }
 
-/// Replaces `op` by its warp-per-output kernel.
-static void rewriteAsWarpReduction(linalg::GenericOp op) {
+/// Replaces `op` by its warp-per-output kernel; `combiner` is its
+/// getWarpReductionCombiner.
+static void rewriteAsWarpReduction(linalg::GenericOp op, Operation *combiner) {
   OpBuilder b(op);
   Location loc = op.getLoc();
-  Operation *combiner = getCombiner(op);
   OpOperand *init = op.getDpsInitOperand(0);
   auto index = [&](int64_t v) -> Value {
     return b.create<arith::ConstantIndexOp>(loc, v);
@@ -272,13 +273,13 @@ static void rewriteAsWarpReduction(linalg::GenericOp op) {
 struct GPUReductionKernelsPass
     : public onnxc::impl::GPUReductionKernelsPassBase<GPUReductionKernelsPass> {
   void runOnOperation() override {
-    SmallVector<linalg::GenericOp> reductions;
+    SmallVector<std::pair<linalg::GenericOp, Operation *>> reductions;
     getOperation().walk([&](linalg::GenericOp op) {
-      if (isWarpReduction(op))
-        reductions.push_back(op);
+      if (Operation *combiner = getWarpReductionCombiner(op))
+        reductions.push_back({op, combiner});
     });
-    for (linalg::GenericOp op : reductions)
-      rewriteAsWarpReduction(op);
+    for (auto [op, combiner] : reductions)
+      rewriteAsWarpReduction(op, combiner);
   }
 };
 } // namespace
