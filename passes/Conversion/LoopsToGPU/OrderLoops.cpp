@@ -65,16 +65,17 @@ static SmallVector<unsigned> wantedOrder(linalg::LinalgOp op) {
 struct GPUOrderLoopsPass
     : public onnxc::impl::GPUOrderLoopsPassBase<GPUOrderLoopsPass> {
   void runOnOperation() override {
-    SmallVector<linalg::LinalgOp> ops;
+    SmallVector<std::pair<linalg::LinalgOp, SmallVector<unsigned>>> ops;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (op.hasPureBufferSemantics() &&
-          !op->getParentOfType<gpu::LaunchOp>() &&
-          !op->getParentOfType<scf::ParallelOp>() && !wantedOrder(op).empty())
-        ops.push_back(op);
+      if (!op.hasPureBufferSemantics() ||
+          op->getParentOfType<gpu::LaunchOp>() ||
+          op->getParentOfType<scf::ParallelOp>())
+        return;
+      if (SmallVector<unsigned> order = wantedOrder(op); !order.empty())
+        ops.push_back({op, std::move(order)});
     });
     IRRewriter rewriter(&getContext());
-    for (linalg::LinalgOp op : ops) {
-      SmallVector<unsigned> order = wantedOrder(op);
+    for (auto &[op, order] : ops) {
       rewriter.setInsertionPoint(op);
       auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
       if (!generic) {
